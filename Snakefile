@@ -1,0 +1,26 @@
+# regretlab: instance → runs → aggregate → figures, exponent table and report.
+# Everything scientific is in config.yaml; threads and resources live in profiles/.
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+configfile: "config.yaml"
+
+
+report: "report/workflow.rst"
+
+
+include: "rules/common.smk"
+include: "rules/bandits.smk"
+include: "rules/analysis.smk"
+
+
+rule all:
+    default_target: True
+    input:
+        # The aggregate tables are targets too, so that a fresh clone (figures committed, results/ not)
+        # recomputes everything instead of trusting the committed figures.
+        summaries=expand(SUMMARY, regime=REGIMES),
+        figures=all_figures(),
+        exponents=rules.exponent_table.output,

@@ -1,0 +1,59 @@
+# Shared by every regime: aggregation over seeds, figures, the exponent table.
+
+
+rule aggregate:
+    """One table per regime: means and bootstrap CIs over seeds, bounds, hypotheses; and exponent fits."""
+    input:
+        instances=regime_instances,
+        runs=regime_runs,
+    output:
+        summary=SUMMARY,
+        exponents=EXPONENTS,
+    params:
+        regime=regime_config,
+        bootstrap_resamples=config["bootstrap_resamples"],
+    log:
+        "logs/aggregate/{regime}.log",
+    conda:
+        "../envs/regretlab.yaml"
+    localrule: True
+    script:
+        "../scripts/aggregate.py"
+
+
+rule figure:
+    """Empirical regret against the theorem's bound, log–log."""
+    input:
+        summary=SUMMARY,
+        exponents=EXPONENTS,
+    output:
+        png=report(
+            "figures/{regime}.png",
+            caption="../report/figure.rst",
+            category="Regimes",
+            subcategory="{regime}",
+        ),
+        pdf="figures/{regime}.pdf",
+    log:
+        "logs/figures/{regime}.log",
+    conda:
+        "../envs/regretlab.yaml"
+    localrule: True
+    script:
+        "../scripts/plot_regime.py"
+
+
+rule exponent_table:
+    """Every regime's fitted exponents next to the theory's (the empirical Table 1)."""
+    input:
+        expand(EXPONENTS, regime=REGIMES),
+    output:
+        csv=report("figures/exponents.csv", caption="../report/exponents.rst", category="Exponents"),
+        md="figures/exponents.md",
+    log:
+        "logs/exponents.log",
+    conda:
+        "../envs/regretlab.yaml"
+    localrule: True
+    script:
+        "../scripts/exponent_table.py"

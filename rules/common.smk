@@ -1,0 +1,61 @@
+# Helpers shared by every rule: config validation and the functions that map wildcards to files.
+from dataclasses import asdict
+from pathlib import Path
+
+from regretlab.config import batch_seeds, regimes_of_kind, run_jobs, validate_config
+
+validate_config(config, Path(workflow.basedir) / "schemas" / "config.schema.yaml")
+
+REGIMES = list(config["regimes"])
+BANDIT_REGIMES = regimes_of_kind(config, "bandit")
+
+# Every file pattern of the workflow, named once.
+INSTANCE = "results/instances/{regime}/{instance}.json"
+RUN = "results/runs/{regime}/{instance}/{algorithm}/{constants}/T~{T}/seeds~{batch}.parquet"
+SUMMARY = "results/summary/{regime}.parquet"
+EXPONENTS = "results/summary/{regime}.exponents.parquet"
+FIGURE = "figures/{regime}.{ext}"
+
+
+def one_of(names):
+    """A wildcard regex matching exactly the given names (and nothing when there are none)."""
+    return "|".join(names) if names else "(?!)"
+
+
+wildcard_constraints:
+    regime=one_of(REGIMES),
+    instance=r"[A-Za-z0-9_]+",
+    algorithm=r"[a-z0-9_]+",
+    constants=r"[a-z]+",
+    T=r"[0-9]+",
+    batch=r"[0-9]+",
+
+
+def regime_config(wildcards):
+    """The validated config entry of the regime."""
+    return config["regimes"][wildcards.regime]
+
+
+def instance_spec(wildcards):
+    """The config entry of one instance of a regime."""
+    return config["regimes"][wildcards.regime]["instances"][wildcards.instance]
+
+
+def run_seeds_of_batch(wildcards):
+    """The seeds one run job simulates."""
+    return batch_seeds(config, wildcards.regime, int(wildcards.batch))
+
+
+def regime_runs(wildcards):
+    """Every run file of a regime at the configured scale."""
+    return [RUN.format(**asdict(job)) for job in run_jobs(config, wildcards.regime)]
+
+
+def regime_instances(wildcards):
+    """The instance files of a regime (the file stem is the instance name)."""
+    return expand(INSTANCE, regime=wildcards.regime, instance=config["regimes"][wildcards.regime]["instances"])
+
+
+def all_figures():
+    """Every figure the default target produces."""
+    return expand(FIGURE, regime=REGIMES, ext=["png", "pdf"])

@@ -1,0 +1,1 @@
+"""Analysis shared by every regime: aggregation over seeds, bootstrap intervals, exponent fits, figures."""

@@ -1,0 +1,111 @@
+"""One function that runs a bandit algorithm on an instance, used by both the CLI and the workflow."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pandas as pd
+
+from regretlab.bandits.algorithms import make_learner
+from regretlab.bandits.instance import BanditInstance
+from regretlab.bandits.tracking import RECORD_COLUMNS, Tracker, log_checkpoints
+from regretlab.io import run_metadata, write_parquet
+from regretlab.seeding import environment_and_learner_rngs, job_seed_sequence
+
+#: Rounds simulated per call into a compiled kernel: bounds memory at ``CHUNK_ROUNDS × K`` floats.
+CHUNK_ROUNDS = 8192
+
+
+def simulate(
+    learner,
+    instance: BanditInstance,
+    horizon: int,
+    env_rng: np.random.Generator,
+    checkpoints: np.ndarray | None = None,
+) -> pd.DataFrame:
+    """Play ``horizon`` rounds; return one row per checkpoint with the columns of ``RECORD_COLUMNS``."""
+    if horizon < 1:
+        raise ValueError(f"horizon must be a positive integer, got {horizon}")
+    checkpoints = log_checkpoints(horizon) if checkpoints is None else np.asarray(checkpoints, dtype=np.int64)
+    tracker = Tracker(instance.graph.n_arms, checkpoints)
+    for t0 in range(0, horizon, CHUNK_ROUNDS):
+        losses = instance.environment.draw(env_rng, min(CHUNK_ROUNDS, horizon - t0))
+        learner.play(losses, t0, tracker)
+    if not tracker.complete:
+        raise RuntimeError("the run ended before every checkpoint was recorded (checkpoint beyond horizon?)")
+    frame = pd.DataFrame(tracker.records, columns=list(RECORD_COLUMNS))
+    frame.insert(0, "t", checkpoints)
+    frame["best_arm"] = frame["best_arm"].astype(np.int64)
+    return frame
+
+
+def run_seeds(
+    regime: str,
+    instance_name: str,
+    instance: BanditInstance,
+    algorithm: str,
+    constants: str,
+    horizon: int,
+    seeds: list[int],
+) -> tuple[pd.DataFrame, dict]:
+    """Run ``algorithm`` for every seed; return the stacked checkpoint rows and the learner's parameters.
+
+    Each seed's randomness comes from ``job_seed_sequence(regime, instance_name, seed)``.
+    """
+    frames, params = [], {}
+    for seed in seeds:
+        env_rng, learner_rng = environment_and_learner_rngs(job_seed_sequence(regime, instance_name, seed))
+        learner = make_learner(algorithm, instance, horizon, learner_rng, constants)
+        frame = simulate(learner, instance, horizon, env_rng)
+        frame.insert(0, "seed", seed)
+        frame["hypotheses_hold"] = all(learner.hypotheses.values())
+        frames.append(frame)
+        params = {"params": learner.params, "hypotheses": learner.hypotheses}
+    runs = pd.concat(frames, ignore_index=True)
+    for column, value in (
+        ("T", horizon),
+        ("constants", constants),
+        ("algorithm", algorithm),
+        ("instance", instance_name),
+        ("regime", regime),
+    ):
+        runs.insert(0, column, value)
+    return runs, params
+
+
+def run_and_write(
+    regime: str,
+    instance_name: str,
+    instance: BanditInstance,
+    algorithm: str,
+    constants: str,
+    horizon: int,
+    seeds: list[int],
+    config: dict,
+    path: str | None,
+) -> dict:
+    """Run a seed batch (see :func:`run_seeds`) and return a short summary.
+
+    With a ``path``, the rows are written atomically as parquet with their provenance (package version, git
+    commit, config hash, wall time, the learner's parameters and hypotheses) in the file's metadata.
+    """
+    start = time.perf_counter()
+    runs, learner_info = run_seeds(regime, instance_name, instance, algorithm, constants, horizon, seeds)
+    wall_time = time.perf_counter() - start
+    if path is not None:
+        metadata = {**run_metadata(config, wall_time), **learner_info, "seeds": list(seeds)}
+        write_parquet(path, runs, metadata)
+    final = runs[runs["t"] == horizon]
+    return {
+        "regime": regime,
+        "instance": instance_name,
+        "algorithm": algorithm,
+        "constants": constants,
+        "T": horizon,
+        "seeds": list(seeds),
+        "pseudo_regret_mean": float(final["pseudo_regret"].mean()),
+        "L_star_mean": float(final["L_star"].mean()),
+        "wall_time_s": round(wall_time, 3),
+        **learner_info,
+    }

@@ -1,0 +1,78 @@
+"""Per-round bookkeeping shared by every bandit kernel, and the log-spaced checkpoint grid.
+
+A run records, at each checkpoint t, the pseudo-regret Σ_{s≤t} ⟨p_s, ℓ_s⟩ − min_i L_{t,i}, the realised
+regret Σ_{s≤t} ℓ_{s,i_s} − min_i L_{t,i}, L* = min_i L_{t,i} and i* (paper 001, §2: Reg = Reg_{i*} against
+the best arm in hindsight of the losses so far). Memory is O(K + number of checkpoints), whatever T.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+#: Columns of the checkpoint record array, in order.
+RECORD_COLUMNS = ("pseudo_regret", "realized_regret", "L_star", "best_arm")
+
+
+def log_checkpoints(horizon: int, per_decade: int = 12) -> np.ndarray:
+    """Sorted unique rounds ``1 ≤ t ≤ T``, about ``per_decade`` per factor of ten, always including ``T``."""
+    if horizon < 1:
+        raise ValueError(f"horizon must be a positive integer, got {horizon}")
+    n_points = max(2, int(np.ceil(per_decade * np.log10(horizon))) + 1)
+    grid = np.unique(np.round(np.geomspace(1, horizon, n_points)).astype(np.int64))
+    return np.union1d(grid, [horizon])
+
+
+class Tracker:
+    """The state arrays that :func:`track_round` updates in place (plain arrays, so numba can use them)."""
+
+    def __init__(self, n_arms: int, checkpoints: np.ndarray) -> None:
+        self.cum_loss = np.zeros(n_arms)  # L_{t,i}
+        self.sums = np.zeros(2)  # [Σ ⟨p_s, ℓ_s⟩, Σ ℓ_{s, i_s}]
+        self.checkpoints = np.ascontiguousarray(checkpoints, dtype=np.int64)
+        self.position = np.zeros(1, dtype=np.int64)  # index of the next checkpoint to fill
+        self.records = np.full((self.checkpoints.size, len(RECORD_COLUMNS)), np.nan)
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The arrays in the argument order of :func:`track_round`."""
+        return self.cum_loss, self.sums, self.checkpoints, self.position, self.records
+
+    @property
+    def complete(self) -> bool:
+        """True once every checkpoint has been recorded."""
+        return bool(self.position[0] == self.checkpoints.size)
+
+
+@njit(cache=True)
+def sample_arm(p: np.ndarray, u: float) -> int:
+    """Inverse-CDF sample of an arm from distribution ``p`` with a uniform ``u`` in [0, 1)."""
+    acc = 0.0
+    last = p.shape[0] - 1
+    for i in range(last):
+        acc += p[i]
+        if u < acc:
+            return i
+    return last
+
+
+@njit(cache=True)
+def track_round(t, loss, p, arm, cum_loss, sums, checkpoints, position, records):
+    """Account round ``t`` (1-based): losses ``loss (K,)``, distribution ``p (K,)``, played ``arm``."""
+    expected = 0.0
+    for i in range(loss.shape[0]):
+        expected += p[i] * loss[i]
+        cum_loss[i] += loss[i]
+    sums[0] += expected
+    sums[1] += loss[arm]
+    k = position[0]
+    if k < checkpoints.shape[0] and checkpoints[k] == t:
+        best = 0
+        for i in range(1, cum_loss.shape[0]):
+            if cum_loss[i] < cum_loss[best]:
+                best = i
+        l_star = cum_loss[best]
+        records[k, 0] = sums[0] - l_star
+        records[k, 1] = sums[1] - l_star
+        records[k, 2] = l_star
+        records[k, 3] = best
+        position[0] = k + 1

@@ -1,0 +1,108 @@
+"""Bootstrap intervals, exponent fits, the aggregate table and the exponent table on synthetic runs."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from regretlab.analysis.aggregate import fit_exponents, summarise
+from regretlab.analysis.bootstrap import mean_interval
+from regretlab.analysis.exponents import fit_exponent, loglog_slope
+from regretlab.analysis.tables import EXPONENT_COLUMNS, exponent_table, to_markdown
+from regretlab.bandits.bounds import BOUNDS
+
+
+@given(slope=st.floats(-2, 2), scale=st.floats(0.1, 100))
+def test_slope_of_an_exact_power_law(slope, scale):
+    x = np.array([10.0, 100.0, 1000.0, 1e4])
+    assert loglog_slope(x, scale * x**slope) == pytest.approx(slope, abs=1e-9)
+
+
+def test_slope_ignores_nonpositive_points_and_needs_two():
+    assert loglog_slope([1, 10, 100], [-1.0, 10.0, 100.0]) == pytest.approx(1.0)
+    assert np.isnan(loglog_slope([1, 10], [0.0, 5.0]))
+
+
+def test_mean_interval_brackets_the_mean_and_is_degenerate_for_one_seed():
+    rng = np.random.default_rng(0)
+    values = rng.normal(10, 1, size=30)
+    low, high = mean_interval(values, rng, 2000)
+    assert low < values.mean() < high
+    assert high - low == pytest.approx(2 * 1.96 / np.sqrt(30), rel=0.3)
+    assert mean_interval(np.array([3.0]), rng, 100) == (3.0, 3.0)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 1000))
+def test_exponent_interval_covers_the_slope_of_noisy_power_laws(seed):
+    rng = np.random.default_rng(seed)
+    x = np.array([1e3, 1e4, 1e5])
+    per_point = [xi**0.5 * rng.lognormal(0, 0.05, size=20) for xi in x]
+    slope, low, high = fit_exponent(x, per_point, rng, 500)
+    assert low <= slope <= high
+    assert abs(slope - 0.5) < 0.05
+
+
+def synthetic_runs() -> pd.DataFrame:
+    rng = np.random.default_rng(1)
+    rows = []
+    for horizon in (100, 1000, 10000):
+        for seed in range(4):
+            for t in (1, horizon // 2, horizon):
+                rows.append(
+                    {
+                        "regime": "r",
+                        "instance": "i",
+                        "algorithm": "exp3g",
+                        "constants": "paper",
+                        "T": horizon,
+                        "seed": seed,
+                        "t": t,
+                        "pseudo_regret": 3 * t**0.5 * rng.uniform(0.9, 1.1),
+                        "realized_regret": 3 * t**0.5,
+                        "L_star": 0.3 * t,
+                        "best_arm": 0,
+                        "hypotheses_hold": horizon >= 1000,
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+REGIME = {"paper": "001", "theorem": "§3.1", "x": "T", "bounds": {"exp3g": "exp3g_rate"}}
+INSTANCES = {"i": {"numbers": {"K": 4, "alpha": 2, "kappa": 2}}}
+
+
+def test_summary_has_one_row_per_point_with_bounds_and_hypotheses():
+    summary = summarise("r", REGIME, INSTANCES, synthetic_runs(), 300)
+    assert list(summary["T"]) == [100, 1000, 10000]
+    assert not summary.isna().any().any()
+    assert (summary["n_seeds"] == 4).all()
+    assert list(summary["hypotheses_hold"]) == [False, True, True]
+    expected = [BOUNDS["exp3g_rate"].evaluate({"T": t, "alpha": 2, "K": 4}) for t in (100, 1000, 10000)]
+    np.testing.assert_allclose(summary["bound_value"], expected)
+    assert (summary["pseudo_regret_ci_low"] <= summary["pseudo_regret_mean"]).all()
+    assert (summary["pseudo_regret_mean"] <= summary["pseudo_regret_ci_high"]).all()
+    assert summary["instance_label"].iloc[0] == "K=4, α=2, κ=2"
+
+
+def test_exponent_fit_and_table():
+    runs = synthetic_runs()
+    summary = summarise("r", REGIME, INSTANCES, runs, 300)
+    exponents = fit_exponents("r", REGIME, runs, summary, 300)
+    assert len(exponents) == 1
+    row = exponents.iloc[0]
+    assert row["exponent"] == pytest.approx(0.5, abs=0.05)
+    assert row["ci_low"] <= row["exponent"] <= row["ci_high"]
+    assert row["theory_exponent"] == 0.5 and not row["hypotheses_hold"]
+    table = exponent_table([exponents])
+    assert list(table.columns) == EXPONENT_COLUMNS
+    markdown = to_markdown(table)
+    assert markdown.splitlines()[0].startswith("| regime | algorithm | x | exponent")
+    assert len(markdown.splitlines()) == 3
+
+
+def test_summary_is_deterministic():
+    a = summarise("r", REGIME, INSTANCES, synthetic_runs(), 300)
+    b = summarise("r", REGIME, INSTANCES, synthetic_runs(), 300)
+    assert a.equals(b)

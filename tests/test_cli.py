@@ -1,0 +1,56 @@
+"""The console script runs one job through the workflow's own functions."""
+
+import json
+
+import numpy as np
+import pandas as pd
+
+from regretlab.bandits.instance import build_instance
+from regretlab.bandits.simulate import run_seeds
+from regretlab.cli import main
+from regretlab.io import read_parquet_metadata
+from regretlab.seeding import job_seed_sequence
+
+ARGS = [
+    "run",
+    "--config",
+    "tests/config/smoke.yaml",
+    "--regime",
+    "smoke_exp3g",
+    "--instance",
+    "cliques_2x3",
+    "--algorithm",
+    "exp3g",
+    "-T",
+    "500",
+    "--seeds",
+    "0",
+    "1",
+]
+
+
+def test_cli_prints_a_summary_and_writes_the_workflow_rows(repo, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(repo)
+    out = tmp_path / "run.parquet"
+    assert main([*ARGS, "--output", str(out)]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["T"] == 500 and summary["seeds"] == [0, 1] and summary["params"]["eta"] > 0
+    spec = {
+        "graph": {"family": "disjoint_cliques", "clique_sizes": [3, 3]},
+        "losses": {"kind": "bernoulli", "best_mean": 0.3, "gap": 0.2},
+    }
+    instance = build_instance(
+        spec, np.random.default_rng(job_seed_sequence("smoke_exp3g", "cliques_2x3", "instance"))
+    )
+    expected, _ = run_seeds("smoke_exp3g", "cliques_2x3", instance, "exp3g", "paper", 500, [0, 1])
+    pd.testing.assert_frame_equal(pd.read_parquet(out), expected)
+    assert "wall_time_s" in read_parquet_metadata(out)
+
+
+def test_cli_reports_bad_input_with_allowed_values(repo, capsys, monkeypatch):
+    monkeypatch.chdir(repo)
+    assert main([*ARGS[:4], "nope", *ARGS[5:]]) == 2
+    err = capsys.readouterr().err
+    assert "--regime must be one of ['smoke_exp3g']" in err
+    assert main([*ARGS[:8], "ucb", *ARGS[9:]]) == 2
+    assert "algorithm must be one of ['exp3g']" in capsys.readouterr().err

@@ -1,0 +1,175 @@
+"""The workflow end to end: lint, dry run of the default config, and real runs of the smoke config."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from regretlab.analysis.aggregate import METRICS
+from regretlab.analysis.tables import EXPONENT_COLUMNS
+
+REPO = Path(__file__).resolve().parents[1]
+SMOKE = REPO / "tests" / "config" / "smoke.yaml"
+SUMMARY_COLUMNS = {
+    "regime",
+    "paper",
+    "theorem",
+    "instance",
+    "instance_label",
+    "algorithm",
+    "constants",
+    "T",
+    "n_seeds",
+    "x_name",
+    "x",
+    "bound_name",
+    "bound_label",
+    "bound_value",
+    "bound_explicit",
+    "hypotheses_hold",
+} | {f"{m}_{s}" for m in METRICS for s in ("mean", "ci_low", "ci_high")}
+
+pytestmark = pytest.mark.workflow
+
+
+def snakemake(*args: str, cwd: Path, check: bool = True, timeout: float = 600) -> subprocess.CompletedProcess:
+    """Run Snakemake on the repository's Snakefile with the default profile's settings."""
+    cmd = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "--snakefile",
+        str(REPO / "Snakefile"),
+        "--profile",
+        str(REPO / "profiles" / "default"),
+        *args,
+    ]
+    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    if check and done.returncode != 0:
+        raise AssertionError(f"{' '.join(cmd)} failed:\n{done.stdout[-3000:]}\n{done.stderr[-5000:]}")
+    return done
+
+
+def smoke_run(directory: Path) -> None:
+    snakemake("--configfile", str(SMOKE), cwd=directory)
+
+
+@pytest.fixture(scope="module")
+def smoke_dir(tmp_path_factory) -> Path:
+    """A directory where the smoke workflow has run once."""
+    directory = tmp_path_factory.mktemp("smoke")
+    smoke_run(directory)
+    return directory
+
+
+def test_lint_has_no_warnings():
+    done = snakemake("--lint", cwd=REPO)
+    assert "Congratulations, your workflow is in a good condition!" in done.stdout + done.stderr
+    assert "Lints for" not in done.stdout + done.stderr
+
+
+def test_default_config_dry_run_plans_every_figure():
+    done = snakemake("--dry-run", cwd=REPO)
+    out = done.stdout + done.stderr
+    for rule in ("bandit_instance", "bandit_run", "aggregate", "figure", "exponent_table"):
+        assert rule in out or "Nothing to be done" in out
+
+
+def test_smoke_run_produces_every_file(smoke_dir):
+    for name in (
+        "figures/smoke_exp3g.png",
+        "figures/smoke_exp3g.pdf",
+        "figures/exponents.csv",
+        "figures/exponents.md",
+        "results/summary/smoke_exp3g.parquet",
+    ):
+        assert (smoke_dir / name).stat().st_size > 0, name
+    summary = pd.read_parquet(smoke_dir / "results/summary/smoke_exp3g.parquet")
+    assert SUMMARY_COLUMNS <= set(summary.columns)
+    assert not summary.isna().any().any()
+    assert sorted(summary["T"]) == [200, 800]
+    assert (summary["n_seeds"] == 3).all()
+    exponents = pd.read_csv(smoke_dir / "figures/exponents.csv")
+    assert list(exponents.columns) == EXPONENT_COLUMNS
+    run = smoke_dir / "results/runs/smoke_exp3g/cliques_2x3/exp3g/paper/T~800/seeds~0.parquet"
+    meta = pq.read_schema(run).metadata[b"regretlab"]
+    for key in (b"regretlab_version", b"git_commit", b"config_hash", b"wall_time_s"):
+        assert key in meta
+
+
+def test_second_run_does_nothing(smoke_dir):
+    done = snakemake("--configfile", str(SMOKE), "--dry-run", cwd=smoke_dir)
+    assert "Nothing to be done" in done.stdout + done.stderr
+
+
+def test_two_runs_from_scratch_give_identical_tables(smoke_dir, tmp_path):
+    smoke_run(tmp_path)
+    for name in (
+        "results/summary/smoke_exp3g.parquet",
+        "results/summary/smoke_exp3g.exponents.parquet",
+        "figures/exponents.csv",
+    ):
+        assert (tmp_path / name).read_bytes() == (smoke_dir / name).read_bytes(), name
+
+
+def test_bad_config_fails_before_any_job(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(SMOKE.read_text().replace("algorithms: [exp3g]", "algorithms: [exp4]"))
+    done = snakemake("--configfile", str(bad), cwd=tmp_path, check=False)
+    assert done.returncode != 0
+    assert "regimes.smoke_exp3g.algorithms[0]" in done.stdout + done.stderr
+    assert "exp3g" in done.stdout + done.stderr
+    assert not (tmp_path / "results").exists()
+
+
+def _interrupt_and_resume(directory: Path, sig: signal.Signals) -> None:
+    """Start the smoke run, interrupt it once the first run file exists, then finish it."""
+    cmd = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "--snakefile",
+        str(REPO / "Snakefile"),
+        "--profile",
+        str(REPO / "profiles" / "default"),
+        "--configfile",
+        str(SMOKE),
+        "--cores",
+        "1",
+    ]
+    process = subprocess.Popen(
+        cmd, cwd=directory, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    deadline = time.monotonic() + 120
+    try:
+        while not list((directory / "results").glob("runs/**/*.parquet")):
+            assert process.poll() is None, "the run finished before it could be interrupted"
+            assert time.monotonic() < deadline, "no run file appeared within 120 s"
+            time.sleep(0.05)
+        os.killpg(process.pid, sig)
+        process.wait(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    if sig == signal.SIGKILL:  # README: after a hard kill, `snakemake --unlock` once, then `snakemake`
+        snakemake("--configfile", str(SMOKE), "--unlock", cwd=directory)
+    smoke_run(directory)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["sigint", "sigkill"])
+def test_interrupted_run_resumes_with_complete_files(smoke_dir, tmp_path, sig):
+    _interrupt_and_resume(tmp_path, sig)
+    assert not [p for p in tmp_path.rglob("*.tmp")], "a temporary file was left behind"
+    for run in (tmp_path / "results" / "runs").rglob("*.parquet"):
+        pq.read_table(run)  # every run file is complete and readable
+    for name in ("results/summary/smoke_exp3g.parquet", "figures/exponents.csv"):
+        assert (tmp_path / name).read_bytes() == (smoke_dir / name).read_bytes(), name
