@@ -10,6 +10,7 @@ rule aggregate:
         summary=SUMMARY,
         exponents=EXPONENTS,
     params:
+        library=LIBRARY,
         regime=regime_config,
         bootstrap_resamples=config["bootstrap_resamples"],
     log:
@@ -34,6 +35,8 @@ rule figure:
             subcategory="{regime}",
         ),
         pdf="figures/{regime}.pdf",
+    params:
+        library=LIBRARY,
     log:
         "logs/figures/{regime}.log",
     conda:
@@ -50,6 +53,8 @@ rule exponent_table:
     output:
         csv=report("figures/exponents.csv", caption="../report/exponents.rst", category="Exponents"),
         md="figures/exponents.md",
+    params:
+        library=LIBRARY,
     log:
         "logs/exponents.log",
     conda:

@@ -6,6 +6,7 @@ rule bandit_instance:
     output:
         INSTANCE,
     params:
+        library=LIBRARY,
         spec=instance_spec,
     log:
         "logs/instances/{regime}/{instance}.log",
@@ -25,6 +26,7 @@ rule bandit_run:
     output:
         RUN,
     params:
+        library=LIBRARY,
         seeds=run_seeds_of_batch,
         regime=regime_config,
     log:

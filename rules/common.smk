@@ -3,10 +3,13 @@ from dataclasses import asdict
 from pathlib import Path
 
 from regretlab.config import batch_seeds, regimes_of_kind, run_jobs, validate_config
+from regretlab.io import source_fingerprint
 
 validate_config(config, Path(workflow.basedir) / "schemas" / "config.schema.yaml")
 
 REGIMES = list(config["regimes"])
+# Every job takes it as a parameter: editing the library reruns what depends on it.
+LIBRARY = source_fingerprint()
 BANDIT_REGIMES = regimes_of_kind(config, "bandit")
 
 # Every file pattern of the workflow, named once.

@@ -34,7 +34,8 @@ def test_cli_prints_a_summary_and_writes_the_workflow_rows(repo, tmp_path, capsy
     out = tmp_path / "run.parquet"
     assert main([*ARGS, "--output", str(out)]) == 0
     summary = json.loads(capsys.readouterr().out)
-    assert summary["T"] == 500 and summary["seeds"] == [0, 1] and summary["params"]["eta"] > 0
+    assert summary["T"] == 500 and summary["seeds"] == [0, 1]
+    assert [learner["params"]["eta"] > 0 for learner in summary["learners"]] == [True, True]
     spec = {
         "graph": {"family": "disjoint_cliques", "clique_sizes": [3, 3]},
         "losses": {"kind": "bernoulli", "best_mean": 0.3, "gap": 0.2},

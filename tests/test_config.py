@@ -38,12 +38,14 @@ def test_schema_enums_match_the_library(schema_path):
     defs = load_schema(schema_path)["$defs"]
     assert set(defs["regime"]["properties"]["algorithms"]["items"]["enum"]) == set(ALGORITHMS)
     assert set(defs["regime"]["properties"]["bounds"]["additionalProperties"]["enum"]) == set(BOUNDS)
-    presets = {p for _, allowed in ALGORITHMS.values() for p in allowed}
+    presets = {p for spec in ALGORITHMS.values() for p in spec.presets}
     assert set(defs["regime"]["properties"]["constants"]["items"]["enum"]) == presets
-    graph = defs["bandit_instance"]["properties"]["graph"]["properties"]
-    assert set(graph["family"]["enum"]) == set(GRAPH_FAMILIES)
-    losses = defs["bandit_instance"]["properties"]["losses"]["properties"]
-    assert set(losses["kind"]["enum"]) == set(LOSS_KINDS)
+    assert set(defs["graph"]["properties"]["family"]["enum"]) == set(GRAPH_FAMILIES)
+    branches = defs["graph"]["allOf"]
+    assert {branch["if"]["properties"]["family"]["const"] for branch in branches} == set(GRAPH_FAMILIES)
+    assert set(defs["losses"]["properties"]["kind"]["enum"]) == set(LOSS_KINDS)
+    branches = defs["losses"]["allOf"]
+    assert {branch["if"]["properties"]["kind"]["const"] for branch in branches} == set(LOSS_KINDS)
 
 
 def regime(config: dict) -> dict:
@@ -133,3 +135,28 @@ def test_run_jobs_expand_the_grid(schema_path):
     assert [batch_seeds(config, "smoke_exp3g", b) for b in (0, 1)] == [[0, 1], [2]]
     with pytest.raises(ConfigError, match="batch 2"):
         batch_seeds(config, "smoke_exp3g", 2)
+
+
+def _graph_param_missing(c):
+    regime(c)["instances"]["cliques_2x3"]["graph"] = {"family": "strongly_observable", "clique_sizes": [2]}
+
+
+def _graph_param_foreign(c):
+    regime(c)["instances"]["cliques_2x3"]["graph"]["k"] = 3
+
+
+def _loss_param_missing(c):
+    regime(c)["instances"]["cliques_2x3"]["losses"] = {"kind": "switching", "best_mean": 0.1, "period": 10}
+
+
+@pytest.mark.parametrize(("mutate", "field", "message"), [
+    (_graph_param_missing, "instances.cliques_2x3.graph", "'n_no_self_loop' is a required property"),
+    (_graph_param_foreign, "instances.cliques_2x3.graph", "'k' was unexpected"),
+    (_loss_param_missing, "instances.cliques_2x3.losses", "'decoy_mean' is a required property"),
+])
+def test_family_and_loss_parameters_are_checked_per_kind(mutate, field, message, schema_path):
+    config = smoke()
+    mutate(config)
+    with pytest.raises(ConfigError) as error:
+        validate_config(config, schema_path)
+    assert field in str(error.value) and message in str(error.value)

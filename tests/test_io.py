@@ -55,3 +55,10 @@ def test_config_hash_ignores_key_order():
 def test_written_files_get_the_usual_permissions(tmp_path):
     write_json(tmp_path / "a.json", {})
     assert (tmp_path / "a.json").stat().st_mode & 0o644 == 0o644
+
+
+def test_source_fingerprint_is_stable_and_short():
+    from regretlab.io import source_fingerprint
+
+    assert source_fingerprint() == source_fingerprint()
+    assert len(source_fingerprint()) == 16

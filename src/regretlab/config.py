@@ -49,7 +49,7 @@ def _with_defaults(validator_class):
     def set_defaults(validator, properties, instance, schema):
         if isinstance(instance, dict):
             for name, subschema in properties.items():
-                if "default" in subschema and name not in instance:
+                if isinstance(subschema, dict) and "default" in subschema and name not in instance:
                     instance[name] = subschema["default"]
         yield from validate_properties(validator, properties, instance, schema)
 
@@ -99,7 +99,7 @@ def _regime_problems(name: str, regime: dict) -> list[str]:
                 f"x = {regime['x']!r}; it has one in {sorted(BOUNDS[bound].exponents)}"
             )
     for algorithm in algorithms:
-        presets = ALGORITHMS[algorithm][1]
+        presets = ALGORITHMS[algorithm].presets
         for constants in regime["constants"]:
             if constants not in presets:
                 problems.append(

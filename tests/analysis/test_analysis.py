@@ -106,3 +106,24 @@ def test_summary_is_deterministic():
     a = summarise("r", REGIME, INSTANCES, synthetic_runs(), 300)
     b = summarise("r", REGIME, INSTANCES, synthetic_runs(), 300)
     assert a.equals(b)
+
+
+def test_sweep_in_L_star_fits_one_curve_across_instances():
+    rng = np.random.default_rng(2)
+    rows = []
+    for instance, best_mean in (("a", 0.05), ("b", 0.2), ("c", 0.8)):
+        for seed in range(5):
+            l_star = 1000 * best_mean * rng.uniform(0.95, 1.05)
+            rows.append({"regime": "r", "instance": instance, "algorithm": "exp3g", "constants": "paper",
+                         "T": 1000, "seed": seed, "t": 1000, "pseudo_regret": 2 * l_star**0.5,
+                         "realized_regret": 2 * l_star**0.5, "L_star": l_star, "best_arm": 0,
+                         "hypotheses_hold": True})
+    runs = pd.DataFrame(rows)
+    regime = {**REGIME, "x": "L_star"}
+    instances = {name: INSTANCES["i"] for name in "abc"}
+    summary = summarise("r", regime, instances, runs, 300)
+    np.testing.assert_allclose(summary["x"], summary["L_star_mean"])
+    exponents = fit_exponents("r", regime, runs, summary, 300)
+    assert len(exponents) == 1 and exponents["instance"].iloc[0] == "all"
+    assert exponents["exponent"].iloc[0] == pytest.approx(0.5, abs=0.02)
+    assert exponents["theory_exponent"].iloc[0] == 0.0  # Exp3.G's bound does not depend on L*

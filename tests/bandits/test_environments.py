@@ -10,7 +10,7 @@ from regretlab.bandits.instance import BanditInstance, build_instance
 def test_best_arm_construction_and_draws():
     env = StochasticBernoulli.with_best_arm(4, best_arm=2, best_mean=0.1, gap=0.95)
     assert env.means == (1.0, 1.0, 0.1, 1.0)
-    draws = env.draw(np.random.default_rng(0), 20000)
+    draws = env.draw(np.random.default_rng(0), 0, 20000)
     assert draws.shape == (20000, 4) and set(np.unique(draws)) <= {0.0, 1.0}
     np.testing.assert_allclose(draws.mean(axis=0), env.means, atol=0.01)
 

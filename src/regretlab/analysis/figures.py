@@ -44,6 +44,45 @@ def _slope_text(exponents: pd.DataFrame, algorithm: str, constants: str, panel_d
     return f", slope {r['exponent']:.2f} {interval} (theory {r['theory_exponent']:g})"
 
 
+def _bound_footer(summary: pd.DataFrame) -> str:
+    """One line per drawn bound: which algorithm it belongs to, its formula, and whether its constant is the
+    paper's or a unit constant on an Õ(·) rate."""
+    lines = []
+    bounds = summary.drop_duplicates(["algorithm", "bound_name"]).sort_values("algorithm")
+    for row in bounds.itertuples():
+        kind = "paper's constants" if row.bound_explicit else "rate with unit constant (paper gives only Õ/O)"
+        lines.append(f"dashed, {row.algorithm}: {row.bound_label} — {kind}")
+    hidden = int((summary["pseudo_regret_mean"] <= 0).sum())
+    if hidden:
+        lines.append(f"{hidden} point(s) with non-positive mean regret cannot be shown on log axes")
+    return "\n".join(lines)
+
+
+def _draw_curve(ax, curve: pd.DataFrame, color, label: str) -> None:
+    """Mean with its 95% band, grey markers where the hypotheses fail, and the bound dashed."""
+    ax.plot(curve["x"], curve["pseudo_regret_mean"], marker="o", color=color, label=label)
+    ax.fill_between(
+        curve["x"],
+        curve["pseudo_regret_ci_low"],
+        curve["pseudo_regret_ci_high"],
+        color=color,
+        alpha=0.25,
+        linewidth=0,
+    )
+    failing = curve[~curve["hypotheses_hold"]]
+    if not failing.empty:
+        ax.scatter(
+            failing["x"],
+            failing["pseudo_regret_mean"],
+            s=60,
+            color="lightgrey",
+            edgecolor="dimgrey",
+            zorder=3,
+            label="theorem's hypotheses fail here",
+        )
+    ax.plot(curve["x"], curve["bound_value"], linestyle="--", color=color)
+
+
 def plot_regime(
     summary: pd.DataFrame, exponents: pd.DataFrame, png_path: str | os.PathLike, pdf_path: str | os.PathLike
 ) -> None:
@@ -52,40 +91,17 @@ def plot_regime(
     panels = _panels(summary)
     curves = sorted(summary.groupby(["algorithm", "constants"]).groups)
     palette = dict(zip(curves, sns.color_palette("colorblind", len(curves)), strict=True))
-    fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 4.2), squeeze=False)
-    for ax, (title, data) in zip(axes[0], panels, strict=True):
+    n_cols = min(3, len(panels))
+    n_rows = -(-len(panels) // n_cols)
+    footer = _bound_footer(summary)
+    footer_height = 0.22 * (footer.count("\n") + 1)
+    fig, axes = plt.subplots(
+        n_rows, n_cols, figsize=(5.4 * n_cols, 4.3 * n_rows + footer_height), squeeze=False
+    )
+    for ax, (title, data) in zip(axes.flat, panels, strict=False):
         for (algorithm, constants), curve in data.groupby(["algorithm", "constants"], sort=True):
-            curve = curve.sort_values("x")
-            color = palette[(algorithm, constants)]
             label = f"{algorithm} ({constants}){_slope_text(exponents, algorithm, constants, data)}"
-            ax.plot(curve["x"], curve["pseudo_regret_mean"], marker="o", color=color, label=label)
-            ax.fill_between(
-                curve["x"],
-                curve["pseudo_regret_ci_low"],
-                curve["pseudo_regret_ci_high"],
-                color=color,
-                alpha=0.25,
-                linewidth=0,
-            )
-            failing = curve[~curve["hypotheses_hold"]]
-            if not failing.empty:
-                ax.scatter(
-                    failing["x"],
-                    failing["pseudo_regret_mean"],
-                    s=60,
-                    color="lightgrey",
-                    edgecolor="dimgrey",
-                    zorder=3,
-                    label="theorem's hypotheses fail here",
-                )
-            bound_kind = "paper's constants" if curve["bound_explicit"].iloc[0] else "rate"
-            ax.plot(
-                curve["x"],
-                curve["bound_value"],
-                linestyle="--",
-                color=color,
-                label=f"bound ({bound_kind}): {curve['bound_label'].iloc[0]}",
-            )
+            _draw_curve(ax, curve.sort_values("x"), palette[(algorithm, constants)], label)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel(AXIS_LABELS[data["x_name"].iloc[0]])
@@ -93,14 +109,17 @@ def plot_regime(
         ax.set_title(title, fontsize=9)
         handles, labels = ax.get_legend_handles_labels()
         unique = dict(zip(labels, handles, strict=True))
-        ax.legend(unique.values(), unique.keys(), fontsize=7, loc="upper left")
+        ax.legend(unique.values(), unique.keys(), fontsize=7, loc="best")
+    for ax in list(axes.flat)[len(panels) :]:
+        ax.set_visible(False)
     first = summary.iloc[0]
     fig.suptitle(
         f"{first['regime']} — paper {first['paper']}, {first['theorem']} "
         f"(n = {summary['n_seeds'].min()} seeds per point)",
         fontsize=10,
     )
-    fig.tight_layout()
+    fig.text(0.01, 0.005, footer, fontsize=7, va="bottom", ha="left")
+    fig.tight_layout(rect=(0, footer_height / fig.get_figheight(), 1, 1))
     with atomic_path(png_path) as tmp:
         fig.savefig(tmp, format="png", dpi=150, metadata=_PNG_METADATA)
     with atomic_path(pdf_path) as tmp:

@@ -1,13 +1,16 @@
-"""The registry of bandit algorithms: config name → learner factory.
+"""The registry of bandit algorithms: config name → how to build the learner for one run.
 
-A learner is built from ``(instance, horizon, rng, constants)`` and exposes ``play(losses, t0, tracker)``,
-``params`` (its tuned constants, stored with the run) and ``hypotheses`` (the theorem's conditions, each a
-bool, evaluated on this run).
+A learner is built from ``(instance, horizon, rng, constants, oracle)`` and exposes
+``play(losses, t0, tracker)``, ``params`` (its tuned constants, stored with the run) and ``hypotheses`` (the
+theorem's conditions, each a bool, evaluated on this run). ``oracle`` carries what a theorem's tuning assumes
+known — ``{"L_star": …}``, the realised total loss of the best arm — and is filled only for the algorithms
+whose spec asks for it; adaptive algorithms never receive it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -15,23 +18,51 @@ from regretlab.bandits.exp3g import Exp3G
 from regretlab.bandits.instance import BanditInstance
 
 
-def _exp3g(instance: BanditInstance, horizon: int, rng: np.random.Generator, constants: str) -> Exp3G:
-    return Exp3G(instance.graph, horizon, rng, constants)
+@dataclass(frozen=True)
+class AlgorithmSpec:
+    """How the workflow builds one algorithm.
+
+    Attributes:
+        build: ``(instance, horizon, rng, constants, oracle) -> learner``.
+        presets: the constants presets it accepts (``paper`` = the theorem's).
+        needs_L_star: True when the theorem tunes η with L* (the ``paper`` preset then gets the true L*).
+        description: one line for listings and figure legends.
+    """
+
+    build: Callable
+    presets: tuple[str, ...]
+    needs_L_star: bool
+    description: str
 
 
-#: name → (factory, allowed constants presets)
-ALGORITHMS: dict[str, tuple[Callable, tuple[str, ...]]] = {
-    "exp3g": (_exp3g, Exp3G.presets),
+ALGORITHMS: dict[str, AlgorithmSpec] = {
+    "exp3g": AlgorithmSpec(
+        build=lambda instance, horizon, rng, constants, oracle: Exp3G(
+            instance.graph, horizon, rng, constants
+        ),
+        presets=Exp3G.presets,
+        needs_L_star=False,
+        description="Exp3.G (Alon et al. 2015; paper 001 §3.1)",
+    ),
 }
 
 
 def make_learner(
-    name: str, instance: BanditInstance, horizon: int, rng: np.random.Generator, constants: str = "paper"
+    name: str,
+    instance: BanditInstance,
+    horizon: int,
+    rng: np.random.Generator,
+    constants: str = "paper",
+    oracle: dict | None = None,
 ):
     """Build the learner ``name`` for one run."""
     if name not in ALGORITHMS:
         raise ValueError(f"algorithm must be one of {sorted(ALGORITHMS)}, got {name!r}")
-    factory, presets = ALGORITHMS[name]
-    if constants not in presets:
-        raise ValueError(f"constants for {name} must be one of {list(presets)}, got {constants!r}")
-    return factory(instance, horizon, rng, constants)
+    spec = ALGORITHMS[name]
+    if constants not in spec.presets:
+        raise ValueError(f"constants for {name} must be one of {list(spec.presets)}, got {constants!r}")
+    if spec.needs_L_star and (oracle is None or "L_star" not in oracle):
+        raise ValueError(
+            f"{name} is tuned with the true L* (the theorem's oracle tuning): pass oracle['L_star']"
+        )
+    return spec.build(instance, horizon, rng, constants, oracle or {})

@@ -18,7 +18,7 @@ class BoundSpec:
     Attributes:
         evaluate: maps the point's numbers (``T``, ``L_star``, ``K``, ``alpha``, …) to the bound's value.
         explicit: True when ``evaluate`` uses the paper's constants, False for a unit-constant rate.
-        label: legend text, which says "unit constant" whenever ``explicit`` is False.
+        label: the formula as figures print it (they add whether the constant is the paper's or 1).
         exponents: the theory's log–log slope of the bound in each swept variable (``"T"``, ``"L_star"``).
         source: where the paper states it.
     """
@@ -39,8 +39,8 @@ BOUNDS: dict[str, BoundSpec] = {
     "exp3g_rate": BoundSpec(
         evaluate=exp3g_rate,
         explicit=False,
-        label="√(αT ln K) — Õ rate, unit constant",
-        exponents={"T": 0.5},
+        label="√(αT ln K)",
+        exponents={"T": 0.5, "L_star": 0.0},
         source="paper 001 §3.1 (Alon et al. 2015): Reg = Õ(1/η + ηαT) = Õ(√(αT)) with η = 1/√(αT)",
     ),
 }

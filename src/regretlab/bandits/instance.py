@@ -6,15 +6,28 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from regretlab.bandits.environments import StochasticBernoulli, environment_from_dict
-from regretlab.graphs.families import disjoint_cliques
+from regretlab.bandits.environments import (
+    Environment,
+    StochasticBernoulli,
+    SwitchingAdversary,
+    environment_from_dict,
+)
+from regretlab.graphs import families
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.summary import describe
 
-#: Graph families an instance spec may name.
-GRAPH_FAMILIES = ("disjoint_cliques",)
-#: Loss environments an instance spec may name.
-LOSS_KINDS = ("bernoulli",)
+#: Graph families an instance spec may name → the builder taking (spec, rng). The schema lists the same names.
+GRAPH_FAMILIES = {
+    "disjoint_cliques": lambda spec, rng: families.disjoint_cliques(spec["clique_sizes"]),
+    "figure1": lambda spec, rng: families.figure1_graph(),
+    "strongly_observable": lambda spec, rng: families.strongly_observable_family(
+        spec["clique_sizes"], spec["n_no_self_loop"]
+    ),
+    "random_self_aware": lambda spec, rng: families.random_self_aware(spec["n_arms"], spec["edge_prob"], rng),
+    "mycielski_complement": lambda spec, rng: families.mycielski_complement(spec["k"]),
+}
+#: Loss environments an instance spec may name. The schema lists the same names.
+LOSS_KINDS = ("bernoulli", "switching")
 
 
 @dataclass(frozen=True)
@@ -22,7 +35,7 @@ class BanditInstance:
     """What a run needs: the graph G, the environment, and G's numbers (:func:`regretlab.graphs.describe`)."""
 
     graph: FeedbackGraph
-    environment: StochasticBernoulli
+    environment: Environment
     numbers: dict
 
     def to_dict(self) -> dict:
@@ -39,19 +52,24 @@ class BanditInstance:
         )
 
 
+def build_environment(spec: dict, n_arms: int, best_arm: int) -> Environment:
+    """The loss environment of a validated ``losses`` config entry."""
+    if spec["kind"] == "bernoulli":
+        return StochasticBernoulli.with_best_arm(n_arms, best_arm, spec["best_mean"], spec["gap"])
+    if spec["kind"] == "switching":
+        return SwitchingAdversary(n_arms, best_arm, spec["best_mean"], spec["decoy_mean"], spec["period"])
+    raise ValueError(f"losses.kind must be one of {list(LOSS_KINDS)}, got {spec['kind']!r}")
+
+
 def build_instance(spec: dict, rng: np.random.Generator) -> BanditInstance:
     """Build an instance from a validated config entry ``{"graph": {...}, "losses": {...}}``.
 
-    The best arm is drawn uniformly from ``rng`` (the instance's own SeedSequence), so that nothing about the
-    learner's tie-breaking towards low indices can favour it.
+    Random graph families draw from ``rng`` (the instance's own SeedSequence); then the best arm is drawn
+    uniformly from ``rng``, so that no tie-breaking towards low indices can favour a learner.
     """
-    graph_spec, loss_spec = spec["graph"], spec["losses"]
-    if graph_spec["family"] != "disjoint_cliques":
-        raise ValueError(f"graph.family must be one of {list(GRAPH_FAMILIES)}, got {graph_spec['family']!r}")
-    graph = disjoint_cliques(graph_spec["clique_sizes"])
-    numbers = describe(graph)
-    if loss_spec["kind"] != "bernoulli":
-        raise ValueError(f"losses.kind must be one of {list(LOSS_KINDS)}, got {loss_spec['kind']!r}")
+    family = spec["graph"]["family"]
+    if family not in GRAPH_FAMILIES:
+        raise ValueError(f"graph.family must be one of {sorted(GRAPH_FAMILIES)}, got {family!r}")
+    graph = GRAPH_FAMILIES[family](spec["graph"], rng)
     best_arm = int(rng.integers(graph.n_arms))
-    env = StochasticBernoulli.with_best_arm(graph.n_arms, best_arm, loss_spec["best_mean"], loss_spec["gap"])
-    return BanditInstance(graph, env, numbers)
+    return BanditInstance(graph, build_environment(spec["losses"], graph.n_arms, best_arm), describe(graph))

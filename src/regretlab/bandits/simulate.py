@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from regretlab.bandits.algorithms import make_learner
+from regretlab.bandits.algorithms import ALGORITHMS, make_learner
 from regretlab.bandits.instance import BanditInstance
 from regretlab.bandits.tracking import RECORD_COLUMNS, Tracker, log_checkpoints
 from regretlab.io import run_metadata, write_parquet
@@ -30,7 +30,7 @@ def simulate(
     checkpoints = log_checkpoints(horizon) if checkpoints is None else np.asarray(checkpoints, dtype=np.int64)
     tracker = Tracker(instance.graph.n_arms, checkpoints)
     for t0 in range(0, horizon, CHUNK_ROUNDS):
-        losses = instance.environment.draw(env_rng, min(CHUNK_ROUNDS, horizon - t0))
+        losses = instance.environment.draw(env_rng, t0, min(CHUNK_ROUNDS, horizon - t0))
         learner.play(losses, t0, tracker)
     if not tracker.complete:
         raise RuntimeError("the run ended before every checkpoint was recorded (checkpoint beyond horizon?)")
@@ -38,6 +38,17 @@ def simulate(
     frame.insert(0, "t", checkpoints)
     frame["best_arm"] = frame["best_arm"].astype(np.int64)
     return frame
+
+
+def realised_L_star(instance: BanditInstance, horizon: int, env_rng: np.random.Generator) -> float:
+    """L* = min_i Σ_t ℓ_{t,i} of the loss sequence ``env_rng`` will produce (a dry pass of the environment).
+
+    Used only to hand the true L* to algorithms whose theorem assumes it known (oracle tuning).
+    """
+    totals = np.zeros(instance.graph.n_arms)
+    for t0 in range(0, horizon, CHUNK_ROUNDS):
+        totals += instance.environment.draw(env_rng, t0, min(CHUNK_ROUNDS, horizon - t0)).sum(axis=0)
+    return float(totals.min())
 
 
 def run_seeds(
@@ -49,19 +60,27 @@ def run_seeds(
     horizon: int,
     seeds: list[int],
 ) -> tuple[pd.DataFrame, dict]:
-    """Run ``algorithm`` for every seed; return the stacked checkpoint rows and the learner's parameters.
+    """Run ``algorithm`` for every seed; return the stacked checkpoint rows and, per seed, the learner's
+    parameters and hypotheses.
 
-    Each seed's randomness comes from ``job_seed_sequence(regime, instance_name, seed)``.
+    Each seed's randomness comes from ``job_seed_sequence(regime, instance_name, seed)``. An algorithm whose
+    theorem tunes η with L* gets the true L* of the seed's loss sequence (computed by a dry pass of the same
+    environment stream) and the run records ``oracle_L_star = True``.
     """
-    frames, params = [], {}
+    frames, learners = [], []
+    needs_oracle = ALGORITHMS[algorithm].needs_L_star if algorithm in ALGORITHMS else False
     for seed in seeds:
-        env_rng, learner_rng = environment_and_learner_rngs(job_seed_sequence(regime, instance_name, seed))
-        learner = make_learner(algorithm, instance, horizon, learner_rng, constants)
+        key = job_seed_sequence(regime, instance_name, seed)
+        env_rng, learner_rng = environment_and_learner_rngs(key)
+        oracle = {}
+        if needs_oracle:
+            oracle["L_star"] = realised_L_star(instance, horizon, environment_and_learner_rngs(key)[0])
+        learner = make_learner(algorithm, instance, horizon, learner_rng, constants, oracle)
         frame = simulate(learner, instance, horizon, env_rng)
         frame.insert(0, "seed", seed)
         frame["hypotheses_hold"] = all(learner.hypotheses.values())
         frames.append(frame)
-        params = {"params": learner.params, "hypotheses": learner.hypotheses}
+        learners.append({"seed": seed, "params": learner.params, "hypotheses": learner.hypotheses})
     runs = pd.concat(frames, ignore_index=True)
     for column, value in (
         ("T", horizon),
@@ -71,7 +90,7 @@ def run_seeds(
         ("regime", regime),
     ):
         runs.insert(0, column, value)
-    return runs, params
+    return runs, {"oracle_L_star": needs_oracle, "learners": learners}
 
 
 def run_and_write(

@@ -1,0 +1,175 @@
+"""A layered, loop-free CMDP instance with stochastic rewards and constraints (paper §3.1, §3.3, §3.5).
+
+Array shapes and the flat state indexing are those of :mod:`regretlab.cmdp.occupancy`. The constraint
+convention is the paper's: ``G_t ∈ [-1, 1]^{|X×A|×m}`` holds violations, ``G^T q <= 0`` is satisfaction (§3.1,
+eq. (5)) and the feasibility parameter is ``ρ = max_{q∈Δ(M)} min_i -[Ḡ^T q]_i ∈ [0, L]`` (§3.5). Rows of the
+terminal state ``x_L`` in ``r̄`` and ``Ḡ`` are zero: no action is taken there, so no occupancy charges them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from numbers import Integral
+from typing import Any
+
+import numpy as np
+
+from regretlab.cmdp.occupancy import check_layer_sizes, check_transition, layer_slices
+from regretlab.cmdp.offline_lp import feasibility_parameter, solve_opt
+
+_ARRAY_FIELDS = ("P", "r_bar", "G_bar", "q_star", "q_circ")
+
+
+@dataclass(frozen=True, eq=False)
+class CMDP:
+    """A loop-free CMDP ``(X, A, P, r̄, Ḡ)`` with its offline solution.
+
+    Attributes
+    ----------
+    layer_sizes : ``(|X_0|, ..., |X_L|)``, first and last equal to 1.
+    n_actions : ``|A|``.
+    P : ``(|X|, |A|, |X|)``, ``P[x, a, x'] = P(x'|x, a)``.
+    r_bar : ``(|X|, |A|)``, mean reward ``r̄(x, a) ∈ [0, 1]``.
+    G_bar : ``(m, |X|, |A|)``, mean constraint violation ``ḡ_i(x, a) ∈ [-1, 1]`` (``G_bar[i]`` is column ``i``
+        of the paper's ``Ḡ``).
+    opt : ``OPT_{r̄,Ḡ}`` of eq. (5).
+    q_star : ``(|X|, |A|)``, the pair-view maximiser ``q*`` of eq. (5).
+    rho : ``ρ`` of §3.5 (stochastic definition).
+    q_circ : ``(|X|, |A|)``, the pair-view occupancy ``q°`` attaining ``ρ``.
+
+    Arrays are stored read-only; equality is identity (compare fields with numpy when needed).
+    """
+
+    layer_sizes: tuple[int, ...]
+    n_actions: int
+    P: np.ndarray
+    r_bar: np.ndarray
+    G_bar: np.ndarray
+    opt: float
+    q_star: np.ndarray
+    rho: float
+    q_circ: np.ndarray
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "layer_sizes", check_layer_sizes(self.layer_sizes))
+        object.__setattr__(self, "n_actions", int(self.n_actions))
+        object.__setattr__(self, "opt", float(self.opt))
+        object.__setattr__(self, "rho", float(self.rho))
+        for name in _ARRAY_FIELDS:
+            array = np.array(getattr(self, name), dtype=float)
+            array.setflags(write=False)
+            object.__setattr__(self, name, array)
+        pairs = (self.n_states, self.n_actions)
+        check_transition(self.layer_sizes, self.P)
+        if self.P.shape[1] != self.n_actions:
+            raise ValueError(f"P has {self.P.shape[1]} actions, expected n_actions={self.n_actions}")
+        for name, shape in (("r_bar", pairs), ("q_star", pairs), ("q_circ", pairs)):
+            if getattr(self, name).shape != shape:
+                raise ValueError(f"{name} must have shape {shape}, got {getattr(self, name).shape}")
+        if self.G_bar.ndim != 3 or self.G_bar.shape[1:] != pairs or self.G_bar.shape[0] < 1:
+            raise ValueError(f"G_bar must have shape (m, *{pairs}) with m >= 1, got {self.G_bar.shape}")
+        if self.r_bar.min() < 0 or self.r_bar.max() > 1 or np.abs(self.G_bar).max() > 1:
+            raise ValueError("r_bar must lie in [0, 1] and G_bar in [-1, 1] (§3.1)")
+
+    @property
+    def L(self) -> int:
+        """Number of decision steps (layers ``X_0, ..., X_{L-1}`` take actions)."""
+        return len(self.layer_sizes) - 1
+
+    @property
+    def n_states(self) -> int:
+        """``|X|``, terminal state included."""
+        return sum(self.layer_sizes)
+
+    @property
+    def m(self) -> int:
+        """Number of constraints."""
+        return self.G_bar.shape[0]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain ``int``/``float``/nested-``list`` fields, ready for ``json.dump`` or ``np.savez(**d)``."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["layer_sizes"] = list(self.layer_sizes)
+        return {key: v.tolist() if isinstance(v, np.ndarray) else v for key, v in data.items()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> CMDP:
+        """Inverse of :meth:`to_dict`; also accepts the arrays of a loaded ``.npz`` file."""
+        scalars = {"layer_sizes": [int(n) for n in np.ravel(data["layer_sizes"])],
+                   "n_actions": int(np.asarray(data["n_actions"])),
+                   "opt": float(np.asarray(data["opt"])), "rho": float(np.asarray(data["rho"]))}
+        return cls(**scalars, **{name: np.asarray(data[name], dtype=float) for name in _ARRAY_FIELDS})
+
+
+def make_layered_cmdp(
+    rng: np.random.Generator,
+    n_layers: int,
+    states_per_layer: int | Sequence[int],
+    n_actions: int,
+    m: int,
+    rho: float,
+    constraint_spread: float = 0.5,
+) -> CMDP:
+    """A random CMDP whose feasibility parameter is exactly ``rho``.
+
+    ``n_layers`` is ``L``; the interior layers ``X_1, ..., X_{L-1}`` have ``states_per_layer`` states (one int
+    for all, or a sequence of ``L - 1`` sizes). Each ``P(·|x, a)`` is a uniform Dirichlet draw over the next
+    layer, ``r̄`` is uniform on ``[0, 1]`` and a draw ``G_0`` of ``Ḡ`` is uniform on
+    ``[-constraint_spread, constraint_spread]``. Every valid occupancy puts mass 1 on each of the ``L``
+    decision layers (Lemma 1), so ``Ḡ = G_0 + c`` has ``[Ḡ^T q]_i = [G_0^T q]_i + cL`` for all ``q ∈ Δ(M)``
+    and ``ρ(Ḡ) = ρ(G_0) - cL`` with the same ``q°``; ``c = (ρ(G_0) - rho) / L`` hits ``rho``. Raises
+    ``ValueError`` when ``rho`` is outside ``[0, L]`` (§3.5), or when the shift would push an entry of ``Ḡ``
+    out of ``[-1, 1]`` (a smaller ``constraint_spread`` widens the reachable range).
+    """
+    if n_layers < 1 or n_actions < 1 or m < 1:
+        raise ValueError(f"need n_layers >= 1, n_actions >= 1, m >= 1; got {n_layers}, {n_actions}, {m}")
+    if not 0.0 < constraint_spread <= 1.0:
+        raise ValueError(f"constraint_spread must lie in (0, 1], got {constraint_spread}")
+    if not 0.0 <= rho <= n_layers:
+        raise ValueError(
+            f"rho must lie in [0, L] = [0, {n_layers}] (paper §3.5; rho < 0 means infeasible constraints), "
+            f"got rho={rho}"
+        )
+    if isinstance(states_per_layer, Integral):
+        interior = [int(states_per_layer)] * (n_layers - 1)
+    else:
+        interior = list(states_per_layer)
+    if len(interior) != n_layers - 1:
+        raise ValueError(f"states_per_layer needs L - 1 = {n_layers - 1} sizes, got {len(interior)}")
+    layer_sizes = check_layer_sizes([1, *interior, 1])
+    slices = layer_slices(layer_sizes)
+    n_states = sum(layer_sizes)
+
+    P = np.zeros((n_states, n_actions, n_states))
+    for cur, nxt in zip(slices[:-1], slices[1:], strict=True):
+        width = nxt.stop - nxt.start
+        P[cur, :, nxt] = rng.dirichlet(np.ones(width), size=(cur.stop - cur.start, n_actions))
+    r_bar = np.zeros((n_states, n_actions))
+    r_bar[:-1] = rng.uniform(0.0, 1.0, size=(n_states - 1, n_actions))
+    G_0 = np.zeros((m, n_states, n_actions))
+    G_0[:, :-1] = rng.uniform(-constraint_spread, constraint_spread, size=(m, n_states - 1, n_actions))
+
+    rho_0, q_circ = feasibility_parameter(P, G_0)
+    low = rho_0 - n_layers * (1.0 - G_0[:, :-1].max())
+    high = rho_0 + n_layers * (1.0 + G_0[:, :-1].min())
+    if not low <= rho <= high:
+        raise ValueError(
+            f"rho={rho} is out of reach for this draw: shifting G_bar keeps its entries in [-1, 1] only for "
+            f"rho in [{max(low, 0.0):.6g}, {min(high, n_layers):.6g}]; lower "
+            f"constraint_spread={constraint_spread} to widen the range"
+        )
+    G_bar = G_0.copy()
+    G_bar[:, :-1] = np.clip(G_0[:, :-1] + (rho_0 - rho) / n_layers, -1.0, 1.0)
+    opt, q_star = solve_opt(P, r_bar, G_bar)
+    return CMDP(layer_sizes, n_actions, P, r_bar, G_bar, opt, q_star, rho, q_circ)
+
+
+def condition2_holds(rho: float, T: int, L: int, m: int) -> bool:
+    """Condition 2 (§3.5): ``ρ >= T^{-1/8} L sqrt(20 m)``.
+
+    Equivalently ``ζ = 20 m L² / ρ² <= T^{1/4}`` with the ``ζ`` of Theorem 4. Since ``ρ <= L``, it can only
+    hold once ``T >= (20 m)^4``.
+    """
+    return rho >= T ** (-1.0 / 8.0) * L * math.sqrt(20.0 * m)
