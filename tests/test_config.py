@@ -7,9 +7,9 @@ import pytest
 import yaml
 
 from regretlab.bandits.algorithms import ALGORITHMS
-from regretlab.bandits.bounds import BOUNDS
 from regretlab.bandits.instance import GRAPH_FAMILIES, LOSS_KINDS
 from regretlab.config import ConfigError, batch_seeds, load_schema, run_jobs, seed_batches, validate_config
+from regretlab.theory import BOUNDS
 
 REPO = Path(__file__).resolve().parents[1]
 SMOKE = yaml.safe_load((REPO / "tests" / "config" / "smoke.yaml").read_text())
@@ -37,7 +37,7 @@ def test_defaults_are_filled(schema_path):
 def test_schema_enums_match_the_library(schema_path):
     defs = load_schema(schema_path)["$defs"]
     assert set(defs["regime"]["properties"]["algorithms"]["items"]["enum"]) == set(ALGORITHMS)
-    assert set(defs["regime"]["properties"]["bounds"]["additionalProperties"]["enum"]) == set(BOUNDS)
+    assert set(defs["regime"]["properties"]["bounds"]["additionalProperties"]["items"]["enum"]) == set(BOUNDS)
     presets = {p for spec in ALGORITHMS.values() for p in spec.presets}
     assert set(defs["regime"]["properties"]["constants"]["items"]["enum"]) == presets
     assert set(defs["graph"]["properties"]["family"]["enum"]) == set(GRAPH_FAMILIES)
@@ -108,7 +108,7 @@ def _one_horizon(c):
         (_unknown_field, "regimes.smoke_exp3g", "allowed fields"),
         (_unknown_scale, "config field scale", "'quick', 'paper'"),
         (_bound_missing, "regimes.smoke_exp3g.bounds", "exp3g_rate"),
-        (_bad_constants, "regimes.smoke_exp3g.constants[0]", "is not one of ['paper']"),
+        (_bad_constants, "regimes.smoke_exp3g.constants", "not a preset of exp3g; allowed: ['paper']"),
         (_one_horizon, "regimes.smoke_exp3g.scales.quick.horizons", "at least 2 horizons"),
     ],
     ids=lambda v: getattr(v, "__name__", None),

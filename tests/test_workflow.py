@@ -13,8 +13,8 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from regretlab.analysis.aggregate import METRICS
 from regretlab.analysis.tables import EXPONENT_COLUMNS
+from regretlab.kinds import KINDS
 
 REPO = Path(__file__).resolve().parents[1]
 SMOKE = REPO / "tests" / "config" / "smoke.yaml"
@@ -30,12 +30,16 @@ SUMMARY_COLUMNS = {
     "n_seeds",
     "x_name",
     "x",
+    "metric",
+    "mean",
+    "ci_low",
+    "ci_high",
     "bound_name",
     "bound_label",
     "bound_value",
     "bound_explicit",
     "hypotheses_hold",
-} | {f"{m}_{s}" for m in METRICS for s in ("mean", "ci_low", "ci_high")}
+} | {f"{m}_{s}" for m in KINDS["bandit"].metrics for s in ("mean", "ci_low", "ci_high")}
 
 pytestmark = pytest.mark.workflow
 

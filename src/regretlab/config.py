@@ -16,8 +16,8 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from regretlab.bandits.algorithms import ALGORITHMS
-from regretlab.bandits.bounds import BOUNDS
+from regretlab.kinds import KINDS
+from regretlab.theory import BOUNDS
 
 
 class ConfigError(ValueError):
@@ -92,14 +92,28 @@ def _regime_problems(name: str, regime: dict) -> list[str]:
         problems.append(
             f"{where}.bounds: names algorithm(s) {unused} that are not in algorithms {algorithms}"
         )
-    for algorithm, bound in bounds.items():
-        if regime["x"] not in BOUNDS[bound].exponents:
-            problems.append(
-                f"{where}.bounds.{algorithm}: bound {bound!r} has no theory exponent in "
-                f"x = {regime['x']!r}; it has one in {sorted(BOUNDS[bound].exponents)}"
-            )
+    kind = KINDS[regime["kind"]]
+    for algorithm, names in bounds.items():
+        for bound in names:
+            spec = BOUNDS[bound]
+            if regime["x"] not in spec.exponents:
+                problems.append(
+                    f"{where}.bounds.{algorithm}: bound {bound!r} has no theory exponent in "
+                    f"x = {regime['x']!r}; it has one in {sorted(spec.exponents)}"
+                )
+            if spec.metric not in kind.metrics:
+                problems.append(
+                    f"{where}.bounds.{algorithm}: bound {bound!r} is about {spec.metric!r}, which a "
+                    f"{regime['kind']} regime does not measure; it measures {list(kind.metrics)}"
+                )
     for algorithm in algorithms:
-        presets = ALGORITHMS[algorithm].presets
+        if algorithm not in kind.presets:
+            problems.append(
+                f"{where}.algorithms: {algorithm!r} is not an algorithm of a {regime['kind']} regime; "
+                f"allowed: {sorted(kind.presets)}"
+            )
+            continue
+        presets = kind.presets[algorithm]
         for constants in regime["constants"]:
             if constants not in presets:
                 problems.append(

@@ -10,7 +10,7 @@ from regretlab.analysis.aggregate import fit_exponents, summarise
 from regretlab.analysis.bootstrap import mean_interval
 from regretlab.analysis.exponents import fit_exponent, loglog_slope
 from regretlab.analysis.tables import EXPONENT_COLUMNS, exponent_table, to_markdown
-from regretlab.bandits.bounds import BOUNDS
+from regretlab.theory import BOUNDS
 
 
 @given(slope=st.floats(-2, 2), scale=st.floats(0.1, 100))
@@ -69,7 +69,7 @@ def synthetic_runs() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-REGIME = {"paper": "001", "theorem": "§3.1", "x": "T", "bounds": {"exp3g": "exp3g_rate"}}
+REGIME = {"kind": "bandit", "paper": "001", "theorem": "§3.1", "x": "T", "bounds": {"exp3g": ["exp3g_rate"]}}
 INSTANCES = {"i": {"numbers": {"K": 4, "alpha": 2, "kappa": 2}}}
 
 
@@ -81,8 +81,9 @@ def test_summary_has_one_row_per_point_with_bounds_and_hypotheses():
     assert list(summary["hypotheses_hold"]) == [False, True, True]
     expected = [BOUNDS["exp3g_rate"].evaluate({"T": t, "alpha": 2, "K": 4}) for t in (100, 1000, 10000)]
     np.testing.assert_allclose(summary["bound_value"], expected)
-    assert (summary["pseudo_regret_ci_low"] <= summary["pseudo_regret_mean"]).all()
-    assert (summary["pseudo_regret_mean"] <= summary["pseudo_regret_ci_high"]).all()
+    assert (summary["ci_low"] <= summary["mean"]).all() and (summary["mean"] <= summary["ci_high"]).all()
+    assert (summary["metric"] == "pseudo_regret").all()
+    np.testing.assert_array_equal(summary["mean"], summary["pseudo_regret_mean"])
     assert summary["instance_label"].iloc[0] == "K=4, α=2, κ=2"
 
 
@@ -114,10 +115,22 @@ def test_sweep_in_L_star_fits_one_curve_across_instances():
     for instance, best_mean in (("a", 0.05), ("b", 0.2), ("c", 0.8)):
         for seed in range(5):
             l_star = 1000 * best_mean * rng.uniform(0.95, 1.05)
-            rows.append({"regime": "r", "instance": instance, "algorithm": "exp3g", "constants": "paper",
-                         "T": 1000, "seed": seed, "t": 1000, "pseudo_regret": 2 * l_star**0.5,
-                         "realized_regret": 2 * l_star**0.5, "L_star": l_star, "best_arm": 0,
-                         "hypotheses_hold": True})
+            rows.append(
+                {
+                    "regime": "r",
+                    "instance": instance,
+                    "algorithm": "exp3g",
+                    "constants": "paper",
+                    "T": 1000,
+                    "seed": seed,
+                    "t": 1000,
+                    "pseudo_regret": 2 * l_star**0.5,
+                    "realized_regret": 2 * l_star**0.5,
+                    "L_star": l_star,
+                    "best_arm": 0,
+                    "hypotheses_hold": True,
+                }
+            )
     runs = pd.DataFrame(rows)
     regime = {**REGIME, "x": "L_star"}
     instances = {name: INSTANCES["i"] for name in "abc"}

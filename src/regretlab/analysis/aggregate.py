@@ -1,8 +1,10 @@
 """Turn a regime's run files into its aggregate table and its exponent fits.
 
-The aggregate table has one row per (instance, algorithm, constants, T) — the runs' final checkpoints
-t = T — with the mean and 95% bootstrap interval over seeds of each metric, the bound the theorem states at
-that point, and whether the theorem's hypotheses hold there. A figure needs nothing else.
+The runs' final checkpoints (t = T) are grouped into *points* (instance, algorithm, constants, T). The
+aggregate table has one row per point and per bound drawn at it: the mean and 95% bootstrap interval over
+seeds of the bounded metric (``metric``, ``mean``, ``ci_low``, ``ci_high``), the bound's value at that point,
+whether the theorem's hypotheses hold there, and — as wide columns ``<m>_mean``, ``<m>_ci_low``,
+``<m>_ci_high`` — every metric of the regime's kind. A figure needs nothing else.
 """
 
 from __future__ import annotations
@@ -14,88 +16,105 @@ import pandas as pd
 
 from regretlab.analysis.bootstrap import mean_interval
 from regretlab.analysis.exponents import fit_exponent
-from regretlab.bandits.bounds import BOUNDS
 from regretlab.io import config_hash, read_json, write_parquet
+from regretlab.kinds import KINDS
 from regretlab.seeding import job_seed_sequence
+from regretlab.theory import BOUNDS
 
-#: Per-seed metrics summarised in the aggregate table (as ``<metric>_mean``, ``_ci_low``, ``_ci_high``).
-METRICS = ("pseudo_regret", "realized_regret", "L_star")
-#: The metric the bounds, figures and exponent fits are about.
-REGRET_METRIC = "pseudo_regret"
 GROUP_KEYS = ["instance", "algorithm", "constants", "T"]
-
-
 #: Instance numbers shown in figure titles, with their symbols.
-LABELLED_NUMBERS = {"K": "K", "alpha": "α", "kappa": "κ"}
+LABELLED_NUMBERS = {"K": "K", "alpha": "α", "kappa": "κ", "L": "L", "m": "m", "rho": "ρ"}
 
 
 def instance_label(numbers: dict) -> str:
-    """A short human description of an instance from its graph numbers, e.g. ``K=16, α=4, κ=4``."""
-    return ", ".join(f"{symbol}={numbers[key]}" for key, symbol in LABELLED_NUMBERS.items() if key in numbers)
+    """A short human description of an instance from its numbers, e.g. ``K=16, α=4, κ=4``."""
+
+    def show(value):
+        return f"{value:.3g}" if isinstance(value, float) else str(value)
+
+    return ", ".join(
+        f"{symbol}={show(numbers[key])}" for key, symbol in LABELLED_NUMBERS.items() if key in numbers
+    )
+
+
+def _point_statistics(group: pd.DataFrame, metrics: tuple[str, ...], rng, n_resamples: int) -> dict:
+    """Mean and bootstrap interval of every metric over the seeds of one point."""
+    stats = {}
+    for metric in metrics:
+        values = group[metric].to_numpy(dtype=float)
+        low, high = mean_interval(values, rng, n_resamples)
+        stats.update({f"{metric}_mean": values.mean(), f"{metric}_ci_low": low, f"{metric}_ci_high": high})
+    return stats
 
 
 def summarise(
     regime: str, regime_config: dict, instances: dict[str, dict], runs: pd.DataFrame, n_resamples: int
 ) -> pd.DataFrame:
-    """The aggregate table of one regime (see module docstring); rows sorted by the group keys."""
+    """The aggregate table of one regime (see module docstring), in a stable row order."""
     rng = np.random.default_rng(job_seed_sequence(regime, "aggregate", "bootstrap"))
+    metrics = KINDS[regime_config["kind"]].metrics
+    x_name = regime_config["x"]
     final = runs[runs["t"] == runs["T"]]
     rows = []
     for (instance, algorithm, constants, horizon), group in final.groupby(GROUP_KEYS, sort=True):
-        group = group.sort_values("seed")
-        row = {
-            "regime": regime,
-            "paper": regime_config["paper"],
-            "theorem": regime_config["theorem"],
-            "instance": instance,
-            "instance_label": instance_label(instances[instance]["numbers"]),
-            "algorithm": algorithm,
-            "constants": constants,
-            "T": int(horizon),
-            "n_seeds": len(group),
-        }
-        for metric in METRICS:
-            values = group[metric].to_numpy(dtype=float)
-            low, high = mean_interval(values, rng, n_resamples)
-            row.update({f"{metric}_mean": values.mean(), f"{metric}_ci_low": low, f"{metric}_ci_high": high})
-        bound_name = regime_config["bounds"][algorithm]
-        spec = BOUNDS[bound_name]
-        point = {"T": int(horizon), "L_star": row["L_star_mean"], **instances[instance]["numbers"]}
-        row.update(
-            {
-                "x_name": regime_config["x"],
-                "x": float(point[regime_config["x"]]),
-                "bound_name": bound_name,
-                "bound_label": spec.label,
-                "bound_value": spec.evaluate(point),
-                "bound_explicit": spec.explicit,
-                "hypotheses_hold": bool(group["hypotheses_hold"].all()),
-            }
-        )
-        rows.append(row)
+        stats = _point_statistics(group.sort_values("seed"), metrics, rng, n_resamples)
+        numbers = instances[instance]["numbers"]
+        point = {"T": int(horizon), **numbers}
+        if "L_star" in metrics:
+            point["L_star"] = stats["L_star_mean"]
+        for bound_name in regime_config["bounds"][algorithm]:
+            spec = BOUNDS[bound_name]
+            rows.append(
+                {
+                    "regime": regime,
+                    "paper": regime_config["paper"],
+                    "theorem": regime_config["theorem"],
+                    "instance": instance,
+                    "instance_label": instance_label(numbers),
+                    "algorithm": algorithm,
+                    "constants": constants,
+                    "T": int(horizon),
+                    "n_seeds": len(group),
+                    "x_name": x_name,
+                    "x": float(point[x_name]),
+                    "metric": spec.metric,
+                    "mean": stats[f"{spec.metric}_mean"],
+                    "ci_low": stats[f"{spec.metric}_ci_low"],
+                    "ci_high": stats[f"{spec.metric}_ci_high"],
+                    "bound_name": bound_name,
+                    "bound_label": spec.label,
+                    "bound_value": float(spec.evaluate(point)),
+                    "bound_explicit": spec.explicit,
+                    "hypotheses_hold": bool(group["hypotheses_hold"].all()),
+                    **stats,
+                }
+            )
     return pd.DataFrame(rows)
 
 
 def fit_exponents(
     regime: str, regime_config: dict, runs: pd.DataFrame, summary: pd.DataFrame, n_resamples: int
 ) -> pd.DataFrame:
-    """Log–log slope of the mean regret in the regime's swept variable, per curve of the figure.
+    """Log–log slope of each bounded metric's mean in the regime's swept variable, per curve of the figure.
 
-    With ``x: T`` a curve is one (instance, algorithm, constants); with ``x: L_star`` it is one (algorithm,
-    constants, T) across the instances, whose mean L* are the abscissae.
+    With ``x: T`` a curve is one (instance, algorithm, constants, bound); with ``x: L_star`` it is one
+    (algorithm, constants, T, bound) across the instances, whose mean L* are the abscissae.
     """
     rng = np.random.default_rng(job_seed_sequence(regime, "aggregate", "exponents"))
     x_name = regime_config["x"]
     final = runs[runs["t"] == runs["T"]]
-    per_seed = {key: group[REGRET_METRIC].to_numpy() for key, group in final.groupby(GROUP_KEYS, sort=True)}
+    per_seed = {key: group for key, group in final.groupby(GROUP_KEYS, sort=True)}
     curve_keys = ["instance", "algorithm", "constants"] if x_name == "T" else ["algorithm", "constants", "T"]
     rows = []
-    for key, curve in summary.groupby(curve_keys, sort=True):
+    for key, curve in summary.groupby([*curve_keys, "bound_name"], sort=True):
         curve = curve.sort_values("x")
-        key_of = dict(zip(curve_keys, key, strict=True))
-        per_point = [per_seed[key] for key in curve[GROUP_KEYS].itertuples(index=False, name=None)]
+        key_of = dict(zip([*curve_keys, "bound_name"], key, strict=True))
+        bound = BOUNDS[key_of["bound_name"]]
+        per_point = [
+            per_seed[point][bound.metric].to_numpy()
+            for point in curve[GROUP_KEYS].itertuples(index=False, name=None)
+        ]
         slope, low, high = fit_exponent(curve["x"].to_numpy(), per_point, rng, n_resamples)
-        bound = BOUNDS[regime_config["bounds"][key_of["algorithm"]]]
         rows.append(
             {
                 "regime": regime,
@@ -108,6 +127,8 @@ def fit_exponents(
                 "hypotheses_hold": bool(curve["hypotheses_hold"].all()),
                 "instance": key_of.get("instance", "all"),
                 "constants": key_of["constants"],
+                "metric": bound.metric,
+                "bound_name": key_of["bound_name"],
                 "n_points": len(curve),
             }
         )

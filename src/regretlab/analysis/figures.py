@@ -1,11 +1,14 @@
-"""Figures: empirical regret (mean ± 95% CI over seeds) against the theorem's bound, log–log axes.
+"""Figures: each bounded metric's mean (± 95% CI over seeds) against the theorem's bound, log–log axes.
 
-A figure is drawn from a regime's aggregate table and exponent fits alone; nothing is computed here.
+A figure is drawn from a regime's aggregate table and exponent fits alone; nothing is computed here. Rows of
+panels are the bounded metrics (one for a bandit regime; regret and violation for a constrained MDP), columns
+are the instances (sweep in T) or the horizons (sweep in L*).
 """
 
 from __future__ import annotations
 
 import os
+import textwrap
 
 import matplotlib
 
@@ -18,25 +21,34 @@ import seaborn as sns  # noqa: E402
 from regretlab.io import atomic_path  # noqa: E402
 
 AXIS_LABELS = {"T": "horizon T", "L_star": "best arm's total loss L*"}
+METRIC_LABELS = {
+    "pseudo_regret": "pseudo-regret Σ⟨p_t,ℓ_t⟩ − L*",
+    "regret": "regret R_T (Def. 2)",
+    "violation": "violation V_T (Def. 3)",
+}
 #: Fixed metadata so that re-drawing the same table gives the same bytes.
 _PNG_METADATA = {"Software": None}
 _PDF_METADATA = {"Creator": None, "Producer": None, "CreationDate": None}
 
 
-def _panels(summary: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
-    """One panel per instance when the x-axis is T, one per horizon when it is L*."""
+def _columns(summary: pd.DataFrame) -> list[tuple[object, str]]:
+    """Panel columns: the instances when the x-axis is T, the horizons when it is L*."""
     if summary["x_name"].iloc[0] == "T":
-        return [
-            (f"{name}: {data['instance_label'].iloc[0]}", data) for name, data in summary.groupby("instance")
-        ]
-    return [(f"T = {horizon}", data) for horizon, data in summary.groupby("T")]
+        labels = summary.drop_duplicates("instance").set_index("instance")["instance_label"]
+        return [(name, f"{name}: {labels[name]}") for name in sorted(labels.index)]
+    return [(horizon, f"T = {horizon}") for horizon in sorted(summary["T"].unique())]
 
 
-def _slope_text(exponents: pd.DataFrame, algorithm: str, constants: str, panel_data: pd.DataFrame) -> str:
-    """``slope 0.48 [0.41, 0.55] (theory 0.5)`` for the curve, or an empty string if it was not fitted."""
-    rows = exponents[(exponents["algorithm"] == algorithm) & (exponents["constants"] == constants)]
-    if "instance" in rows and panel_data["x_name"].iloc[0] == "T":
-        rows = rows[rows["instance"] == panel_data["instance"].iloc[0]]
+def _slope_text(exponents: pd.DataFrame, curve: pd.DataFrame) -> str:
+    """``, slope 0.48 [0.41, 0.55] (theory 0.5)`` for a curve, or an empty string if it was not fitted."""
+    first = curve.iloc[0]
+    rows = exponents[
+        (exponents["algorithm"] == first["algorithm"])
+        & (exponents["constants"] == first["constants"])
+        & (exponents["bound_name"] == first["bound_name"])
+    ]
+    if first["x_name"] == "T":
+        rows = rows[rows["instance"] == first["instance"]]
     if rows.empty or pd.isna(rows["exponent"].iloc[0]):
         return ""
     r = rows.iloc[0]
@@ -45,35 +57,29 @@ def _slope_text(exponents: pd.DataFrame, algorithm: str, constants: str, panel_d
 
 
 def _bound_footer(summary: pd.DataFrame) -> str:
-    """One line per drawn bound: which algorithm it belongs to, its formula, and whether its constant is the
-    paper's or a unit constant on an Õ(·) rate."""
+    """One line per drawn bound: its algorithm and metric, its formula, and whether its constant is the
+    paper's or a unit constant on an Õ(·) rate; and how many points a log axis cannot show."""
     lines = []
-    bounds = summary.drop_duplicates(["algorithm", "bound_name"]).sort_values("algorithm")
-    for row in bounds.itertuples():
+    for row in (
+        summary.drop_duplicates(["algorithm", "bound_name"]).sort_values(["metric", "algorithm"]).itertuples()
+    ):
         kind = "paper's constants" if row.bound_explicit else "rate with unit constant (paper gives only Õ/O)"
-        lines.append(f"dashed, {row.algorithm}: {row.bound_label} — {kind}")
-    hidden = int((summary["pseudo_regret_mean"] <= 0).sum())
+        lines.append(f"dashed, {row.algorithm} ({row.metric}): {row.bound_label} — {kind}")
+    hidden = int((summary["mean"] <= 0).sum())
     if hidden:
-        lines.append(f"{hidden} point(s) with non-positive mean regret cannot be shown on log axes")
+        lines.append(f"{hidden} point(s) with a non-positive mean cannot be shown on log axes")
     return "\n".join(lines)
 
 
 def _draw_curve(ax, curve: pd.DataFrame, color, label: str) -> None:
     """Mean with its 95% band, grey markers where the hypotheses fail, and the bound dashed."""
-    ax.plot(curve["x"], curve["pseudo_regret_mean"], marker="o", color=color, label=label)
-    ax.fill_between(
-        curve["x"],
-        curve["pseudo_regret_ci_low"],
-        curve["pseudo_regret_ci_high"],
-        color=color,
-        alpha=0.25,
-        linewidth=0,
-    )
+    ax.plot(curve["x"], curve["mean"], marker="o", color=color, label=label)
+    ax.fill_between(curve["x"], curve["ci_low"], curve["ci_high"], color=color, alpha=0.25, linewidth=0)
     failing = curve[~curve["hypotheses_hold"]]
     if not failing.empty:
         ax.scatter(
             failing["x"],
-            failing["pseudo_regret_mean"],
+            failing["mean"],
             s=60,
             color="lightgrey",
             edgecolor="dimgrey",
@@ -88,36 +94,44 @@ def plot_regime(
 ) -> None:
     """Draw a regime's figure and write it atomically as PNG and PDF."""
     sns.set_theme(style="whitegrid", context="paper")
-    panels = _panels(summary)
+    metrics = sorted(summary["metric"].unique())
+    columns = _columns(summary)
     curves = sorted(summary.groupby(["algorithm", "constants"]).groups)
     palette = dict(zip(curves, sns.color_palette("colorblind", len(curves)), strict=True))
-    n_cols = min(3, len(panels))
-    n_rows = -(-len(panels) // n_cols)
-    footer = _bound_footer(summary)
-    footer_height = 0.22 * (footer.count("\n") + 1)
+    width = max(10.0, 5.4 * len(columns))
+    wrap = int(width * 16)  # characters per line of 7-pt text across the figure
+    footer = "\n".join(
+        textwrap.fill(line, wrap, subsequent_indent="    ") for line in _bound_footer(summary).split("\n")
+    )
+    footer_height = 0.16 * (footer.count("\n") + 1) + 0.1
     fig, axes = plt.subplots(
-        n_rows, n_cols, figsize=(5.4 * n_cols, 4.3 * n_rows + footer_height), squeeze=False
+        len(metrics),
+        len(columns),
+        squeeze=False,
+        figsize=(width, 4.3 * len(metrics) + footer_height),
     )
-    for ax, (title, data) in zip(axes.flat, panels, strict=False):
-        for (algorithm, constants), curve in data.groupby(["algorithm", "constants"], sort=True):
-            label = f"{algorithm} ({constants}){_slope_text(exponents, algorithm, constants, data)}"
-            _draw_curve(ax, curve.sort_values("x"), palette[(algorithm, constants)], label)
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel(AXIS_LABELS[data["x_name"].iloc[0]])
-        ax.set_ylabel("pseudo-regret Σ⟨p_t,ℓ_t⟩ − L*  (mean, 95% CI)")
-        ax.set_title(title, fontsize=9)
-        handles, labels = ax.get_legend_handles_labels()
-        unique = dict(zip(labels, handles, strict=True))
-        ax.legend(unique.values(), unique.keys(), fontsize=7, loc="best")
-    for ax in list(axes.flat)[len(panels) :]:
-        ax.set_visible(False)
+    column_key = "instance" if summary["x_name"].iloc[0] == "T" else "T"
+    for row, metric in enumerate(metrics):
+        for col, (key, title) in enumerate(columns):
+            ax = axes[row, col]
+            data = summary[(summary["metric"] == metric) & (summary[column_key] == key)]
+            for (algorithm, constants, _), curve in data.groupby(["algorithm", "constants", "bound_name"]):
+                label = f"{algorithm} ({constants}){_slope_text(exponents, curve)}"
+                _draw_curve(ax, curve.sort_values("x"), palette[(algorithm, constants)], label)
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_xlabel(AXIS_LABELS[summary["x_name"].iloc[0]])
+            ax.set_ylabel(f"{METRIC_LABELS.get(metric, metric)}\n(mean, 95% CI)")
+            ax.set_title(title, fontsize=9)
+            handles, labels = ax.get_legend_handles_labels()
+            unique = dict(zip(labels, handles, strict=True))
+            ax.legend(unique.values(), unique.keys(), fontsize=7, loc="best")
     first = summary.iloc[0]
-    fig.suptitle(
+    title = (
         f"{first['regime']} — paper {first['paper']}, {first['theorem']} "
-        f"(n = {summary['n_seeds'].min()} seeds per point)",
-        fontsize=10,
+        f"(n = {summary['n_seeds'].min()} seeds per point)"
     )
+    fig.suptitle(textwrap.fill(title, int(width * 11)), fontsize=10)
     fig.text(0.01, 0.005, footer, fontsize=7, va="bottom", ha="left")
     fig.tight_layout(rect=(0, footer_height / fig.get_figheight(), 1, 1))
     with atomic_path(png_path) as tmp:

@@ -14,8 +14,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from regretlab.bandits.algorithm1 import Algorithm1
+from regretlab.bandits.algorithm4 import Algorithm4
+from regretlab.bandits.algorithm5 import Algorithm5
 from regretlab.bandits.exp3g import Exp3G
 from regretlab.bandits.instance import BanditInstance
+from regretlab.bandits.theorem2 import Theorem2
+from regretlab.bandits.theorem3 import Theorem3
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,46 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         presets=Exp3G.presets,
         needs_L_star=False,
         description="Exp3.G (Alon et al. 2015; paper 001 §3.1)",
+    ),
+    "theorem2": AlgorithmSpec(
+        build=lambda instance, horizon, rng, constants, oracle: Theorem2(
+            instance.graph, horizon, rng, constants
+        ),
+        presets=Theorem2.presets,
+        needs_L_star=False,
+        description="OMD with eq. (5), Ω = {p_i ≥ 1/T} (paper 001 Theorem 2)",
+    ),
+    "theorem3": AlgorithmSpec(
+        build=lambda instance, horizon, rng, constants, oracle: Theorem3(
+            instance.graph, horizon, rng, constants, L_star=oracle["L_star"]
+        ),
+        presets=Theorem3.presets,
+        needs_L_star=True,
+        description="OMD with eq. (6), η tuned with the true L* (paper 001 Theorem 3)",
+    ),
+    "algorithm1": AlgorithmSpec(
+        build=lambda instance, horizon, rng, constants, oracle: Algorithm1(
+            instance.graph, horizon, rng, constants, L_star=oracle["L_star"]
+        ),
+        presets=Algorithm1.presets,
+        needs_L_star=True,
+        description="Algorithm 1: cliques as meta-nodes, adaptive Hedge inside (paper 001 Theorem 4)",
+    ),
+    "algorithm4": AlgorithmSpec(
+        build=lambda instance, horizon, rng, constants, oracle: Algorithm4(
+            instance.graph, horizon, rng, constants
+        ),
+        presets=Algorithm4.presets,
+        needs_L_star=False,
+        description="Algorithm 4: Algorithm 1 with resets, no knowledge of L* (paper 001 Theorem 13)",
+    ),
+    "algorithm5": AlgorithmSpec(
+        build=lambda instance, horizon, rng, constants, oracle: Algorithm5(
+            instance.graph, horizon, rng, constants
+        ),
+        presets=Algorithm5.presets,
+        needs_L_star=False,
+        description="Algorithm 5 for self-aware graphs (paper 001 Theorem 14)",
     ),
 }
 

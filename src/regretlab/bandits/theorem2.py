@@ -1,0 +1,137 @@
+"""The algorithm of Theorem 2 (paper 001, §3.1): less uniform exploration, a constant amount of log-barrier.
+
+OMD (eq. (2)) ``p_{t+1} = argmin_{p ∈ Ω} ⟨p, ℓ̂_t⟩ + D_ψ(p, p_t)``, ``p_1 = argmin_Ω ψ``, with
+
+* the hybrid regulariser of eq. (5), ``ψ(p) = (1/η) Σ_i p_i ln p_i + c Σ_i ln(1/p_i)``, ``c = 64K``;
+* the clipped simplex ``Ω = {p ∈ Δ(K) : p_i ≥ 1/T ∀ i}`` (a 1/T amount of uniform exploration instead of
+  Exp3.G's 2η/K);
+* the importance-weighted estimator of eq. (1);
+* ``η = 1/√(αT)``, which turns the theorem's ``Reg ≤ Õ(1/η + ηαT + K²)`` into ``Õ(√(αT) + K²)``.
+
+ψ is symmetric in the coordinates and the uniform distribution lies in Ω (1/K ≥ 1/T), so
+``p_1 = argmin_Ω ψ`` is uniform. Every OMD step is solved exactly by
+:func:`regretlab.bandits.omd.hybrid_step`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from regretlab.bandits.exp3g import importance_weighted_estimate
+from regretlab.bandits.omd import hybrid_step
+from regretlab.bandits.tracking import Tracker, sample_arm, track_round
+from regretlab.graphs.feedback_graph import FeedbackGraph
+from regretlab.graphs.observability import Observability
+
+
+@njit(cache=True)
+def play_rounds(
+    p,
+    eta,
+    c,
+    lower,
+    adjacency,
+    losses,
+    uniforms,
+    t0,
+    loss_est,
+    cum_loss,
+    sums,
+    checkpoints,
+    position,
+    records,
+):
+    """Rounds ``t0+1 … t0+n`` of Theorem 2's algorithm: sample ``i_t ~ p_t``, account, estimate (eq. (1)),
+    OMD step with eq. (5) over Ω (eq. (2)); ``p`` is updated in place. Allocates nothing."""
+    for r in range(losses.shape[0]):
+        arm = sample_arm(p, uniforms[r])
+        track_round(t0 + r + 1, losses[r], p, arm, cum_loss, sums, checkpoints, position, records)
+        importance_weighted_estimate(p, losses[r], arm, adjacency, loss_est)
+        hybrid_step(p, loss_est, eta, c, lower, p)
+
+
+def clipped_simplex_bounds(n_arms: int, horizon: int) -> np.ndarray:
+    """The lower bounds ``1/T`` of Ω = {p ∈ Δ(K) : p_i ≥ 1/T} (Theorems 2 and 3); Ω needs ``T > K``."""
+    if horizon <= n_arms:
+        raise ValueError(
+            f"Ω = {{p ∈ Δ(K) : p_i ≥ 1/T}} needs T > K to have interior points, "
+            f"got T = {horizon}, K = {n_arms}"
+        )
+    return np.full(n_arms, 1.0 / horizon)
+
+
+class Theorem2:
+    """OMD with eq. (5) over Ω = {p_i ≥ 1/T} (paper 001, Theorem 2), for strongly observable graphs.
+
+    Presets:
+        ``paper``: c = 64K (Lemma 1, condition (c)), η = 1/√(αT), Ω = {p_i ≥ 1/T}.
+        ``tuned``: the same algorithm with the log-barrier weight c = K (the 64 of Lemma 1 replaced by 1).
+
+    α is the graph's independence number (an upper bound from a heuristic when K > 20, which only makes η
+    smaller). ``L_star`` is accepted for a uniform constructor signature and ignored: the theorem's tuning
+    does not use L*. Raises ValueError on a graph that is not strongly observable, or if T ≤ K (Ω is then
+    empty or a point).
+    """
+
+    name = "theorem2"
+    presets = ("paper", "tuned")
+
+    def __init__(
+        self,
+        graph: FeedbackGraph,
+        horizon: int,
+        rng: np.random.Generator,
+        constants: str = "paper",
+        L_star: float | None = None,
+    ) -> None:
+        if constants not in self.presets:
+            raise ValueError(
+                f"constants for {self.name} must be one of {list(self.presets)}, got {constants!r}"
+            )
+        graph.require_observability(Observability.STRONG, "The algorithm of Theorem 2")
+        k = graph.n_arms
+        alpha = graph.independence_number.value
+        self.lower = clipped_simplex_bounds(k, horizon)
+        self.c = float(64 * k if constants == "paper" else k)
+        self.eta = 1.0 / math.sqrt(alpha * horizon)
+        self.p = np.full(k, 1.0 / k)  # p_1 = argmin_Ω ψ: ψ is symmetric, so the uniform distribution
+        self._adjacency = np.ascontiguousarray(graph.adjacency)
+        self._loss_est = np.zeros(k)
+        self._rng = rng
+        self.params = {
+            "eta": self.eta,
+            "c": self.c,
+            "lower": 1.0 / horizon,
+            "alpha": alpha,
+            "constants": constants,
+        }
+        self.hypotheses = {
+            "T_at_least_2K": horizon >= 2 * k,  # §2's standing assumption
+            "c_at_least_64K": self.c >= 64 * k,  # Lemma 1, condition (c)
+        }
+
+    def play(self, losses: np.ndarray, t0: int, tracker: Tracker) -> None:
+        """Play the rounds whose losses are ``losses (n, K)``, the first being round ``t0 + 1``."""
+        self.play_with_uniforms(losses, self._rng.random(losses.shape[0]), t0, tracker)
+
+    def play_with_uniforms(self, losses: np.ndarray, uniforms: np.ndarray, t0: int, tracker: Tracker) -> None:
+        """As :meth:`play`, but round ``t0 + r + 1``'s arm is sampled with ``uniforms[r]``, not this rng's.
+
+        For a learner that runs this algorithm as one of its stages (Algorithm 5) on its own stream of
+        uniforms, so that a run does not depend on where the chunks of rounds are cut.
+        """
+        play_rounds(
+            self.p,
+            self.eta,
+            self.c,
+            self.lower,
+            self._adjacency,
+            losses,
+            uniforms,
+            t0,
+            self._loss_est,
+            *tracker.arrays(),
+        )

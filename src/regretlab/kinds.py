@@ -1,0 +1,29 @@
+"""What each kind of regime provides to the workflow: its algorithms (with their constants presets) and the
+per-run metrics its run tables carry. A regime's ``kind`` in ``config.yaml`` is a key of :data:`KINDS`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from regretlab.bandits.algorithms import ALGORITHMS as BANDIT_ALGORITHMS
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A family of regimes sharing one instance/run pipeline.
+
+    Attributes:
+        presets: algorithm name → the constants presets it accepts.
+        metrics: per-seed metrics of the run tables, summarised by the aggregation.
+    """
+
+    presets: dict[str, tuple[str, ...]]
+    metrics: tuple[str, ...]
+
+
+KINDS: dict[str, Kind] = {
+    "bandit": Kind(
+        presets={name: spec.presets for name, spec in BANDIT_ALGORITHMS.items()},
+        metrics=("pseudo_regret", "realized_regret", "L_star"),
+    ),
+}
