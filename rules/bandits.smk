@@ -33,6 +33,11 @@ rule bandit_run:
         "logs/runs/{regime}/{instance}/{algorithm}/{constants}/T~{T}/seeds~{batch}.log",
     benchmark:
         "results/benchmarks/runs/{regime}/{instance}/{algorithm}/{constants}/T~{T}/seeds~{batch}.tsv"
+    resources:
+        runtime=run_runtime_minutes,
+        mem_mb=run_mem_mb,
+    group:
+        "bandit_runs"
     conda:
         "../envs/regretlab.yaml"
     wildcard_constraints:
