@@ -14,6 +14,7 @@ report: "report/workflow.rst"
 include: "rules/common.smk"
 include: "rules/resources.smk"
 include: "rules/bandits.smk"
+include: "rules/cmdp.smk"
 include: "rules/analysis.smk"
 
 

@@ -6,7 +6,7 @@ rule bandit_instance:
     output:
         INSTANCE,
     params:
-        library=LIBRARY,
+        library=BANDIT_LIBRARY,
         spec=instance_spec,
     log:
         "logs/instances/{regime}/{instance}.log",
@@ -26,7 +26,7 @@ rule bandit_run:
     output:
         RUN,
     params:
-        library=LIBRARY,
+        library=BANDIT_LIBRARY,
         seeds=run_seeds_of_batch,
         regime=regime_config,
     log:

@@ -8,9 +8,14 @@ from regretlab.io import source_fingerprint
 validate_config(config, Path(workflow.basedir) / "schemas" / "config.schema.yaml")
 
 REGIMES = list(config["regimes"])
-# Every job takes it as a parameter: editing the library reruns what depends on it.
+# Fingerprints of the library code each family of rules runs, passed to the rules as a parameter: editing the
+# library reruns the jobs that depend on the edited part (and only those).
+CORE = ("seeding.py", "io.py", "logs.py", "__init__.py")
+BANDIT_LIBRARY = source_fingerprint("bandits", "graphs", *CORE)
+CMDP_LIBRARY = source_fingerprint("cmdp", "bandits/tracking.py", *CORE)
 LIBRARY = source_fingerprint()
 BANDIT_REGIMES = regimes_of_kind(config, "bandit")
+CMDP_REGIMES = regimes_of_kind(config, "cmdp")
 
 # Every file pattern of the workflow, named once.
 INSTANCE = "results/instances/{regime}/{instance}.json"

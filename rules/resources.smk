@@ -62,3 +62,23 @@ def run_mem_mb(wildcards, attempt):
     """Memory request of one run job, in MB (see the top of this file)."""
     chunk_bytes = CHUNK_COPIES * CHUNK_ROUNDS * instance_arms(wildcards.regime, wildcards.instance) * 8
     return attempt * math.ceil(RUN_BASE_MEM_MB + chunk_bytes / 2**20)
+
+
+#: Cost of one constrained-MDP episode, in microseconds, per (state, action) pair of the instance: the
+#: warm-started projection, the true-occupancy recursion and the evaluator's bookkeeping (~1–3 ms per episode
+#: measured for the small instances of config.yaml, |X||A| ≈ 30).
+EPISODE_COST_US_PER_PAIR = 100.0
+
+
+def cmdp_runtime_minutes(wildcards, attempt):
+    """Wall-time request of one CMDP run job, in minutes: as for the bandit runs, per (x, a) pair."""
+    spec = config["regimes"][wildcards.regime]["instances"][wildcards.instance]
+    pairs = (2 + (spec["n_layers"] - 1) * spec["states_per_layer"]) * spec["n_actions"]
+    episodes = int(wildcards.T) * len(run_seeds_of_batch(wildcards))
+    seconds = episodes * pairs * EPISODE_COST_US_PER_PAIR * 1e-6
+    return attempt * math.ceil(RUN_STARTUP_MINUTES + RUNTIME_SAFETY_FACTOR * seconds / 60)
+
+
+def cmdp_mem_mb(wildcards, attempt):
+    """Memory request of one CMDP run job, in MB: the interpreter and its libraries dominate."""
+    return attempt * RUN_BASE_MEM_MB

@@ -1,10 +1,15 @@
-"""Shared fixtures: paths of the repository and its schema."""
+"""Shared fixtures: paths of the repository and its schema; hypothesis derandomised so that every run of the
+suite (and CI) draws the same examples."""
 
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 REPO = Path(__file__).resolve().parents[1]
+
+settings.register_profile("regretlab", derandomize=True, deadline=None, print_blob=True)
+settings.load_profile("regretlab")
 
 
 @pytest.fixture(scope="session")

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from regretlab.bandits.algorithms import ALGORITHMS
 from regretlab.bandits.instance import GRAPH_FAMILIES, LOSS_KINDS
 from regretlab.config import ConfigError, batch_seeds, load_schema, run_jobs, seed_batches, validate_config
+from regretlab.kinds import KINDS
 from regretlab.theory import BOUNDS
 
 REPO = Path(__file__).resolve().parents[1]
@@ -36,9 +36,11 @@ def test_defaults_are_filled(schema_path):
 
 def test_schema_enums_match_the_library(schema_path):
     defs = load_schema(schema_path)["$defs"]
-    assert set(defs["regime"]["properties"]["algorithms"]["items"]["enum"]) == set(ALGORITHMS)
+    assert set(defs["regime"]["properties"]["algorithms"]["items"]["enum"]) == {
+        name for kind in KINDS.values() for name in kind.presets
+    }
     assert set(defs["regime"]["properties"]["bounds"]["additionalProperties"]["items"]["enum"]) == set(BOUNDS)
-    presets = {p for spec in ALGORITHMS.values() for p in spec.presets}
+    presets = {p for kind in KINDS.values() for allowed in kind.presets.values() for p in allowed}
     assert set(defs["regime"]["properties"]["constants"]["items"]["enum"]) == presets
     assert set(defs["graph"]["properties"]["family"]["enum"]) == set(GRAPH_FAMILIES)
     branches = defs["graph"]["allOf"]

@@ -62,3 +62,10 @@ def test_source_fingerprint_is_stable_and_short():
 
     assert source_fingerprint() == source_fingerprint()
     assert len(source_fingerprint()) == 16
+
+
+def test_source_fingerprint_of_a_part_differs_from_the_whole():
+    from regretlab.io import source_fingerprint
+
+    assert source_fingerprint("bandits", "io.py") != source_fingerprint()
+    assert source_fingerprint("io.py") == source_fingerprint("io.py")

@@ -432,7 +432,7 @@ def test_smoke_workflow_on_slurm_matches_local_run(cluster, tmp_path):
     assert jobs and set(jobs.values()) == {("COMPLETED", PARTITION)}, jobs
     # group-components batches the run jobs: ceil(runs / group size) submissions, fewer than the runs.
     group_size = int(re.search(r"bandit_runs=(\d+)", PROFILE.read_text()).group(1))
-    n_runs = len(list((on_slurm / "results" / "runs").rglob("*.parquet")))
+    n_runs = len(list((on_slurm / "results" / "runs" / "smoke_exp3g").rglob("*.parquet")))
     grouped = re.findall(r"submitted with SLURM jobid (\d+) \(log: [^)]*/group_bandit_runs", output)
     assert len(grouped) == math.ceil(n_runs / group_size) < n_runs, (n_runs, grouped, output[-4000:])
     assert set(grouped) <= set(jobs)

@@ -94,6 +94,9 @@ def test_smoke_run_produces_every_file(smoke_dir):
         "figures/exponents.csv",
         "figures/exponents.md",
         "results/summary/smoke_exp3g.parquet",
+        "figures/smoke_cmdp.png",
+        "figures/smoke_cmdp.pdf",
+        "results/summary/smoke_cmdp.parquet",
     ):
         assert (smoke_dir / name).stat().st_size > 0, name
     summary = pd.read_parquet(smoke_dir / "results/summary/smoke_exp3g.parquet")
@@ -101,8 +104,15 @@ def test_smoke_run_produces_every_file(smoke_dir):
     assert not summary.isna().any().any()
     assert sorted(summary["T"]) == [200, 800]
     assert (summary["n_seeds"] == 3).all()
+    cmdp = pd.read_parquet(smoke_dir / "results/summary/smoke_cmdp.parquet")
+    assert SUMMARY_COLUMNS - {
+        f"{m}_{s}" for m in KINDS["bandit"].metrics for s in ("mean", "ci_low", "ci_high")
+    } <= set(cmdp.columns)
+    assert not cmdp.isna().any().any()
+    assert set(cmdp["metric"]) == {"regret", "violation"} and sorted(set(cmdp["T"])) == [60, 120]
     exponents = pd.read_csv(smoke_dir / "figures/exponents.csv")
     assert list(exponents.columns) == EXPONENT_COLUMNS
+    assert set(exponents["regime"]) == {"smoke_exp3g", "smoke_cmdp"}
     run = smoke_dir / "results/runs/smoke_exp3g/cliques_2x3/exp3g/paper/T~800/seeds~0.parquet"
     meta = pq.read_schema(run).metadata[b"regretlab"]
     for key in (b"regretlab_version", b"git_commit", b"config_hash", b"wall_time_s"):
@@ -119,6 +129,7 @@ def test_two_runs_from_scratch_give_identical_tables(smoke_dir, tmp_path):
     for name in (
         "results/summary/smoke_exp3g.parquet",
         "results/summary/smoke_exp3g.exponents.parquet",
+        "results/summary/smoke_cmdp.parquet",
         "figures/exponents.csv",
     ):
         assert (tmp_path / name).read_bytes() == (smoke_dir / name).read_bytes(), name

@@ -18,8 +18,9 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from regretlab.bandits.instance import build_instance
-from regretlab.bandits.simulate import run_and_write
+from regretlab.bandits import instance as bandit_instance
+from regretlab.bandits import simulate as bandit_simulate
+from regretlab.cmdp import runs as cmdp_runs
 from regretlab.config import ConfigError, validate_config
 from regretlab.seeding import job_seed_sequence
 
@@ -57,9 +58,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = validate_config(yaml.safe_load(Path(args.config).read_text(encoding="utf-8")), args.schema)
         spec = _instance_spec(config, args.regime, args.instance)
-        instance = build_instance(
-            spec, np.random.default_rng(job_seed_sequence(args.regime, args.instance, "instance"))
-        )
+        rng = np.random.default_rng(job_seed_sequence(args.regime, args.instance, "instance"))
+        if config["regimes"][args.regime]["kind"] == "cmdp":
+            instance, run_and_write = cmdp_runs.build_instance(spec, rng), cmdp_runs.run_and_write
+        else:
+            instance, run_and_write = bandit_instance.build_instance(spec, rng), bandit_simulate.run_and_write
         summary = run_and_write(
             args.regime,
             args.instance,

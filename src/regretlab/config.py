@@ -120,7 +120,7 @@ def _regime_problems(name: str, regime: dict) -> list[str]:
                     f"{where}.constants: {constants!r} is not a preset of {algorithm}; "
                     f"allowed: {list(presets)}"
                 )
-    if regime["x"] == "T":
+    if regime["x"] == "T":  # a trajectory (x: t) or an L* sweep may use a single horizon
         for scale, grid in regime["scales"].items():
             if len(grid["horizons"]) < 2:
                 problems.append(

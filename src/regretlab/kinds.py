@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from regretlab.bandits.algorithms import ALGORITHMS as BANDIT_ALGORITHMS
+from regretlab.cmdp.pdgd_ops import LEARNERS as CMDP_LEARNERS
+from regretlab.cmdp.pdgd_ops import PRESETS as CMDP_PRESETS
 
 
 @dataclass(frozen=True)
@@ -25,5 +27,25 @@ KINDS: dict[str, Kind] = {
     "bandit": Kind(
         presets={name: spec.presets for name, spec in BANDIT_ALGORITHMS.items()},
         metrics=("pseudo_regret", "realized_regret", "L_star"),
+    ),
+    "cmdp": Kind(
+        presets={name: CMDP_PRESETS for name in CMDP_LEARNERS},
+        metrics=(
+            "regret",
+            "violation",
+            "reward",
+            "reward_ratio",
+            "lambda_l1_max",
+            "q_error_l1",
+            "primal_regret",
+            "interval_regret_max",
+            "interval_regret_ratio_max",
+            "epochs",
+            "fallbacks",
+            "ell_bar",
+            "rho",
+            "opt",
+            "C",
+        ),
     ),
 }

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from regretlab.bandits import bounds as bandit_bounds
+from regretlab.cmdp import bounds as cmdp_bounds
+from regretlab.cmdp.instance import condition2_holds
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,8 @@ class BoundSpec:
         label: the formula as figures print it (they add whether the constant is the paper's or 1).
         exponents: the theory's log–log slope of the bound in each swept variable (``"T"``, ``"L_star"``).
         source: where the paper states it.
+        hypotheses: the theorem's conditions on the point's numbers (e.g. Condition 2 at this T), if any;
+            figures grey out the points where they fail.
     """
 
     evaluate: Callable[[dict], float]
@@ -33,6 +37,29 @@ class BoundSpec:
     label: str
     exponents: dict[str, float]
     source: str
+    hypotheses: Callable[[dict], bool] | None = None
+
+
+def _cmdp_args(n: dict) -> tuple:
+    """``(T, δ, L, |X|, |A|)``, the first arguments of every bound of :mod:`regretlab.cmdp.bounds`."""
+    return int(n["T"]), n["delta"], n["L"], n["n_states"], n["n_actions"]
+
+
+def _condition2(n: dict) -> bool:
+    """Condition 2 of paper 000 at the point's T and ρ: ρ ≥ T^{-1/8} L √(20m)."""
+    return bool(condition2_holds(n["rho"], int(n["T"]), n["L"], n["m"]))
+
+
+def _theorem5(n: dict):
+    return cmdp_bounds.theorem5(*_cmdp_args(n), n["m"], n["rho"], n["stochastic_rewards"])
+
+
+def _theorem6(n: dict):
+    return cmdp_bounds.theorem6(*_cmdp_args(n), n["m"], n["stochastic_rewards"])
+
+
+def _theorem7(n: dict):
+    return cmdp_bounds.theorem7(*_cmdp_args(n), n["m"], n["rho"], n["opt"], n["stochastic_rewards"])
 
 
 BOUNDS: dict[str, BoundSpec] = {
@@ -97,5 +124,84 @@ BOUNDS: dict[str, BoundSpec] = {
             "paper 001 App. C.3, Theorem 13: Algorithm 4 with c = 64β, "
             "η_1 = 1/(2000 ln T ln²(KT) + 80κ ln T) has Reg = Õ(√((κ+1)L*) + β²)"
         ),
+    ),
+    "theorem5_regret": BoundSpec(
+        evaluate=lambda n: _theorem5(n)[0].value,
+        metric="regret",
+        explicit=True,
+        label="E^r_δ + ζE^G_δ + ζE^q_δ + R^D_T(0) + R^P_T(q*)",
+        exponents={"T": 0.5},
+        source="paper 000 Theorem 5 (lines 365/371), constants of App. C; see regretlab.cmdp.bounds",
+        hypotheses=_condition2,
+    ),
+    "theorem5_violation": BoundSpec(
+        evaluate=lambda n: _theorem5(n)[1].value,
+        metric="violation",
+        explicit=True,
+        label="ζ/η + E^q_δ",
+        exponents={"T": 0.5},
+        source="paper 000 Theorem 5 (lines 367/373)",
+        hypotheses=_condition2,
+    ),
+    "theorem6_regret": BoundSpec(
+        evaluate=lambda n: _theorem6(n)[0].value,
+        metric="regret",
+        explicit=True,
+        label="E^r_δ + mT^{1/4}(E^G_δ + E^q_δ) + R^D_T(0) + R^P_T(q*)",
+        exponents={"T": 0.75},
+        source="paper 000 Theorem 6 (lines 395/401)",
+    ),
+    "theorem6_violation": BoundSpec(
+        evaluate=lambda n: _theorem6(n)[1].value,
+        metric="violation",
+        explicit=True,
+        label="(2 + 2L)T^{1/4}/η + E^q_δ",
+        exponents={"T": 0.75},
+        source="paper 000 Theorem 6 (lines 397/403)",
+    ),
+    "theorem7_regret": BoundSpec(
+        evaluate=lambda n: _theorem7(n)[0].value,
+        metric="regret",
+        explicit=True,
+        label="T·OPT/(1+ρ) + E^r_δ + ζE^q_δ + R^D_T(0) + R^P_T(q̃)",
+        exponents={"T": 1.0},
+        source="paper 000 Theorem 7 (lines 421/427): the ρ/(1+ρ) share of T·OPT is all that is guaranteed",
+        hypotheses=_condition2,
+    ),
+    "theorem7_violation": BoundSpec(
+        evaluate=lambda n: _theorem7(n)[1].value,
+        metric="violation",
+        explicit=True,
+        label="ζ/η + E^q_δ",
+        exponents={"T": 0.5},
+        source="paper 000 Theorem 7 (lines 423/429)",
+        hypotheses=_condition2,
+    ),
+    "theorem4_zeta": BoundSpec(
+        evaluate=lambda n: cmdp_bounds.theorem4_zeta(n["m"], n["L"], n["rho"]).value,
+        metric="lambda_l1_max",
+        explicit=True,
+        label="ζ = 20mL²/ρ²",
+        exponents={"T": 0.0, "t": 0.0},
+        source="paper 000 Theorem 4 (line 319): max_t ||λ_t||_1 ≤ ζ under Condition 2",
+        hypotheses=_condition2,
+    ),
+    "lemma2_q_error": BoundSpec(
+        evaluate=lambda n: cmdp_bounds.lemma2_Eq(*_cmdp_args(n)).value,
+        metric="q_error_l1",
+        explicit=True,
+        label="E^q_δ = 4L|X|√(2T ln(1/δ)) + 6L|X|√(2T|A| ln(T|X||A|/δ))",
+        exponents={"T": 0.5, "t": 0.5},
+        source="paper 000 Lemma 2 (App. A, line 453): Σ_t ||q_t − q̂_t||_1 ≤ E^q_δ w.p. ≥ 1 − 2δ",
+    ),
+    "theorem3_primal_regret": BoundSpec(
+        evaluate=lambda n: cmdp_bounds.theorem3(
+            *_cmdp_args(n), n["C"], n["ell_bar"], n["ell_bar"], int(n["T"])
+        ).value,
+        metric="primal_regret",
+        explicit=True,
+        label="ℓ̄ E^q_δ + ℓ̄ L C√T + ℓ̄ (|X||A|/2) T/(C√T)",
+        exponents={"T": 0.5},
+        source="paper 000 Theorem 3 (line 305) on [1..T], with the run's C and ℓ̄_T",
     ),
 }

@@ -1,6 +1,7 @@
 """Turn a regime's run files into its aggregate table and its exponent fits.
 
-The runs' final checkpoints (t = T) are grouped into *points* (instance, algorithm, constants, T). The
+The runs' final checkpoints (t = T) — or, for a trajectory regime (``x: t``), every checkpoint of the longest
+runs — are grouped into *points* (instance, algorithm, constants, T). The
 aggregate table has one row per point and per bound drawn at it: the mean and 95% bootstrap interval over
 seeds of the bounded metric (``metric``, ``mean``, ``ci_low``, ``ci_high``), the bound's value at that point,
 whether the theorem's hypotheses hold there, and — as wide columns ``<m>_mean``, ``<m>_ci_low``,
@@ -37,6 +38,21 @@ def instance_label(numbers: dict) -> str:
     )
 
 
+def points_of(runs: pd.DataFrame, x_name: str) -> pd.DataFrame:
+    """The per-seed rows the aggregate summarises, with ``T`` the horizon a point stands for.
+
+    For sweeps in T or L*, the final checkpoint t = T of every run. For ``x: t`` (a trajectory within a
+    run), every checkpoint of the runs at the regime's largest horizon, with ``T`` set to the checkpoint t:
+    the point "after t rounds", at which the bounds are evaluated with t in place of T (their anytime
+    reading).
+    """
+    if x_name != "t":
+        return runs[runs["t"] == runs["T"]]
+    longest = runs[runs["T"] == runs["T"].max()].copy()
+    longest["T"] = longest["t"]
+    return longest
+
+
 def _point_statistics(group: pd.DataFrame, metrics: tuple[str, ...], rng, n_resamples: int) -> dict:
     """Mean and bootstrap interval of every metric over the seeds of one point."""
     stats = {}
@@ -54,14 +70,14 @@ def summarise(
     rng = np.random.default_rng(job_seed_sequence(regime, "aggregate", "bootstrap"))
     metrics = KINDS[regime_config["kind"]].metrics
     x_name = regime_config["x"]
-    final = runs[runs["t"] == runs["T"]]
+    final = points_of(runs, x_name)
     rows = []
     for (instance, algorithm, constants, horizon), group in final.groupby(GROUP_KEYS, sort=True):
         stats = _point_statistics(group.sort_values("seed"), metrics, rng, n_resamples)
         numbers = instances[instance]["numbers"]
-        point = {"T": int(horizon), **numbers}
-        if "L_star" in metrics:
-            point["L_star"] = stats["L_star_mean"]
+        # The bounds see the horizon, the instance's numbers and every metric's mean (L*, ρ, OPT, ℓ̄, C …).
+        point = {"T": int(horizon), "t": int(horizon), **numbers}
+        point.update({metric: stats[f"{metric}_mean"] for metric in metrics})
         for bound_name in regime_config["bounds"][algorithm]:
             spec = BOUNDS[bound_name]
             rows.append(
@@ -85,7 +101,8 @@ def summarise(
                     "bound_label": spec.label,
                     "bound_value": float(spec.evaluate(point)),
                     "bound_explicit": spec.explicit,
-                    "hypotheses_hold": bool(group["hypotheses_hold"].all()),
+                    "hypotheses_hold": bool(group["hypotheses_hold"].all())
+                    and (spec.hypotheses is None or spec.hypotheses(point)),
                     **stats,
                 }
             )
@@ -102,9 +119,11 @@ def fit_exponents(
     """
     rng = np.random.default_rng(job_seed_sequence(regime, "aggregate", "exponents"))
     x_name = regime_config["x"]
-    final = runs[runs["t"] == runs["T"]]
+    final = points_of(runs, x_name)
     per_seed = {key: group for key, group in final.groupby(GROUP_KEYS, sort=True)}
-    curve_keys = ["instance", "algorithm", "constants"] if x_name == "T" else ["algorithm", "constants", "T"]
+    curve_keys = (
+        ["algorithm", "constants", "T"] if x_name == "L_star" else ["instance", "algorithm", "constants"]
+    )
     rows = []
     for key, curve in summary.groupby([*curve_keys, "bound_name"], sort=True):
         curve = curve.sort_values("x")

@@ -17,10 +17,15 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
+from matplotlib.ticker import NullFormatter  # noqa: E402
 
 from regretlab.io import atomic_path  # noqa: E402
 
-AXIS_LABELS = {"T": "horizon T", "L_star": "best arm's total loss L*"}
+AXIS_LABELS = {
+    "T": "horizon T",
+    "L_star": "best arm's total loss L*",
+    "t": "episode t (within the longest runs)",
+}
 METRIC_LABELS = {
     "pseudo_regret": "pseudo-regret Σ⟨p_t,ℓ_t⟩ − L*",
     "regret": "regret R_T (Def. 2)",
@@ -33,7 +38,7 @@ _PDF_METADATA = {"Creator": None, "Producer": None, "CreationDate": None}
 
 def _columns(summary: pd.DataFrame) -> list[tuple[object, str]]:
     """Panel columns: the instances when the x-axis is T, the horizons when it is L*."""
-    if summary["x_name"].iloc[0] == "T":
+    if summary["x_name"].iloc[0] in ("T", "t"):
         labels = summary.drop_duplicates("instance").set_index("instance")["instance_label"]
         return [(name, f"{name}: {labels[name]}") for name in sorted(labels.index)]
     return [(horizon, f"T = {horizon}") for horizon in sorted(summary["T"].unique())]
@@ -47,7 +52,7 @@ def _slope_text(exponents: pd.DataFrame, curve: pd.DataFrame) -> str:
         & (exponents["constants"] == first["constants"])
         & (exponents["bound_name"] == first["bound_name"])
     ]
-    if first["x_name"] == "T":
+    if first["x_name"] in ("T", "t"):
         rows = rows[rows["instance"] == first["instance"]]
     if rows.empty or pd.isna(rows["exponent"].iloc[0]):
         return ""
@@ -65,9 +70,8 @@ def _bound_footer(summary: pd.DataFrame) -> str:
     ):
         kind = "paper's constants" if row.bound_explicit else "rate with unit constant (paper gives only Õ/O)"
         lines.append(f"dashed, {row.algorithm} ({row.metric}): {row.bound_label} — {kind}")
-    hidden = int((summary["mean"] <= 0).sum())
-    if hidden:
-        lines.append(f"{hidden} point(s) with a non-positive mean cannot be shown on log axes")
+    if (summary["ci_low"] <= 0).any():
+        lines.append("panels whose values reach 0 or below use a symmetric-log y-axis (linear within ±1)")
     return "\n".join(lines)
 
 
@@ -110,7 +114,7 @@ def plot_regime(
         squeeze=False,
         figsize=(width, 4.3 * len(metrics) + footer_height),
     )
-    column_key = "instance" if summary["x_name"].iloc[0] == "T" else "T"
+    column_key = "instance" if summary["x_name"].iloc[0] in ("T", "t") else "T"
     for row, metric in enumerate(metrics):
         for col, (key, title) in enumerate(columns):
             ax = axes[row, col]
@@ -119,7 +123,12 @@ def plot_regime(
                 label = f"{algorithm} ({constants}){_slope_text(exponents, curve)}"
                 _draw_curve(ax, curve.sort_values("x"), palette[(algorithm, constants)], label)
             ax.set_xscale("log")
-            ax.set_yscale("log")
+            ax.xaxis.set_minor_formatter(NullFormatter())  # minor labels of short ranges overlap
+            if (data["ci_low"] <= 0).any():  # e.g. a violation V_T < 0: constraints met with slack
+                ax.set_yscale("symlog", linthresh=1.0)
+                ax.axhline(0.0, color="black", linewidth=0.6)
+            else:
+                ax.set_yscale("log")
             ax.set_xlabel(AXIS_LABELS[summary["x_name"].iloc[0]])
             ax.set_ylabel(f"{METRIC_LABELS.get(metric, metric)}\n(mean, 95% CI)")
             ax.set_title(title, fontsize=9)

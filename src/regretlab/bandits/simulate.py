@@ -24,7 +24,10 @@ def simulate(
     env_rng: np.random.Generator,
     checkpoints: np.ndarray | None = None,
 ) -> pd.DataFrame:
-    """Play ``horizon`` rounds; return one row per checkpoint with the columns of ``RECORD_COLUMNS``."""
+    """Play ``horizon`` rounds; return one row per checkpoint with the columns of ``RECORD_COLUMNS``.
+
+    The frame's ``attrs["L_per_arm"]`` holds every arm's total loss L_i over the horizon (paper 001, §2).
+    """
     if horizon < 1:
         raise ValueError(f"horizon must be a positive integer, got {horizon}")
     checkpoints = log_checkpoints(horizon) if checkpoints is None else np.asarray(checkpoints, dtype=np.int64)
@@ -35,6 +38,7 @@ def simulate(
     if not tracker.complete:
         raise RuntimeError("the run ended before every checkpoint was recorded (checkpoint beyond horizon?)")
     frame = pd.DataFrame(tracker.records, columns=list(RECORD_COLUMNS))
+    frame.attrs["L_per_arm"] = tracker.cum_loss.tolist()
     frame.insert(0, "t", checkpoints)
     frame["best_arm"] = frame["best_arm"].astype(np.int64)
     return frame
@@ -80,7 +84,14 @@ def run_seeds(
         frame.insert(0, "seed", seed)
         frame["hypotheses_hold"] = all(learner.hypotheses.values())
         frames.append(frame)
-        learners.append({"seed": seed, "params": learner.params, "hypotheses": learner.hypotheses})
+        learners.append(
+            {
+                "seed": seed,
+                "params": learner.params,
+                "hypotheses": learner.hypotheses,
+                "L_per_arm": frame.attrs["L_per_arm"],
+            }
+        )
     runs = pd.concat(frames, ignore_index=True)
     for column, value in (
         ("T", horizon),

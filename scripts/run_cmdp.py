@@ -1,0 +1,20 @@
+"""Snakemake adapter: CMDP instance file + seed batch → run table (parquet, a row per seed and checkpoint)."""
+
+from regretlab.cmdp.runs import run_and_write
+from regretlab.io import read_json
+from regretlab.logs import log_to
+
+log = log_to(snakemake.log[0])
+w = snakemake.wildcards
+summary = run_and_write(
+    regime=w.regime,
+    instance_name=w.instance,
+    instance=read_json(snakemake.input.instance),
+    algorithm=w.algorithm,
+    constants=w.constants,
+    horizon=int(w.T),
+    seeds=snakemake.params.seeds,
+    config=snakemake.params.regime,
+    path=snakemake.output[0],
+)
+log.info("%s", summary)

@@ -1,0 +1,227 @@
+"""Bounds of paper 000 with the paper's explicit constants (App. A, B, C), one function per statement.
+
+Every function returns a :class:`Bound`: its value, whether it carries the paper's constants
+(``explicit=True``) or is an Õ(·) rate with unit constant (``explicit=False``), the theory exponent of ``T``
+(logarithmic factors ignored) and the paper lines it comes from. ``|X|`` counts every state (``x_0`` and
+``x_L`` included) and ``L`` is the number of decision layers, as in :mod:`regretlab.cmdp.occupancy`.
+
+Readings of the paper (ambiguities):
+
+* Theorems 5-7 leave the primal regret ``R^P_T(q*)`` (or ``R^P_T(q̃)``) as a term of the bound and only say it
+  is Õ((1 + λ_{1,T}) √T) (paper lines 1108-1110, 1278-1280). It is made explicit here with Theorem 3 on
+  ``[1..T]`` (line 305) and ``ℓ̄_T <= 1 + λ_{1,T}`` (App. C.1.2, line 751), with ``λ_{1,T} <= ζ`` under
+  Condition 2 (Theorem 4) and ``λ_{1,T} <= m T^{1/4}`` without it (the box ``[0, T^{1/4}]^m``, line 1140,
+  whose ``mV^{1/4}`` is read as ``mT^{1/4}``).
+  Likewise ``R^D_T(0) <= η m L² T / 2`` (App. C.1.1 with ``λ_1 = 0``, lines 713-715).
+* The theorems are proved for the paper's learning rates, so they use ``C = 5|X||A|/L`` (line 959) and
+  ``η = 1/(100 m|X||A| √(T ln(T²/δ)))`` (line 977); only Theorem 3 and the dual regret, which hold for any
+  ``C`` or ``η``, take them as arguments.
+* Lemma 10 (hence Theorem 3) is stated with ``U_2 = |X||A|`` (line 654); for OGD on triples, as implemented,
+  the squared gradient norm sums over support triples (see :mod:`regretlab.cmdp.uc_o_gdps`). The paper's
+  constant is kept.
+* Theorem 7's reward statement ``Σ r_t^T q_t >= Ω(ρ/(1+ρ) T OPT)`` (line 433) is given both as the explicit
+  lower bound ``T·OPT - R_T`` with the explicit ``R_T`` of line 421/427 and as the unit-constant rate.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from regretlab.cmdp.dual import dual_learning_rate, paper_K
+from regretlab.cmdp.uc_o_gdps import paper_C
+
+
+@dataclass(frozen=True)
+class Bound:
+    """One evaluated bound.
+
+    Attributes
+    ----------
+    value : the bound's value.
+    explicit : True with the paper's constants, False for an Õ(·) rate with unit constant.
+    exponent : the theory exponent of ``T`` (log factors ignored).
+    source : where the paper states it.
+    """
+
+    value: float
+    explicit: bool
+    exponent: float
+    source: str
+
+
+def lemma2_Eq(T: int, delta: float, L: int, n_states: int, n_actions: int) -> Bound:
+    """``E^q_δ = 4L|X| √(2T ln(1/δ)) + 6L|X| √(2T|A| ln(T|X||A|/δ))`` (Lemma 2; App. A, paper line 453).
+
+    With probability ``>= 1 - 2δ``, ``Σ_{t<=T} ||q_t - q̂_t||_1 <= E^q_δ``.
+    """
+    value = 4 * L * n_states * math.sqrt(2 * T * math.log(1 / delta)) + 6 * L * n_states * math.sqrt(
+        2 * T * n_actions * math.log(T * n_states * n_actions / delta)
+    )
+    return Bound(value, True, 0.5, "Lemma 2 / App. A event E^q̂, paper line 453")
+
+
+def lemma3_Er(T: int, delta: float, L: int) -> Bound:
+    """``E^r_δ = (L/√2) √(T ln(2/δ))`` (Lemma 3, paper line 343)."""
+    return Bound(L / math.sqrt(2) * math.sqrt(T * math.log(2 / delta)), True, 0.5, "Lemma 3, paper line 343")
+
+
+def lemma4_EG(T: int, delta: float, L: int, length: int | None = None) -> Bound:
+    """``E^G_{t1,t2,δ} = 2L √(2 (t2 - t1 + 1) ln(T²/δ))`` (Lemma 4, paper line 353); ``length = t2 - t1 + 1``.
+
+    ``length=None`` gives ``E^G_δ = E^G_{1,T,δ}``.
+    """
+    n = T if length is None else length
+    return Bound(2 * L * math.sqrt(2 * n * math.log(T**2 / delta)), True, 0.5, "Lemma 4, paper line 353")
+
+
+def theorem4_zeta(m: int, L: int, rho: float) -> Bound:
+    """``ζ = 20 m L² / ρ²`` (Theorem 4, paper line 319): ``||λ_t||_1 <= ζ`` under Condition 2.
+
+    ``inf`` when ``ρ <= 0``.
+    """
+    value = 20 * m * L**2 / rho**2 if rho > 0 else math.inf
+    return Bound(value, True, 0.0, "Theorem 4, paper line 319")
+
+
+def dual_regret(
+    T: int, eta: float, m: int, L: int, distance_sq: float = 0.0, length: int | None = None
+) -> Bound:
+    """``R^D_{t1,t2}(λ) <= ||λ_{t1} - λ||²/(2η) + η m L² (t2 - t1 + 1)/2`` (App. C.1.1, lines 711-715).
+
+    ``distance_sq = ||λ_{t1} - λ||_2^2`` (0 for ``R^D_T(0)``, as ``λ_1 = 0``); ``length = t2 - t1 + 1``
+    (default ``T``). The exponent 1/2 is that of the paper's ``η ∝ 1/√(T ln T)``.
+    """
+    n = T if length is None else length
+    return Bound(
+        distance_sq / (2 * eta) + eta * m * L**2 * n / 2, True, 0.5, "App. C.1.1, paper lines 711-715"
+    )
+
+
+def theorem3(
+    T: int,
+    delta: float,
+    L: int,
+    n_states: int,
+    n_actions: int,
+    C: float,
+    ell_interval: float,
+    ell_t2: float,
+    length: int,
+) -> Bound:
+    """Interval regret of UC-O-GDPS (Theorem 3, paper line 305), for any ``C`` of ``η_t = 1/(ℓ̄_t C √T)``:
+
+    ``R^P_{t1,t2}(q) <= ℓ̄_{t1,t2} E^q_δ + ℓ̄_{t2} L C √T + ℓ̄_{t1,t2} (|X||A|/2) (t2 - t1 + 1) / (C √T)``
+
+    with ``ell_interval = ℓ̄_{t1,t2} = max_{t1<=t<=t2} ||ℓ_t||_∞``, ``ell_t2 = ℓ̄_{t2}`` and
+    ``length = t2 - t1 + 1``. Exponent 1/2 (on ``[1..T]``).
+    """
+    Eq = lemma2_Eq(T, delta, L, n_states, n_actions).value
+    root = C * math.sqrt(T)
+    value = ell_interval * Eq + ell_t2 * L * root + ell_interval * n_states * n_actions / 2 * length / root
+    return Bound(value, True, 0.5, "Theorem 3, paper line 305")
+
+
+def _primal_regret(T: int, delta: float, L: int, n_states: int, n_actions: int, lam_max: float) -> float:
+    """``R^P_T`` by Theorem 3 on ``[1..T]`` with the paper's ``C`` and ``ℓ̄_T <= 1 + λ_{1,T}`` (line 751)."""
+    C = paper_C(n_states, n_actions, L)
+    ell = 1.0 + lam_max
+    return theorem3(T, delta, L, n_states, n_actions, C, ell, ell, T).value
+
+
+def _paper_eta(T: int, delta: float, m: int, n_states: int, n_actions: int) -> float:
+    return dual_learning_rate(paper_K(m, n_states, n_actions), T, delta)
+
+
+def theorem5(
+    T: int, delta: float, L: int, n_states: int, n_actions: int, m: int, rho: float, stochastic_rewards: bool
+) -> tuple[Bound, Bound]:
+    """Regret and violation of PDGD-OPS, stochastic constraints, Condition 2 holds (Theorem 5, lines 361-379).
+
+    ``R_T <= [E^r_δ] + ζ E^G_δ + ζ E^q_δ + R^D_T(0) + R^P_T(q*)`` (``E^r_δ`` only for stochastic rewards, line
+    371 versus 365) and ``V_T <= ζ/η + E^q_δ`` (lines 367, 373); ``R^P_T(q*)`` and ``R^D_T(0)`` made explicit
+    as in the module docstring. Both exponent 1/2.
+    """
+    zeta = theorem4_zeta(m, L, rho).value
+    Eq = lemma2_Eq(T, delta, L, n_states, n_actions).value
+    eta = _paper_eta(T, delta, m, n_states, n_actions)
+    regret = zeta * lemma4_EG(T, delta, L).value + zeta * Eq + dual_regret(T, eta, m, L).value
+    regret += _primal_regret(T, delta, L, n_states, n_actions, zeta)
+    if stochastic_rewards:
+        regret += lemma3_Er(T, delta, L).value
+    return (
+        Bound(regret, True, 0.5, "Theorem 5, paper lines 365/371"),
+        Bound(zeta / eta + Eq, True, 0.5, "Theorem 5, paper lines 367/373"),
+    )
+
+
+def theorem6(
+    T: int, delta: float, L: int, n_states: int, n_actions: int, m: int, stochastic_rewards: bool
+) -> tuple[Bound, Bound]:
+    """Regret and violation, stochastic constraints, Condition 2 fails (Theorem 6, lines 391-409).
+
+    ``R_T <= [E^r_δ] + m T^{1/4} E^G_δ + m T^{1/4} E^q_δ + R^D_T(0) + R^P_T(q*)`` (lines 395, 401) and
+    ``V_T <= (2 + 2L) T^{1/4}/η + E^q_δ`` (lines 397, 403), with ``λ_{1,T} <= m T^{1/4}`` in ``R^P_T``.
+    Both exponent 3/4.
+    """
+    lam_max = m * T**0.25
+    Eq = lemma2_Eq(T, delta, L, n_states, n_actions).value
+    eta = _paper_eta(T, delta, m, n_states, n_actions)
+    regret = lam_max * lemma4_EG(T, delta, L).value + lam_max * Eq + dual_regret(T, eta, m, L).value
+    regret += _primal_regret(T, delta, L, n_states, n_actions, lam_max)
+    if stochastic_rewards:
+        regret += lemma3_Er(T, delta, L).value
+    return (
+        Bound(regret, True, 0.75, "Theorem 6, paper lines 395/401"),
+        Bound((2 + 2 * L) * T**0.25 / eta + Eq, True, 0.75, "Theorem 6, paper lines 397/403"),
+    )
+
+
+def theorem7(
+    T: int,
+    delta: float,
+    L: int,
+    n_states: int,
+    n_actions: int,
+    m: int,
+    rho: float,
+    opt: float,
+    stochastic_rewards: bool,
+) -> tuple[Bound, Bound, Bound]:
+    """Regret, violation and reward lower bound, adversarial constraints (Theorem 7, lines 417-435).
+
+    ``R_T <= T·OPT/(1+ρ) + [E^r_δ] + ζ E^q_δ + R^D_T(0) + R^P_T(q̃)`` (lines 421, 427; exponent 1: the
+    ``1/(1+ρ)`` share of ``T·OPT`` is not learnt away), ``V_T <= ζ/η + E^q_δ`` (lines 423, 429; exponent 1/2)
+    and ``Σ r_t^T q_t >= T·OPT - (that regret bound)`` (the explicit form of line 433; exponent 1, its ratio
+    to ``T·OPT`` tends to ``ρ/(1+ρ)``). ``ρ`` and ``OPT`` are the adversarial-setting ones.
+    """
+    zeta = theorem4_zeta(m, L, rho).value
+    Eq = lemma2_Eq(T, delta, L, n_states, n_actions).value
+    eta = _paper_eta(T, delta, m, n_states, n_actions)
+    regret = T * opt / (1 + rho) + zeta * Eq + dual_regret(T, eta, m, L).value
+    regret += _primal_regret(T, delta, L, n_states, n_actions, zeta)
+    if stochastic_rewards:
+        regret += lemma3_Er(T, delta, L).value
+    return (
+        Bound(regret, True, 1.0, "Theorem 7, paper lines 421/427"),
+        Bound(zeta / eta + Eq, True, 0.5, "Theorem 7, paper lines 423/429"),
+        Bound(T * opt - regret, True, 1.0, "Theorem 7, paper lines 421/427/433"),
+    )
+
+
+def theorem5_rate(T: int, m: int, L: int, rho: float) -> Bound:
+    """``ζ √T``: the Õ(ζ√T) of Theorem 5 for both ``R_T`` and ``V_T`` (lines 377-379), unit constant."""
+    return Bound(theorem4_zeta(m, L, rho).value * math.sqrt(T), False, 0.5, "Theorem 5, paper lines 377-379")
+
+
+def theorem6_rate(T: int) -> Bound:
+    """``T^{3/4}``: the Õ(T^{3/4}) of Theorem 6 for ``R_T`` and ``V_T`` (lines 405-409), unit constant."""
+    return Bound(T**0.75, False, 0.75, "Theorem 6, paper lines 407-409")
+
+
+def theorem7_rates(T: int, m: int, L: int, rho: float, opt: float) -> tuple[Bound, Bound]:
+    """Theorem 7's Ω(ρ/(1+ρ) T·OPT) reward (line 433) and Õ(ζ√T) violation (line 435), unit constants."""
+    return (
+        Bound(rho / (1 + rho) * T * opt, False, 1.0, "Theorem 7, paper line 433"),
+        Bound(theorem4_zeta(m, L, rho).value * math.sqrt(T), False, 0.5, "Theorem 7, paper line 435"),
+    )

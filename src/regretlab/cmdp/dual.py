@@ -1,0 +1,49 @@
+"""The dual player of PDGD-OPS: projected OGD on ``𝒟 = [0, T^{1/4}]^m`` (§4 eq. (9); App. C.1.1 eq. (16)).
+
+``λ_1 = 0`` (OGD.INIT, Algorithm 2 line 3) and ``λ_{t+1} = Π_𝒟(λ_t + η G_t^T q̂_t)`` (Algorithm 2 line 9: the
+dual's loss is ``-G_t^T q̂_t``, its gradient step therefore adds ``η G_t^T q̂_t``). ``Π_𝒟`` is the Euclidean
+projection onto a box, i.e. the coordinate-wise clip of eq. (16) (line 696).
+
+Reading of the paper: §4 (line 187) leaves ``η = [K √(T ln(T²/δ))]^{-1}`` with an unspecified
+instance-dependent ``K``; App. C.2 (lines 971-977) fixes it from the proof of Theorem 4 as
+``K = 50 m max{U_1 U_2 / L, L} = 100 m |X||A|`` with ``U_1 = 2L`` and ``U_2 = |X||A|``. ``|X|`` counts every
+state, ``x_0`` and ``x_L`` included. The violation ``G_t^T q̂_t`` uses the estimated occupancy ``q̂_t`` (pair
+view), as eq. (9) says, not the true ``q_t``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def dual_learning_rate(K: float, T: int, delta: float) -> float:
+    """``η = [K √(T ln(T²/δ))]^{-1}`` (§4, paper line 187; App. C.1.1, line 698)."""
+    return 1.0 / (K * math.sqrt(T * math.log(T**2 / delta)))
+
+
+def paper_K(m: int, n_states: int, n_actions: int) -> float:
+    """``K = 100 m |X||A|`` of App. C.2 (paper line 977): :func:`dual_learning_rate` is then the paper's η."""
+    return 100.0 * m * n_states * n_actions
+
+
+class DualOGD:
+    """Projected OGD on ``[0, T^{1/4}]^m`` with a constant step ``eta`` (eq. (9)).
+
+    Attributes
+    ----------
+    lam : ``(m,)``, the current multiplier ``λ_t`` (updated in place).
+    eta : the step size ``η``; upper : ``T^{1/4}``, the side of the box ``𝒟``.
+    """
+
+    def __init__(self, m: int, T: int, eta: float) -> None:
+        if m < 1 or T < 1 or eta <= 0:
+            raise ValueError(f"need m >= 1, T >= 1 and eta > 0, got m={m}, T={T}, eta={eta}")
+        self.eta = float(eta)
+        self.upper = T**0.25
+        self.lam = np.zeros(m)
+
+    def update(self, violation: np.ndarray) -> None:
+        """Eq. (9)/(16) with ``violation = G_t^T q̂_t``, shape ``(m,)``."""
+        np.clip(self.lam + self.eta * violation, 0.0, self.upper, out=self.lam)

@@ -1,0 +1,359 @@
+"""One function that runs PDGD-OPS or UC-O-GDPS alone on a CMDP and records its curves at checkpoints.
+
+The evaluator (this module) knows ``P``, the environment's sequences and the offline benchmark; the learner
+sees only its trajectories, ``r_t`` and ``G_t`` (Algorithm 1). Nothing is stored per episode: running sums are
+kept and copied into one row per checkpoint (:func:`~regretlab.bandits.tracking.log_checkpoints`), so memory
+is O(number of checkpoints + log T) whatever ``T``; the environment is drawn in chunks of ``CHUNK_EPISODES``.
+The evaluator's per-episode work is compiled with numba (:func:`true_occupancy` and
+:func:`trajectory_from_uniforms` are twins of :func:`~regretlab.cmdp.occupancy.occupancy_from_policy` and
+:func:`~regretlab.cmdp.occupancy.sample_trajectory`, tested equal; :func:`track_episode` keeps the sums), so
+an episode's cost is the learner's, dominated by the projection.
+
+Columns of the record (one row per checkpoint ``t``, sums over episodes ``τ <= t``, ``q_τ = q^{P,π_τ}`` the
+true occupancy of the played policy ``π_τ = π^{q̂_τ}``, pair view unless said otherwise):
+
+* ``regret``: ``R_t = t·OPT_{r̄,Ḡ} - Σ r_τ^T q_τ`` (Definition 2, eq. (7), line 145) with the per-setting
+  ``r̄``, ``Ḡ`` of :meth:`~regretlab.cmdp.environments.CMDPEnvironment.benchmark` for horizon ``T``.
+* ``violation``: ``V_t = max_i Σ [G_τ^T q_τ]_i`` (Definition 3, eq. (8), line 159).
+* ``reward``: ``Σ r_τ^T q_τ``; ``reward_ratio``: ``reward / (t·OPT)``, to compare with Theorem 7's
+  ``ρ/(1+ρ)`` (line 433); NaN when ``OPT = 0``.
+* ``lambda_l1_max``: ``max ||λ_τ||_1`` over ``λ_1, ..., λ_{t+1}`` (Theorem 4 bounds it by ``ζ`` for all
+  ``τ ∈ [T+1]``, line 319, so at ``t = T`` this is exactly Theorem 4's range).
+* ``q_error_l1``: ``Σ ||q_τ - q̂_τ||_1`` on triples (Lemma 2, line 237).
+* ``ell_bar``: ``ℓ̄_t = max ||ℓ_τ||_∞`` of the losses fed to the primal (Algorithm 2 line 7).
+* ``primal_regret``: ``max_{q ∈ Δ(M)} Σ ℓ_τ^T (q_τ - q)``, the primal's regret on ``[1..t]`` (Definition 4)
+  against the best occupancy in hindsight, found by dynamic programming under the true ``P``.
+* ``interval_regret_max``: the largest ``max_{q ∈ Δ(M)} R_{t1,t2}(q)`` (Definition 4) over the dyadic
+  intervals ``[j 2^s + 1, (j + 1) 2^s]`` that have ended by ``t``; ``interval_regret_bound``: Theorem 3's
+  right-hand side (line 305, with the run's ``C``, its ``ℓ̄_{t1,t2}`` and ``ℓ̄_{t2}``) on that interval;
+  ``interval_regret_ratio_max``: the largest ratio of the two over those intervals (every level ``s``,
+  single episodes included; on ties the interval that ended first is kept).
+* ``epochs``: the epoch index ``i``; ``fallbacks``: projections that needed the fallback solver so far.
+
+Readings (ambiguities):
+
+* Adversarial ``r̄``, ``Ḡ`` are averages over the whole horizon ``T`` (Definition 2), so ``R_t`` at ``t < T``
+  compares with ``t·OPT`` of the horizon-``T`` benchmark, not with a benchmark of the first ``t`` episodes.
+* Theorem 3 holds for every ``q ∈ ∩_i Δ(𝒫_i)``; the evaluator takes the maximum over ``Δ(M)``, the true
+  occupancies (a subset under the event ``E^Δ``), where it is a best response by dynamic programming.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from numba import njit
+
+from regretlab.bandits.tracking import log_checkpoints
+from regretlab.cmdp import bounds
+from regretlab.cmdp.environments import CMDPEnvironment
+from regretlab.cmdp.instance import CMDP, condition2_holds
+from regretlab.cmdp.pdgd_ops import UCOGDPSAlone
+
+#: Episodes of ``r_t``, ``G_t`` drawn per call to the environment.
+CHUNK_EPISODES = 1024
+
+#: Columns of the checkpoint record, after ``t`` (module docstring).
+RECORD_COLUMNS = (
+    "regret",
+    "violation",
+    "reward",
+    "reward_ratio",
+    "lambda_l1_max",
+    "q_error_l1",
+    "ell_bar",
+    "primal_regret",
+    "interval_regret_max",
+    "interval_regret_bound",
+    "interval_regret_ratio_max",
+    "epochs",
+    "fallbacks",
+)
+
+
+def layer_starts(layer_sizes: Sequence[int]) -> np.ndarray:
+    """First flat index of every layer ``X_0, ..., X_L``, then ``|X|``: an int array of length ``L + 2``."""
+    return np.concatenate([[0], np.cumsum(layer_sizes)]).astype(np.int64)
+
+
+@njit(cache=True)
+def true_occupancy(
+    P: np.ndarray, pi: np.ndarray, starts: np.ndarray, q: np.ndarray, q_pairs: np.ndarray
+) -> None:
+    """Compiled :func:`~regretlab.cmdp.occupancy.occupancy_from_policy`: ``q^{P,π}`` into the preallocated
+    ``q`` ``(|X|, |A|, |X|)`` (triples, eq. (1)) and ``q_pairs`` ``(|X|, |A|)`` (eq. (2)).
+    """
+    q[:] = 0.0
+    state = np.zeros(P.shape[0])
+    state[0] = 1.0
+    for k in range(starts.shape[0] - 2):
+        for x in range(starts[k], starts[k + 1]):
+            for a in range(P.shape[1]):
+                pair = state[x] * pi[x, a]
+                q_pairs[x, a] = pair
+                for y in range(starts[k + 1], starts[k + 2]):
+                    q[x, a, y] = pair * P[x, a, y]
+                    state[y] += q[x, a, y]
+    q_pairs[starts[-2] :] = 0.0
+
+
+@njit(cache=True)
+def _inverse_cdf(weights: np.ndarray, u: float) -> int:
+    """The index :func:`~regretlab.cmdp.occupancy._draw` returns for the uniform ``u`` (same arithmetic)."""
+    total = 0.0
+    for w in weights:
+        total += w
+    target = u * total
+    acc = 0.0
+    for i in range(weights.shape[0]):
+        acc += weights[i]
+        if acc > target:
+            return i
+    return weights.shape[0] - 1
+
+
+@njit(cache=True)
+def trajectory_from_uniforms(P: np.ndarray, pi: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
+    """Compiled :func:`~regretlab.cmdp.occupancy.sample_trajectory` from its ``2L`` uniforms, in the order it
+    draws them (``a_k`` then ``x_{k+1}``), so ``rng.random(2 * L)`` gives the rows it would give with ``rng``.
+    """
+    n_steps = uniforms.shape[0] // 2
+    trajectory = np.empty((n_steps, 3), dtype=np.int64)
+    x = 0
+    for k in range(n_steps):
+        a = _inverse_cdf(pi[x], uniforms[2 * k])
+        x_next = _inverse_cdf(P[x, a], uniforms[2 * k + 1])
+        trajectory[k, 0] = x
+        trajectory[k, 1] = a
+        trajectory[k, 2] = x_next
+        x = x_next
+    return trajectory
+
+
+@njit(cache=True)
+def best_response_values(P: np.ndarray, starts: np.ndarray, losses: np.ndarray) -> np.ndarray:
+    """``min_{q ∈ Δ(M)} ℓ^T q`` for every loss of the batch ``losses`` ``(B, |X|, |A|)``; returns ``(B,)``.
+
+    Backward induction under the true ``P``: ``V(x_L) = 0``, ``V(x) = min_a [ℓ(x, a) + Σ_{x'} P(x'|x, a)
+    V(x')]``; the minimum is ``V(x_0)`` (every valid occupancy is ``q^{P,π}`` of some policy, Lemma 1).
+    """
+    out = np.empty(losses.shape[0])
+    values = np.zeros(P.shape[0])
+    for b in range(losses.shape[0]):
+        for k in range(starts.shape[0] - 3, -1, -1):
+            for x in range(starts[k], starts[k + 1]):
+                best = np.inf
+                for a in range(P.shape[1]):
+                    value = losses[b, x, a]
+                    for y in range(starts[k + 1], starts[k + 2]):
+                        value += P[x, a, y] * values[y]
+                    best = min(best, value)
+                values[x] = best
+        out[b] = values[0]
+    return out
+
+
+#: Slots of the ``sums`` array of :func:`track_episode`.
+_REWARD, _PLAYED, _Q_ERROR, _ELL_BAR, _INTERVAL_MAX, _INTERVAL_BOUND, _RATIO_MAX = range(7)
+
+
+@njit(cache=True)
+def track_episode(
+    t,
+    r,
+    G,
+    loss,
+    q,
+    q_pairs,
+    q_hat,
+    P,
+    starts,
+    sums,
+    violation,
+    cum_loss,
+    level_loss,
+    level_played,
+    level_ell,
+    per_ell_interval,
+    regret_offset,
+):
+    """Account episode ``t`` (1-based) in the running sums, in place.
+
+    ``r`` ``(|X|, |A|)``, ``G`` ``(m, |X|, |A|)``, the loss ``ℓ_t`` fed to the primal, the true occupancy
+    ``q`` (triples) and ``q_pairs``, and ``q̂_t`` (triples). ``sums`` holds reward, played loss,
+    ``Σ ||q - q̂||_1``, ``ℓ̄_t`` and the dyadic-interval maxima (slots ``_REWARD`` ...); ``violation`` ``(m,)``
+    and ``cum_loss`` the running ``Σ G_τ^T q_τ`` and ``Σ ℓ_τ``. ``level_*`` accumulate the open dyadic
+    interval of each level ``s``; the levels with ``2^s | t`` end here, get their regret (against the
+    dynamic-programming best response) and Theorem 3's bound
+    ``level_ell · per_ell_interval + ℓ̄_t · regret_offset``, and restart.
+    """
+    error = 0.0
+    for i in range(q.size):
+        error += abs(q.flat[i] - q_hat.flat[i])
+    sums[_Q_ERROR] += error
+    reward = 0.0
+    played = 0.0
+    ell = 0.0
+    for x in range(q_pairs.shape[0]):
+        for a in range(q_pairs.shape[1]):
+            reward += r[x, a] * q_pairs[x, a]
+            played += loss[x, a] * q_pairs[x, a]
+            ell = max(ell, abs(loss[x, a]))
+            cum_loss[x, a] += loss[x, a]
+            for i in range(violation.shape[0]):
+                violation[i] += G[i, x, a] * q_pairs[x, a]
+    sums[_REWARD] += reward
+    sums[_PLAYED] += played
+    sums[_ELL_BAR] = max(sums[_ELL_BAR], ell)
+    closing = 0
+    while closing < level_played.shape[0] and t % (1 << closing) == 0:
+        closing += 1
+    for s in range(level_played.shape[0]):
+        level_loss[s] += loss
+        level_played[s] += played
+        level_ell[s] = max(level_ell[s], ell)
+    regrets = level_played[:closing] - best_response_values(P, starts, level_loss[:closing])
+    for s in range(closing):
+        limit = level_ell[s] * per_ell_interval[s] + sums[_ELL_BAR] * regret_offset
+        if regrets[s] > sums[_INTERVAL_MAX]:
+            sums[_INTERVAL_MAX] = regrets[s]
+            sums[_INTERVAL_BOUND] = limit
+        if limit > 0:
+            sums[_RATIO_MAX] = max(sums[_RATIO_MAX], regrets[s] / limit)
+        level_loss[s] = 0.0
+        level_played[s] = 0.0
+        level_ell[s] = 0.0
+
+
+def simulate(
+    learner: UCOGDPSAlone,
+    cmdp: CMDP,
+    environment: CMDPEnvironment,
+    T: int,
+    env_rng: np.random.Generator,
+    trajectory_rng: np.random.Generator,
+    checkpoints: np.ndarray | None = None,
+) -> tuple[pd.DataFrame, dict]:
+    """Play ``T`` episodes of Algorithm 1; return one row per checkpoint and the run's metadata.
+
+    ``learner`` is a fresh :class:`~regretlab.cmdp.pdgd_ops.PDGDOPS` or
+    :class:`~regretlab.cmdp.pdgd_ops.UCOGDPSAlone` built for the same ``T``; ``env_rng`` draws ``r_t``,
+    ``G_t`` (so every algorithm of a seed faces the same sequences) and ``trajectory_rng`` the actions and
+    transitions. The run stops at the last checkpoint (``T`` by default). The frame has ``t`` and
+    :data:`RECORD_COLUMNS`; the metadata holds the learner's constants, the setting, ``OPT``, ``ρ``, ``ζ``,
+    ``ρ/(1+ρ)``, whether Condition 2 holds at this ``T``, the final epoch and fallback counts and the wall
+    time per episode.
+    """
+    if learner.constants.T != T:
+        raise ValueError(f"the learner was built for T={learner.constants.T}, not T={T}")
+    checkpoints = log_checkpoints(T) if checkpoints is None else np.asarray(checkpoints, dtype=np.int64)
+    if (
+        checkpoints.size == 0
+        or np.any(np.diff(checkpoints) <= 0)
+        or checkpoints[0] < 1
+        or checkpoints[-1] > T
+    ):
+        raise ValueError("checkpoints must be strictly increasing episodes in [1, T]")
+    sizes, P = cmdp.layer_sizes, np.ascontiguousarray(cmdp.P)
+    n_states, n_actions, m, L = cmdp.n_states, cmdp.n_actions, cmdp.m, cmdp.L
+    if environment.rewards.phases.shape[1:] != (n_states, n_actions) or environment.constraints.phases.shape[
+        1:
+    ] != (m, n_states, n_actions):
+        raise ValueError("the environment's shapes do not match the CMDP's (|X|, |A|) and m")
+    benchmark = environment.benchmark(P, T)
+    starts = layer_starts(sizes)
+
+    # Theorem 3 on a dyadic interval of length n: ℓ̄_I (Eq + (|X||A|/2) n / (C√T)) + ℓ̄_{t2} L C√T.
+    n_levels = int(checkpoints[-1]).bit_length()  # levels s = 0 .. floor(log2 t_last)
+    root = learner.constants.C * np.sqrt(T)
+    Eq = bounds.lemma2_Eq(T, learner.constants.delta, L, n_states, n_actions).value
+    per_ell_interval = Eq + n_states * n_actions / 2 * 2.0 ** np.arange(n_levels) / root
+    level_loss = np.zeros((n_levels, n_states, n_actions))
+    level_played = np.zeros(n_levels)
+    level_ell = np.zeros(n_levels)
+
+    records = np.full((checkpoints.size, len(RECORD_COLUMNS)), np.nan)
+    sums = np.zeros(7)
+    sums[[_INTERVAL_MAX, _RATIO_MAX]] = -np.inf
+    violation = np.zeros(m)
+    cum_loss = np.zeros((n_states, n_actions))
+    q = np.zeros_like(P)
+    q_pairs = np.zeros((n_states, n_actions))
+    lam_max = float(learner.lam.sum())  # ||λ_1||_1 (λ >= 0)
+    position = 0
+    start = time.perf_counter()
+    for t0 in range(0, int(checkpoints[-1]), CHUNK_EPISODES):
+        r_chunk, G_chunk = environment.draw(env_rng, t0, min(CHUNK_EPISODES, int(checkpoints[-1]) - t0))
+        for j in range(r_chunk.shape[0]):
+            t = t0 + j + 1
+            policy, q_hat = learner.policy, learner.q_hat
+            true_occupancy(P, policy, starts, q, q_pairs)
+            trajectory = trajectory_from_uniforms(P, policy, trajectory_rng.random(2 * L))
+            loss = learner.update(trajectory, r_chunk[j], G_chunk[j])
+            lam_max = max(lam_max, float(learner.lam.sum()))
+            track_episode(
+                t,
+                r_chunk[j],
+                G_chunk[j],
+                loss,
+                q,
+                q_pairs,
+                q_hat,
+                P,
+                starts,
+                sums,
+                violation,
+                cum_loss,
+                level_loss,
+                level_played,
+                level_ell,
+                per_ell_interval,
+                L * root,
+            )
+            if t == checkpoints[position]:
+                optimum = t * benchmark.opt
+                reward = sums[_REWARD]
+                records[position] = (
+                    optimum - reward,
+                    violation.max(),
+                    reward,
+                    reward / optimum if optimum != 0 else np.nan,
+                    lam_max,
+                    sums[_Q_ERROR],
+                    sums[_ELL_BAR],
+                    sums[_PLAYED] - best_response_values(P, starts, cum_loss[None])[0],
+                    sums[_INTERVAL_MAX],
+                    sums[_INTERVAL_BOUND],
+                    sums[_RATIO_MAX],
+                    learner.primal.epochs,
+                    learner.primal.fallbacks,
+                )
+                position += 1
+    wall_time = time.perf_counter() - start
+
+    frame = pd.DataFrame(records, columns=list(RECORD_COLUMNS))
+    frame.insert(0, "t", checkpoints)
+    frame[["epochs", "fallbacks"]] = frame[["epochs", "fallbacks"]].astype(np.int64)
+    rho = benchmark.rho
+    metadata = {
+        **learner.params,
+        "setting": environment.setting,
+        "layer_sizes": list(sizes),
+        "n_actions": n_actions,
+        "m": m,
+        "L": L,
+        "opt": benchmark.opt,
+        "rho": rho,
+        "zeta": bounds.theorem4_zeta(m, L, rho).value,
+        "alpha": rho / (1 + rho),
+        "condition2": bool(condition2_holds(rho, T, L, m)),
+        "episodes": int(checkpoints[-1]),
+        "epochs": learner.primal.epochs,
+        "fallbacks": learner.primal.fallbacks,
+        "wall_time_s": wall_time,
+        "us_per_episode": 1e6 * wall_time / int(checkpoints[-1]),
+    }
+    return frame, metadata

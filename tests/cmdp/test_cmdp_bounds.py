@@ -1,0 +1,111 @@
+"""Bounds of paper 000 (App. A-C): values on a hand-checked example, monotonicity and exponents in T."""
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from regretlab.cmdp import bounds
+
+# The example: T = 100, δ = 0.1, layers (1, 2, 1) so L = 2 and |X| = 4, |A| = 2, m = 1, ρ = 1.
+T, DELTA, L, X, A, M, RHO = 100, 0.1, 2, 4, 2, 1, 1.0
+EQ = 686.7091284125911 + 2877.950762247692  # 32 √(200 ln 10) + 48 √(400 ln 8000)
+ETA = 1 / 27144.561697660447  # 1 / (800 √(100 ln 10^5))
+PRIMAL = 81 * (EQ + 400 + 2)  # Theorem 3 with ℓ̄ = 1 + ζ = 81, C = 20: ℓ̄ (Eq + L C √T + (|X||A|/2) T / (C √T))
+
+
+def test_error_terms_and_zeta_by_hand():
+    assert bounds.lemma2_Eq(T, DELTA, L, X, A).value == pytest.approx(EQ, rel=1e-12)
+    assert bounds.lemma3_Er(T, DELTA, L).value == pytest.approx(
+        24.47746830680816, rel=1e-12
+    )  # √2 √(100 ln 20)
+    assert bounds.lemma4_EG(T, DELTA, L).value == pytest.approx(
+        191.94103648752323, rel=1e-12
+    )  # 4 √(200 ln 1e5)
+    assert bounds.lemma4_EG(T, DELTA, L, length=25).value == pytest.approx(191.94103648752323 / 2, rel=1e-12)
+    assert bounds.theorem4_zeta(M, L, RHO).value == 80.0
+    assert bounds.theorem4_zeta(M, L, 0.0).value == math.inf
+    # R^D_T(0) = η m L² T / 2 and one unit of squared distance adds 1/(2η).
+    assert bounds.dual_regret(T, ETA, M, L).value == pytest.approx(ETA * 200, rel=1e-12)
+    assert bounds.dual_regret(T, ETA, M, L, 1.0, 10).value == pytest.approx(
+        1 / (2 * ETA) + ETA * 20, rel=1e-12
+    )
+
+
+def test_theorem3_by_hand():
+    # ℓ̄_{t1,t2} = 0.5, ℓ̄_{t2} = 1, C = 2, 8 episodes: 0.5 Eq + 1·2·2·10 + 0.5 · 4 · 8 / 20.
+    value = bounds.theorem3(T, DELTA, L, X, A, 2.0, 0.5, 1.0, 8)
+    assert value.value == pytest.approx(0.5 * EQ + 40 + 0.8, rel=1e-12)
+    assert value.explicit and value.exponent == 0.5 and "line 305" in value.source
+
+
+def test_theorems_5_6_7_by_hand():
+    regret, violation = bounds.theorem5(T, DELTA, L, X, A, M, RHO, stochastic_rewards=True)
+    er, eg, dual = 24.47746830680816, 191.94103648752323, ETA * 200
+    assert regret.value == pytest.approx(er + 80 * eg + 80 * EQ + dual + PRIMAL, rel=1e-10)
+    assert violation.value == pytest.approx(80 / ETA + EQ, rel=1e-10)
+    adversarial_rewards, _ = bounds.theorem5(T, DELTA, L, X, A, M, RHO, stochastic_rewards=False)
+    assert regret.value - adversarial_rewards.value == pytest.approx(er, rel=1e-10)
+    (regret6, violation6) = bounds.theorem6(T, DELTA, L, X, A, M, stochastic_rewards=True)
+    lam = math.sqrt(10)  # m T^{1/4}
+    assert regret6.value == pytest.approx(er + lam * (eg + EQ) + dual + (1 + lam) * (EQ + 402), rel=1e-10)
+    assert violation6.value == pytest.approx(6 * lam / ETA + EQ, rel=1e-10)
+    regret7, violation7, reward7 = bounds.theorem7(T, DELTA, L, X, A, M, RHO, 1.5, stochastic_rewards=False)
+    assert regret7.value == pytest.approx(75 + 80 * EQ + dual + PRIMAL, rel=1e-10)  # T·OPT/(1+ρ) = 75
+    assert violation7.value == pytest.approx(violation.value)
+    assert reward7.value == pytest.approx(150 - regret7.value)
+    assert [b.exponent for b in (regret, violation, regret6, violation6, regret7, violation7)] == [
+        0.5,
+        0.5,
+        0.75,
+        0.75,
+        1.0,
+        0.5,
+    ]
+    assert all(b.explicit for b in (regret, violation, regret6, violation6, regret7, violation7, reward7))
+
+
+def test_unit_constant_rates():
+    rate5 = bounds.theorem5_rate(T, M, L, RHO)
+    assert rate5.value == 800.0 and not rate5.explicit and rate5.exponent == 0.5
+    rate6 = bounds.theorem6_rate(T)
+    assert rate6.value == pytest.approx(100**0.75) and not rate6.explicit and rate6.exponent == 0.75
+    reward, violation = bounds.theorem7_rates(T, M, L, RHO, 1.5)
+    assert reward.value == pytest.approx(75.0) and reward.exponent == 1.0
+    assert violation.value == 800.0 and violation.exponent == 0.5 and not violation.explicit
+
+
+def all_bounds(horizon):
+    """Every bound at horizon ``horizon`` on the example instance (Theorem 7 with OPT = 1.5)."""
+    values = [
+        bounds.lemma2_Eq(horizon, DELTA, L, X, A),
+        bounds.lemma3_Er(horizon, DELTA, L),
+        bounds.lemma4_EG(horizon, DELTA, L),
+        bounds.dual_regret(horizon, 1e-3, M, L),
+        bounds.theorem3(horizon, DELTA, L, X, A, 2.0, 1.0, 1.0, horizon),
+        *bounds.theorem5(horizon, DELTA, L, X, A, M, RHO, True),
+        *bounds.theorem6(horizon, DELTA, L, X, A, M, False),
+        *bounds.theorem7(horizon, DELTA, L, X, A, M, RHO, 1.5, True)[:2],
+        bounds.theorem5_rate(horizon, M, L, RHO),
+        bounds.theorem6_rate(horizon),
+        *bounds.theorem7_rates(horizon, M, L, RHO, 1.5),
+    ]
+    return values
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(2, 10**7), st.integers(1, 10**7))
+def test_every_bound_increases_with_the_horizon(horizon, extra):
+    for before, after in zip(all_bounds(horizon), all_bounds(horizon + extra), strict=True):
+        assert after.value > before.value
+
+
+def test_log_log_slopes_approach_the_theory_exponents():
+    # Between T = 10^20 and 10^22 lower-order terms are negligible and the log factors add less than 0.03.
+    for low, high in zip(all_bounds(10**20), all_bounds(10**22), strict=True):
+        slope = math.log(high.value / low.value) / math.log(100)
+        if high.source.startswith("App. C.1.1"):  # a fixed η makes R^D linear in T
+            assert slope == pytest.approx(1.0)
+            continue
+        assert abs(slope - low.exponent) <= 0.03, (low.source, slope)

@@ -1,0 +1,195 @@
+"""The evaluator: compiled kernels against the reference code, every recorded column against brute force."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from regretlab.bandits.tracking import log_checkpoints
+from regretlab.cmdp import bounds
+from regretlab.cmdp.environments import make_environment
+from regretlab.cmdp.instance import condition2_holds, make_layered_cmdp
+from regretlab.cmdp.occupancy import occupancy_from_policy, pairs_from_triples, sample_trajectory
+from regretlab.cmdp.offline_lp import solve_opt
+from regretlab.cmdp.pdgd_ops import make_learner
+from regretlab.cmdp.simulate import (
+    RECORD_COLUMNS,
+    best_response_values,
+    layer_starts,
+    simulate,
+    trajectory_from_uniforms,
+    true_occupancy,
+)
+
+instances = st.tuples(st.integers(0, 2**32 - 1), st.integers(1, 4), st.integers(1, 3), st.integers(1, 3))
+
+
+@settings(max_examples=10, deadline=None)
+@given(instances)
+def test_compiled_kernels_agree_with_the_reference_code(params):
+    seed, n_layers, width, n_actions = params
+    rng = np.random.default_rng(seed)
+    cmdp = make_layered_cmdp(rng, n_layers, width, n_actions, 1, 0.1)
+    sizes, P, starts = cmdp.layer_sizes, cmdp.P, layer_starts(cmdp.layer_sizes)
+    pi = rng.dirichlet(np.ones(n_actions), size=cmdp.n_states)
+    q, q_pairs = np.full_like(P, np.nan), np.full(pi.shape, np.nan)
+    true_occupancy(P, pi, starts, q, q_pairs)
+    expected = occupancy_from_policy(sizes, P, pi)
+    np.testing.assert_allclose(q, expected, atol=1e-15)
+    np.testing.assert_allclose(q_pairs, pairs_from_triples(expected), atol=1e-15)
+    reference, compiled = np.random.default_rng(seed + 1), np.random.default_rng(seed + 1)
+    for _ in range(20):
+        np.testing.assert_array_equal(
+            trajectory_from_uniforms(P, pi, compiled.random(2 * cmdp.L)),
+            sample_trajectory(reference, sizes, P, pi),
+        )
+    losses = rng.uniform(-1, 1, size=(3, cmdp.n_states, n_actions))
+    values = best_response_values(P, starts, losses)
+    for loss, value in zip(losses, values, strict=True):  # min ℓ^T q = -OPT_{-ℓ, 0}
+        assert value == pytest.approx(-solve_opt(P, -loss, np.zeros((1, *loss.shape)))[0], abs=1e-8)
+
+
+def brute_force(cmdp, environment, algorithm, constants, T, seeds):
+    """Replay the run keeping every episode, then compute each column from its definition (LPs, no DP)."""
+    delta = 0.1
+    env_rng, trajectory_rng = (np.random.default_rng(s) for s in seeds)
+    r_all, G_all = environment.draw(env_rng, 0, T)
+    learner = make_learner(algorithm, cmdp.layer_sizes, cmdp.n_actions, cmdp.m, T, delta, constants)
+    sizes, P = cmdp.layer_sizes, cmdp.P
+    episodes = []
+    for t in range(T):
+        policy, q_hat, lam = learner.policy.copy(), learner.q_hat.copy(), learner.lam.copy()
+        loss = learner.update(sample_trajectory(trajectory_rng, sizes, P, policy), r_all[t], G_all[t])
+        q = occupancy_from_policy(sizes, P, policy)
+        episodes.append(
+            (q, q_hat, lam, learner.lam.copy(), loss, learner.primal.epochs, learner.primal.fallbacks)
+        )
+    if environment.setting["rewards"] == "adversarial":
+        r_bar = r_all.mean(axis=0)
+    else:
+        r_bar = cmdp.r_bar
+    G_bar = G_all.mean(axis=0) if environment.setting["constraints"] == "adversarial" else cmdp.G_bar
+    opt = solve_opt(P, r_bar, G_bar)[0]
+    zero = np.zeros((1, cmdp.n_states, cmdp.n_actions))
+
+    def played_minus_best(first, last):  # max_q Σ_{first<=τ<=last} ℓ_τ^T (q_τ - q), 1-based, by LP
+        losses = [episodes[i][4] for i in range(first - 1, last)]
+        played = sum(
+            (loss * pairs_from_triples(episodes[i][0])).sum() for i, loss in enumerate(losses, first - 1)
+        )
+        return played + solve_opt(P, -np.sum(losses, axis=0), zero)[0]
+
+    C = learner.constants.C
+    rows, intervals = [], []
+    for t in range(1, T + 1):
+        done = episodes[:t]
+        q_pairs = [pairs_from_triples(e[0]) for e in done]
+        reward = sum((r_all[i] * q_pairs[i]).sum() for i in range(t))
+        violation = max(sum((G_all[i, k] * q_pairs[i]).sum() for i in range(t)) for k in range(cmdp.m))
+        ell = [np.abs(e[4]).max() for e in done]
+        for s in range(10):  # the dyadic intervals [j 2^s + 1, (j + 1) 2^s] ending at t
+            if t % 2**s == 0:
+                first = t - 2**s + 1
+                regret = played_minus_best(first, t)
+                limit = bounds.theorem3(
+                    T, delta, cmdp.L, cmdp.n_states, cmdp.n_actions, C, max(ell[first - 1 :]), max(ell), 2**s
+                ).value
+                intervals.append((regret, limit))
+        best = max(range(len(intervals)), key=lambda i: (intervals[i][0], -i))
+        rows.append(
+            [
+                t * opt - reward,
+                violation,
+                reward,
+                reward / (t * opt),
+                max(max(np.abs(e[2]).sum(), np.abs(e[3]).sum()) for e in done),
+                sum(np.abs(e[0] - e[1]).sum() for e in done),
+                max(ell),
+                played_minus_best(1, t),
+                intervals[best][0],
+                intervals[best][1],
+                max(reg / lim for reg, lim in intervals),
+                done[-1][5],
+                done[-1][6],
+            ]
+        )
+    return np.array(rows)
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "constants", "rewards", "constraints"),
+    [
+        ("pdgd_ops", "tuned", "stochastic", "stochastic"),
+        ("pdgd_ops", "paper", "adversarial", "adversarial"),
+        ("uc_o_gdps", "tuned", "adversarial", "stochastic"),
+    ],
+)
+def test_every_column_equals_a_brute_force_recomputation(algorithm, constants, rewards, constraints):
+    cmdp = make_layered_cmdp(np.random.default_rng(11), 3, 2, 2, 1, 0.3)
+    environment = make_environment(cmdp, np.random.default_rng(12), rewards, constraints, noise=0.8, period=3)
+    T, seeds = 20, (13, 14)
+    learner = make_learner(algorithm, cmdp.layer_sizes, cmdp.n_actions, cmdp.m, T, 0.1, constants)
+    frame, metadata = simulate(
+        learner,
+        cmdp,
+        environment,
+        T,
+        *(np.random.default_rng(s) for s in seeds),
+        checkpoints=np.arange(1, T + 1),
+    )
+    assert list(frame.columns) == ["t", *RECORD_COLUMNS]
+    expected = brute_force(cmdp, environment, algorithm, constants, T, seeds)
+    np.testing.assert_allclose(frame[list(RECORD_COLUMNS)].to_numpy(), expected, rtol=1e-9, atol=1e-8)
+    assert (
+        metadata["episodes"] == T and metadata["algorithm"] == algorithm and metadata["preset"] == constants
+    )
+    assert metadata["setting"] == {"rewards": rewards, "constraints": constraints}
+
+
+def test_same_seeds_give_identical_runs_and_metadata_follows_the_benchmark():
+    cmdp = make_layered_cmdp(np.random.default_rng(21), 3, 2, 2, 1, 0.4)
+    environment = make_environment(cmdp, np.random.default_rng(22), "stochastic", "adversarial", period=7)
+    T = 64
+
+    def run(trajectory_seed):
+        learner = make_learner("pdgd_ops", cmdp.layer_sizes, cmdp.n_actions, cmdp.m, T, 0.05, "tuned")
+        return simulate(
+            learner, cmdp, environment, T, np.random.default_rng(1), np.random.default_rng(trajectory_seed)
+        )
+
+    (first, meta), (again, meta_again), (other, _) = run(2), run(2), run(3)
+    assert first.equals(again)
+    assert not first.equals(other)
+    assert list(first["t"]) == list(log_checkpoints(T))
+    for key in ("wall_time_s", "us_per_episode"):
+        meta.pop(key), meta_again.pop(key)
+    assert meta == meta_again
+    benchmark = environment.benchmark(cmdp.P, T)
+    assert meta["rho"] == benchmark.rho and meta["opt"] == benchmark.opt
+    assert meta["zeta"] == pytest.approx(20 * cmdp.m * cmdp.L**2 / benchmark.rho**2)
+    assert meta["condition2"] == condition2_holds(benchmark.rho, T, cmdp.L, cmdp.m)
+    assert meta["C"] == pytest.approx(np.sqrt(cmdp.n_states * cmdp.n_actions / (2 * cmdp.L)))
+    final = first.iloc[-1]
+    assert final["interval_regret_ratio_max"] <= 1.0  # Theorem 3 on every dyadic interval
+    assert final["epochs"] == meta["epochs"] and 0 <= final["lambda_l1_max"] <= T**0.25
+
+
+def test_a_run_stops_at_its_last_checkpoint_and_checks_its_inputs():
+    cmdp = make_layered_cmdp(np.random.default_rng(31), 2, 2, 2, 1, 0.3)
+    environment = make_environment(cmdp, np.random.default_rng(32))
+    learner = make_learner("uc_o_gdps", cmdp.layer_sizes, cmdp.n_actions, cmdp.m, 1000, 0.1)
+    rngs = np.random.default_rng(1), np.random.default_rng(2)
+    frame, metadata = simulate(learner, cmdp, environment, 1000, *rngs, checkpoints=[1, 5, 9])
+    assert list(frame["t"]) == [1, 5, 9] and metadata["episodes"] == 9
+    assert metadata["epochs"] == frame["epochs"].iloc[-1]
+    with pytest.raises(ValueError, match="built for T=1000"):
+        simulate(learner, cmdp, environment, 500, *rngs)
+    with pytest.raises(ValueError, match="strictly increasing"):
+        simulate(
+            make_learner("uc_o_gdps", cmdp.layer_sizes, 2, 1, 10, 0.1),
+            cmdp,
+            environment,
+            10,
+            *rngs,
+            checkpoints=[3, 3],
+        )
