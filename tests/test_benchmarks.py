@@ -13,8 +13,21 @@ KEYS = {"name", "metric", "value", "unit", "baseline", "baseline_value", "ratio"
 
 @pytest.mark.parametrize(
     "args",
-    [["benchmarks/bench_bandits.py", "--arms", "8", "--horizon", "2000", "--baseline-rounds", "3"]],
-    ids=["bandits"],
+    [
+        ["benchmarks/bench_bandits.py", "--arms", "8", "--horizon", "2000", "--baseline-rounds", "3"],
+        [
+            "benchmarks/bench_cmdp.py",
+            "--instances",
+            "small",
+            "--episodes",
+            "30",
+            "--warmup",
+            "5",
+            "--baseline-episodes",
+            "2",
+        ],
+    ],
+    ids=["bandits", "cmdp"],
 )
 def test_benchmark_prints_json_lines(args):
     done = subprocess.run([sys.executable, *args], cwd=REPO, capture_output=True, text=True, timeout=600)

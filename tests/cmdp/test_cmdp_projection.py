@@ -1,4 +1,11 @@
-"""Projection onto Δ(P_i) (Algorithm 3 line 8) against a straightforward cvxpy + Clarabel formulation."""
+"""Projection onto Δ(P_i) (Algorithm 3 line 8) against a straightforward cvxpy + Clarabel formulation.
+
+Every projection is checked three independent ways: distance to a cvxpy + Clarabel solve of the same QP
+(tight tolerances), a KKT certificate built from the projector's flow multipliers and checked here with
+small HiGHS LPs, and the variational-inequality gap of the whole problem (one HiGHS LP).
+"""
+
+import warnings
 
 import cvxpy as cp
 import numpy as np
@@ -16,6 +23,8 @@ from regretlab.cmdp.occupancy import (
     support_mask,
 )
 from regretlab.cmdp.projection import ConfidenceSetProjector
+
+TIGHT = {"tol_gap_abs": 1e-12, "tol_gap_rel": 1e-12, "tol_feas": 1e-12}
 
 
 def random_confidence_set(seed, n_layers, width, n_actions, noise):
@@ -41,28 +50,38 @@ def random_confidence_set(seed, n_layers, width, n_actions, noise):
 
 
 def reference_projection(layer_sizes, n_actions, P_bar, epsilon, y):
-    """Δ(P_i) written from Lemma 1 and eq. (10) with cp.norm1, one row of ``q`` per pair (x, a)."""
-    n_states = sum(layer_sizes)
-    slices = layer_slices(layer_sizes)
-    mask = support_mask(layer_sizes, n_actions).reshape(n_states * n_actions, n_states)
-    q = cp.Variable(mask.shape, nonneg=True)
-    constraints = [cp.multiply(~mask, q) == 0]
-    for k, layer in enumerate(slices[:-1]):
-        rows = slice(layer.start * n_actions, layer.stop * n_actions)
-        constraints.append(cp.sum(q[rows]) == 1)
-        if k > 0:
-            for x in range(layer.start, layer.stop):
-                constraints.append(cp.sum(q[x * n_actions : (x + 1) * n_actions]) == cp.sum(q[:, x]))
-        for x in range(layer.start, layer.stop):
-            for a in range(n_actions):
-                row, pair_mass = q[x * n_actions + a], cp.sum(q[x * n_actions + a])
-                deviation = row - P_bar[x, a] * pair_mass
-                constraints.append(cp.norm1(deviation) <= epsilon[x, a] * pair_mass)
-    target = y.reshape(mask.shape)
-    problem = cp.Problem(cp.Minimize(cp.sum_squares(cp.multiply(mask, q - target))), constraints)
-    problem.solve(solver=cp.CLARABEL, tol_gap_abs=1e-12, tol_gap_rel=1e-12, tol_feas=1e-12)
-    assert problem.status == cp.OPTIMAL, problem.status
-    return q.value.reshape(y.shape)
+    """Δ(P_i) written from Lemma 1 and eq. (10) with cp.norm1 over the support triples, solved by Clarabel.
+
+    (With one variable per entry of the dense ``(|X||A|, |X|)`` array, the entries outside the support being
+    both ``>= 0`` and ``== 0``, Clarabel stalls at "optimal_inaccurate" with errors of ~1e-4 on some
+    instances.) If Clarabel at tight tolerances does not report "optimal", the same cvxpy problem is solved by
+    OSQP at tolerance 1e-11 with polishing, and as a last resort by Clarabel at tolerance 1e-10.
+    """
+    x, a, x_next = np.nonzero(support_mask(layer_sizes, n_actions))
+    layer = layer_of_state(layer_sizes)
+    q = cp.Variable(x.size, nonneg=True)
+    constraints = [cp.sum(q[layer[x] == k]) == 1 for k in range(len(layer_sizes) - 1)]
+    constraints += [cp.sum(q[x == s]) == cp.sum(q[x_next == s]) for s in range(1, sum(layer_sizes) - 1)]
+    for state, action in sorted(set(zip(x.tolist(), a.tolist(), strict=True))):
+        pair = np.flatnonzero((x == state) & (a == action))
+        pair_mass = cp.sum(q[pair])
+        deviation = q[pair] - P_bar[state, action, x_next[pair]] * pair_mass
+        constraints.append(cp.norm1(deviation) <= epsilon[state, action] * pair_mass)
+    problem = cp.Problem(cp.Minimize(cp.sum_squares(q - y[x, a, x_next])), constraints)
+    attempts = [
+        (cp.CLARABEL, TIGHT),
+        (cp.OSQP, {"eps_abs": 1e-11, "eps_rel": 1e-11, "max_iter": 200_000, "polish": True}),
+        (cp.CLARABEL, {"tol_gap_abs": 1e-10, "tol_gap_rel": 1e-10, "tol_feas": 1e-10}),
+    ]
+    for solver, options in attempts:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", "Solution may be inaccurate")
+            problem.solve(solver=solver, **options)
+        if problem.status == cp.OPTIMAL:
+            result = np.zeros(y.shape)
+            result[x, a, x_next] = q.value
+            return result
+    raise AssertionError(f"the reference solve failed: {problem.status}")
 
 
 def set_violation(layer_sizes, P_bar, epsilon, q):
@@ -70,6 +89,49 @@ def set_violation(layer_sizes, P_bar, epsilon, q):
     pair_mass = q.sum(axis=2)
     budget = np.abs(q - P_bar * pair_mass[:, :, None]).sum(axis=2) - epsilon * pair_mass
     return max(occupancy_violation(layer_sizes, q), float(budget[:-1].max()))
+
+
+def cone_support(w, p_bar, eps):
+    """``max w^T v`` over ``v >= 0``, ``Σ v = 1``, ``||v - p̄ Σ v||_1 <= ε Σ v`` by an LP (``-inf``: empty)."""
+    d = w.size
+    deviation = np.eye(d) - p_bar[:, None] * np.ones((1, d))
+    A_ub = np.block(
+        [[deviation, -np.eye(d)], [-deviation, -np.eye(d)], [-eps * np.ones((1, d)), np.ones((1, d))]]
+    )
+    result = linprog(
+        -np.concatenate([w, np.zeros(d)]),
+        A_ub=A_ub,
+        b_ub=np.zeros(2 * d + 1),
+        A_eq=np.concatenate([np.ones(d), np.zeros(d)])[None, :],
+        b_eq=[1.0],
+        bounds=[(0, None)] * d + [(None, None)] * d,
+        method="highs",
+    )
+    return -np.inf if result.status == 2 else -result.fun
+
+
+def kkt_residual(layer_sizes, n_actions, P_bar, epsilon, y, q, nu):
+    """Largest violation of the KKT conditions of the projection of ``y`` at ``q``, flow multipliers ``nu``.
+
+    ``Δ(P_i) = K ∩ {F q = b}`` with ``K`` the product over pairs of the cones ``K_{x,a}`` (q >= 0 and the
+    budget), so ``q = Π(y)`` iff ``q ∈ Δ(P_i)`` and ``w - q`` lies in the normal cone of ``K`` at ``q``, with
+    ``w = y - F^T ν``: per pair, ``(w - q)^T q = 0`` and ``(w - q)^T v <= 0`` for every ``v ∈ K_{x,a}``.
+    The flow rows are ``x_0`` then the interior states in index order, ``(F q)_x`` = outflow - inflow.
+    """
+    mask = support_mask(layer_sizes, n_actions)
+    layer = layer_of_state(layer_sizes)
+    interior = np.flatnonzero((layer > 0) & (layer < layer.max()))
+    potential = np.zeros(layer.size)
+    potential[np.concatenate([[0], interior])] = nu
+    w = y - (potential[:, None, None] - potential[None, None, :]) * mask
+    worst = set_violation(layer_sizes, P_bar, epsilon, q)
+    for x, a in zip(*np.nonzero(mask.any(axis=2)), strict=True):
+        support = mask[x, a]
+        gap = (w - q)[x, a, support]
+        worst = max(
+            worst, abs(gap @ q[x, a, support]), cone_support(gap, P_bar[x, a, support], epsilon[x, a])
+        )
+    return worst
 
 
 def optimality_gap(layer_sizes, n_actions, P_bar, epsilon, y, q_hat):
@@ -96,38 +158,67 @@ def optimality_gap(layer_sizes, n_actions, P_bar, epsilon, y, q_hat):
     direction = (y - q_hat)[x, a, x_next]
     result = linprog(
         -np.concatenate([direction, np.zeros(n)]),
-        A_ub=A_ub, b_ub=np.zeros(A_ub.shape[0]), A_eq=A_eq, b_eq=b_eq,
-        bounds=[(0, None)] * n + [(None, None)] * n, method="highs",
+        A_ub=A_ub,
+        b_ub=np.zeros(A_ub.shape[0]),
+        A_eq=A_eq,
+        b_eq=b_eq,
+        bounds=[(0, None)] * n + [(None, None)] * n,
+        method="highs",
         options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10},
     )
     assert result.status == 0, result.message
     return -result.fun - direction @ q_hat[x, a, x_next]
 
 
+def check_projection(projector, setup, target, result):
+    """Distance to cvxpy + Clarabel, feasibility, KKT certificate and optimality gap of one projection."""
+    layer_sizes, n_actions, P_bar, epsilon = setup
+    expected = reference_projection(layer_sizes, n_actions, P_bar, epsilon, target)
+    assert np.abs(result - expected).max() <= 1e-6
+    assert set_violation(layer_sizes, P_bar, epsilon, result) <= 1e-7
+    assert projector.violation(result) <= 1e-7
+    if projector.last_path != "clarabel":  # the certified paths: KKT with the returned multipliers
+        nu = projector.flow_multipliers
+        assert kkt_residual(layer_sizes, n_actions, P_bar, epsilon, target, result, nu) <= 1e-9
+    # Independent of Clarabel's accuracy: ||result - Π(target)|| <= sqrt(1e-12) = 1e-6 for |target| <= 1 (the
+    # tolerances are relative to the size of the point, and so is the LP's own accuracy).
+    scale = max(1.0, float(np.abs(target).max()))
+    assert optimality_gap(layer_sizes, n_actions, P_bar, epsilon, target, result) <= 1e-12 * scale**2
+
+
 cases = st.tuples(
-    st.integers(0, 2**32 - 1), st.integers(1, 4), st.integers(1, 3), st.integers(1, 3),
+    st.integers(0, 2**32 - 1),
+    st.integers(1, 4),
+    st.integers(1, 3),
+    st.integers(1, 3),
     st.sampled_from([0.01, 0.1, 0.5]),
 )
 
 
-@settings(max_examples=15, deadline=None)
-@given(cases)
-def test_projection_matches_cvxpy_and_is_feasible_also_when_warm_started(params):
+@settings(max_examples=40, deadline=None)
+@given(cases, st.sampled_from([1e-4, 1e-2]))
+def test_projection_matches_cvxpy_for_small_gradient_steps_and_large_moves(params, step):
     layer_sizes, n_actions, P_bar, epsilon, y, rng = random_confidence_set(*params)
+    setup = (layer_sizes, n_actions, P_bar, epsilon)
     projector = ConfidenceSetProjector(layer_sizes, n_actions, P_bar, epsilon)
     mask = support_mask(layer_sizes, n_actions)
-    q = projector.project(y)
-    for target in (y, q - 0.01 * rng.normal(size=y.shape) * mask):  # second call: warm start, a small step
-        result = projector.project(target)
-        expected = reference_projection(layer_sizes, n_actions, P_bar, epsilon, target)
-        assert np.abs(result - expected).max() <= 1e-6
-        assert set_violation(layer_sizes, P_bar, epsilon, result) <= 1e-7
-        assert projector.violation(result) <= 1e-7
-        # Independent of Clarabel's accuracy: ||result - Π(target)|| <= sqrt(1e-13) ≈ 3e-7.
-        assert optimality_gap(layer_sizes, n_actions, P_bar, epsilon, target, result) <= 1e-13
+    q = projector.project(y)  # cold: the first call of the epoch
+    check_projection(projector, setup, y, q)
+    # Warm: gradient steps y' = q - η ℓ with ℓ(x, a, x') = ℓ(x, a) (no check in between: they chain).
+    for _ in range(20):
+        loss = rng.uniform(-1, 1, size=mask.shape[:2])[:, :, None] * mask
+        target = q - step * loss
+        q = projector.project(target)
+    check_projection(projector, setup, target, q)
+    assert projector.stats["clarabel"] == projector.fallbacks == 0
+    # A large move from the current point, then back to a small step.
+    target = q + 0.5 * rng.normal(size=y.shape) * mask
+    check_projection(projector, setup, target, projector.project(target))
+    target = q - step * rng.uniform(-1, 1, size=y.shape) * mask
+    check_projection(projector, setup, target, projector.project(target))
 
 
-def test_points_of_the_set_are_fixed_points():
+def test_points_of_the_set_are_fixed_points_and_projection_is_idempotent():
     layer_sizes, n_actions, P_bar, epsilon, y, rng = random_confidence_set(3, 3, 3, 2, 0.1)
     # q^{P̂, π} with P̂ = P̄ on visited pairs (any distribution elsewhere, where P̄ = 0 and eps >= 1).
     P_hat = P_bar.copy()
@@ -138,9 +229,13 @@ def test_points_of_the_set_are_fixed_points():
     inside = occupancy_from_policy(layer_sizes, P_hat, rng.dirichlet(np.ones(n_actions), size=P_bar.shape[0]))
     assert set_violation(layer_sizes, P_bar, epsilon, inside) <= 1e-12
     projector = ConfidenceSetProjector(layer_sizes, n_actions, P_bar, epsilon)
-    np.testing.assert_allclose(projector.project(inside), inside, atol=1e-8)
+    np.testing.assert_allclose(projector.project(inside), inside, atol=1e-12)
     once = projector.project(y)
-    np.testing.assert_allclose(projector.project(once), once, atol=1e-8)
+    np.testing.assert_allclose(projector.project(once), once, atol=1e-12)
+    np.testing.assert_allclose(
+        ConfidenceSetProjector(layer_sizes, n_actions, P_bar, epsilon).project(once), once, atol=1e-12
+    )  # cold as well
+    np.testing.assert_allclose(projector.project(y), once, atol=1e-12)
 
 
 def test_loose_confidence_gives_the_projection_on_the_flow_polytope():
@@ -164,25 +259,97 @@ def test_entries_outside_the_layered_support_are_ignored():
 
 def test_fallback_is_counted_and_agrees(monkeypatch):
     layer_sizes, n_actions, P_bar, epsilon, y, _ = random_confidence_set(6, 3, 3, 2, 0.2)
-    monkeypatch.setattr(projection, "ACTIVE_TOLS", ())  # no polished point is ever accepted
+    setup = (layer_sizes, n_actions, P_bar, epsilon)
+    monkeypatch.setattr(projection, "MAX_NEWTON_STEPS", 0)  # Newton never converges: Clarabel every time
     projector = ConfidenceSetProjector(layer_sizes, n_actions, P_bar, epsilon)
     first, second = projector.project(y), projector.project(0.9 * y)
-    assert projector.fallbacks == 2
-    for target, result in ((y, first), (0.9 * y, second)):
-        expected = reference_projection(layer_sizes, n_actions, P_bar, epsilon, target)
-        assert np.abs(result - expected).max() <= 1e-6
-        assert set_violation(layer_sizes, P_bar, epsilon, result) <= 1e-7
+    assert projector.fallbacks == projector.stats["clarabel"] == 2
+    assert projector.last_path == "clarabel"
+    check_projection(projector, setup, y, first)
+    check_projection(projector, setup, 0.9 * y, second)
+    # Clarabel's flow multipliers are those of the certified path: the next call is warm and certified.
+    monkeypatch.setattr(projection, "MAX_NEWTON_STEPS", 60)
+    third = projector.project(0.9 * y)
+    assert projector.last_path == "warm" and projector.fallbacks == 2
+    np.testing.assert_allclose(third, second, atol=1e-9)
 
 
-def test_gradient_steps_rarely_need_the_fallback():
-    layer_sizes, n_actions, P_bar, epsilon, y, rng = random_confidence_set(7, 4, 3, 3, 0.0)
+def test_osqp_start_is_used_when_newton_fails_from_the_usual_starts(monkeypatch):
+    layer_sizes, n_actions, P_bar, epsilon, y, _ = random_confidence_set(8, 3, 3, 3, 0.2)
+    setup = (layer_sizes, n_actions, P_bar, epsilon)
     projector = ConfidenceSetProjector(layer_sizes, n_actions, P_bar, epsilon)
-    loss = rng.random(y.shape[:2])[:, :, None] * support_mask(layer_sizes, n_actions)
+    newton = projector._solve_newton
+    monkeypatch.setattr(
+        projector,
+        "_solve_newton",
+        lambda target, nu, path: None if path != "osqp" else newton(target, nu, path),
+    )
     q = projector.project(y)
-    for _ in range(100):
-        q = projector.project(q - 0.01 * loss)
-        assert set_violation(layer_sizes, P_bar, epsilon, q) <= 1e-7
-    assert projector.fallbacks <= 5
+    assert projector.last_path == "osqp" and projector.stats["osqp"] == 1 and projector.fallbacks == 0
+    check_projection(projector, setup, y, q)
+
+
+def test_gradient_steps_stay_on_the_warm_path():
+    layer_sizes, n_actions, P_bar, epsilon, y, rng = random_confidence_set(7, 4, 3, 3, 0.0)
+    mask = support_mask(layer_sizes, n_actions)
+    projector = ConfidenceSetProjector(layer_sizes, n_actions, P_bar, epsilon)
+    loss = rng.random(y.shape[:2])[:, :, None] * mask
+    q = projector.project(y)
+    for _ in range(300):
+        q = projector.project(q - 0.01 * (loss + rng.uniform(-0.5, 0.5, size=loss.shape) * mask))
+        assert set_violation(layer_sizes, P_bar, epsilon, q) <= 1e-12
+    assert projector.fallbacks == 0
+    assert projector.stats["warm"] == 300 and projector.stats["newton_steps"] <= 6 * 301
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 5, 7])
+def test_pair_projection_matches_cvxpy_and_certifies_its_multipliers(d):
+    """The active-set projection onto one pair's cone, including P̄ = 0 and sets that are only {0}."""
+    rng = np.random.default_rng(d)
+    N, u = np.empty((d, d)), np.empty(d + 1)
+    work, x = np.empty((2 * d + 4, d)), np.empty(d)
+    for trial in range(25):
+        p_bar = [rng.dirichlet(np.ones(d)), np.zeros(d), rng.dirichlet(np.ones(d)) * 0.7][trial % 3]
+        eps = rng.choice([0.05, 0.3, 1.0, 3.0]) if trial % 3 != 1 else rng.choice([0.5, 1.5])
+        z = rng.normal(size=d) * rng.choice([0.01, 1.0, 10.0])
+        k = projection._pair_active_set(z, p_bar, eps, x, N, u, work, 1e-14 * max(1.0, np.abs(z).max()))
+        assert k >= 0
+        v, w = cp.Variable(d, nonneg=True), cp.Variable(d)
+        deviation = v - p_bar * cp.sum(v)
+        constraints = [w >= deviation, w >= -deviation, cp.sum(w) <= eps * cp.sum(v)]
+        problem = cp.Problem(cp.Minimize(cp.sum_squares(v - z)), constraints)
+        try:  # Clarabel fails on some degenerate cones (P̄ = 0 with ε >= 1: the budget always holds)
+            problem.solve(solver=cp.CLARABEL, **TIGHT)
+        except cp.SolverError:
+            assert p_bar.sum() == 0 and eps >= 1
+        else:
+            assert problem.status == cp.OPTIMAL
+            assert np.abs(x - v.value).max() <= 1e-6
+        # KKT of the cone projection, checked by an LP: z - x in the polar cone, orthogonal to x.
+        assert cone_support(z - x, p_bar, eps) <= 1e-12 * max(1.0, np.abs(z).max())
+        assert abs((z - x) @ x) <= 1e-12 * max(1.0, np.abs(z).max()) ** 2
+        # The multipliers: x = z + N u with u >= 0, every active constraint tight, x feasible.
+        normals = N[:, :k]
+        assert np.all(u[:k] >= -1e-12)
+        np.testing.assert_allclose(x, z + normals @ u[:k], atol=1e-12 * max(1.0, np.abs(z).max()))
+        np.testing.assert_allclose(normals.T @ x, 0.0, atol=1e-12 * max(1.0, np.abs(z).max()))
+        assert x.min() >= -1e-12 and projection._budget(x, p_bar, eps) <= 1e-12 * max(1.0, np.abs(z).max())
+
+
+@pytest.mark.parametrize("d", [1, 3, 5])
+def test_zero_piece_check_matches_the_cone_support_lp(d):
+    """``Π_K(z) = 0`` iff ``max z^T v <= 0`` over the normalised cone: the greedy against an LP."""
+    rng = np.random.default_rng(10 + d)
+    for trial in range(60):
+        p_bar = [rng.dirichlet(np.ones(d)), np.zeros(d), rng.dirichlet(np.ones(d) * 0.3)][trial % 3]
+        if trial % 6 == 5:
+            p_bar = np.eye(d)[0]
+        eps = rng.choice([0.05, 0.3, 0.9, 1.0, 2.5])
+        z = rng.normal(size=d) - rng.choice([0.0, 0.5, 2.0])
+        expected = cone_support(z, p_bar, eps) <= 1e-12
+        assert projection._zero_is_projection(z, p_bar, eps, 1e-12) == expected
+    # P̄ summing to neither 0 nor 1: undecided (the active-set method decides).
+    assert not projection._zero_is_projection(np.ones(d), np.full(d, 0.5 / d), 0.3, 1e-12)
 
 
 @pytest.mark.parametrize("layer_sizes", [(1, 1), (1, 2, 1)])

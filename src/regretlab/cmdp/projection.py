@@ -10,49 +10,598 @@ first two conditions of Lemma 1 and whose induced ``P^q`` (eq. (4)) lies in ``�
   for ``x ∈ X_1, ..., X_{L-1}`` (the other layer sums of Lemma 1 then equal 1 too, so they are not repeated);
 * ``Σ_{x'} |q(x, a, x') - P̄_i(x'|x, a) q(x, a)| <= ε_i(x, a) q(x, a)`` with ``q(x, a) = Σ_y q(x, a, y)``.
 
-The absolute values are linearised with one auxiliary ``u(x, a, x') >= |q(x, a, x') - P̄_i(x'|x, a) q(x, a)|``
-per triple, which turns the projection into the QP ``min ½||q - y||²`` over ``z = (q, u)``.
+Write ``F q = b`` for the flow rows (``b = e_0``) and ``K = Π_{(x,a)} K_{x,a}`` for the rest: the last two
+bullets constrain each pair's block ``q(x, a, ·)`` separately, and each ``K_{x,a}`` is a polyhedral *cone*
+``{v >= 0 : Σ_j |v_j - P̄_i(j|x, a) Σ v| <= ε_i(x, a) Σ v}`` of dimension ``|X_{k(x)+1}|``.
 
-Only the linear term of the QP depends on the point ``y``, so :class:`ConfidenceSetProjector` sets the
-problem up once per epoch and re-solves it every episode with a warm-started OSQP (ADMM, tolerances 1e-10).
+Algorithm: semismooth Newton on the flow multipliers (the hot path)
+-------------------------------------------------------------------
+Dualising only the flow rows, ``θ(ν) = min_{q ∈ K} ½||q - y||² + ν^T (F q - b)`` is concave and
+differentiable, its minimiser is ``q(ν) = Π_K(y - F^T ν)`` (one tiny projection per pair) and
+``∇θ(ν) = F q(ν) - b``. ``Π_K`` is piecewise linear (``K`` is a polyhedral cone): on the piece of the current
+point, ``Π_{K_{x,a}}`` is the orthogonal projector ``J_{x,a}`` onto the null space of the pair's active
+constraints. A Newton step solves ``(F J F^T) Δ = F q(ν) - b``, a system with one unknown per flow row
+(``1 + |X_1| + ... + |X_{L-1}|``: 10 and 26 in the benchmark instances, whatever the number of triples).
+The step is exact when no pair changes its piece; otherwise the next step uses the new pieces, and the
+iteration converges in a few steps (from the previous episode's ``ν``, where the point has moved by
+``η_t ℓ_t``: about 2 steps on the small and 3 on the medium benchmark instance, because ``ℓ_t`` has random
+signs and some pair always sits near a kink of its piece). ``F J F^T`` is singular when a cut of the layered
+graph carries no free triple, so the step is safeguarded Levenberg-Marquardt style: the plain Newton step is
+tried first, and while ``θ`` does not increase by ``1e-4`` of the predicted amount the ridge grows from
+``|F q - b|_∞`` by factors of 10 (the step tends to a short gradient step, which ``θ``'s Lipschitz gradient
+accepts).
 
-Polishing. OSQP's own polishing reports failure on about half of small random instances, essentially
-whenever a confidence constraint is active: ``u`` has a zero Hessian and is not unique (it is free between
-``|q(x, a, x') - P̄_i q(x, a)|`` and the budget when a pair's constraint is slack), so the reduced KKT system
-of the guessed active set is singular (with a small Hessian on ``u`` most polishes succeed, which points at
-this cause). The projector therefore turns OSQP polishing off and polishes in ``q`` alone: from the ADMM
-iterate ``q̃`` it reads off the face of ``Δ(𝒫_i)`` active at ``q̃`` (zero triples; for every pair whose
-confidence constraint is tight, the sign of each entry of ``q - P̄_i q(x, a)``, zero entries becoming
-equalities) and projects ``y`` onto that face's affine hull by a minimum-norm least-squares solve, which is
-well defined even when the face's equations are redundant. If the face is right this is the exact
-projection; it is accepted when it lies in ``Δ(𝒫_i)`` up to ``FEASIBILITY_TOL`` and within ``MATCH_TOL`` of
-``q̃``, and the activity threshold is retried with the values of ``ACTIVE_TOLS`` otherwise. When no guess is
-accepted, or OSQP does not report ``solved``, the projector solves the same QP with Clarabel (interior
-point, through cvxpy) and counts the call in ``fallbacks``.
+Each pair projection first tries its piece from the previous evaluation (``x = J z`` with multipliers
+``u = -W z``, accepted when ``x`` is feasible and ``u >= 0``; stationarity and complementary slackness hold
+by construction, up to round-off that is bounded when the piece is formed, see ``PIECE_TOL``), and otherwise
+runs the dual active-set method of Goldfarb & Idnani (1983) for ``min ½||v - z||²`` over the constraints
+``v_j >= 0`` and ``ε Σ v - Σ_j σ_j (v_j - P̄_j Σ v) >= 0`` for sign vectors ``σ`` (the L1 budget as the
+maximum of its ``2^d`` linear pieces; the most violated piece at ``v`` is ``σ = sign(v - P̄ Σ v)``, so the
+pieces are never enumerated). It is exact and finite and returns multipliers ``u >= 0`` with
+``v = z + Σ u_i c_i``, which are checked explicitly. Changes of active constraints (a triple reaching 0, a
+budget becoming tight, a sign of ``q - P̄_i q(x, a)`` flipping) thus stay local to one pair; a global
+active-set method on the faces of ``Δ(𝒫_i)`` was tried first and refactorised a large face nearly every
+episode.
+
+Certificate. The answer is accepted when every pair projection certifies its own KKT conditions (feasible up
+to ``PAIR_TOL`` times ``max(1, ||z||_∞)``, ``u >= 0``, stationarity, complementary slackness) and the flow
+residual ``|F q - b|`` is at most ``FLOW_TOL``: then ``q`` with multipliers ``ν`` (flow, exposed as
+``flow_multipliers``) and ``u`` (pairs) satisfies the KKT conditions of the projection, so it is the
+projection of ``y`` onto ``Δ(𝒫_i)`` with the flow rows perturbed by at most ``FLOW_TOL``.
+
+Fallbacks. If Newton from the previous ``ν`` fails (no ascent after ``MAX_RIDGES`` ridges, or
+``MAX_NEWTON_STEPS`` steps), it is restarted from ``ν = 0``; then the QP in ``z = (q, u)`` with
+``u(x, a, x') >= |q(x, a, x') - P̄_i q(x, a)|`` is solved by OSQP (set up on first use; its own polishing
+fails on this QP because ``u`` has a zero Hessian and is not unique) and Newton is restarted from OSQP's flow
+multipliers; if that fails too, Clarabel (interior point, through cvxpy) solves the same QP, the call is
+counted in ``fallbacks`` and its flow multipliers start the next call.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import cvxpy as cp
 import numpy as np
 import osqp
 import scipy.sparse as sp
+from numba import njit
 
 from regretlab.cmdp.occupancy import check_layer_sizes, layer_of_state, support_mask
 
-#: OSQP settings (its own polishing is replaced by :meth:`ConfidenceSetProjector._polish`, see above).
-OSQP_SETTINGS = {"eps_abs": 1e-10, "eps_rel": 1e-10, "max_iter": 4000, "polishing": False,
-                 "warm_starting": True, "verbose": False}
+#: OSQP settings of the first fallback (polishing off, see the module docstring).
+OSQP_SETTINGS = {
+    "eps_abs": 1e-10,
+    "eps_rel": 1e-10,
+    "max_iter": 4000,
+    "polishing": False,
+    "warm_starting": True,
+    "verbose": False,
+}
 #: Clarabel settings of the robust fallback.
 CLARABEL_SETTINGS = {"tol_gap_abs": 1e-12, "tol_gap_rel": 1e-12, "tol_feas": 1e-12, "max_iter": 500}
-#: A constraint within ``tol`` of being tight at the ADMM iterate is taken as active; the tolerances are
-#: tried in this order until the polished point is accepted (near-degenerate faces need a second guess).
-ACTIVE_TOLS = (1e-9, 1e-11, 1e-7)
-#: Acceptance of the polished point: largest constraint violation and largest move away from the iterate.
-FEASIBILITY_TOL = 1e-10
-MATCH_TOL = 1e-7
+#: Certificate: largest flow residual ``|F q - b|`` accepted.
+FLOW_TOL = 1e-13
+#: Certificate of a pair projection: constraint violation and stationarity residual, relative to
+#: ``max(1, ||z||_∞)`` of the projected block.
+PAIR_TOL = 1e-13
+#: A pair's piece is reused with the feasibility check alone when it is well conditioned to this accuracy
+#: (see ``_pair_piece``: ``x = J z`` and ``u = -W z`` are then stationary and complementary to round-off).
+PIECE_TOL = 1e-13
+#: Newton steps per attempt (each tries up to ``MAX_RIDGES`` ridges until the step ascends).
+MAX_NEWTON_STEPS = 60
+MAX_RIDGES = 40
+#: Ridge of the plain Newton step, relative to the largest diagonal entry of ``F J F^T``.
+RIDGE = 1e-13
+
+_SUCCESS = 0
+
+
+@njit(cache=True, error_model="numpy")
+def _cholesky_solve(A: np.ndarray, rhs: np.ndarray, k: int, L: np.ndarray, out: np.ndarray) -> bool:
+    """Solve ``A[:k, :k] out[:k] = rhs[:k]`` for a symmetric positive definite block (``False`` if not PD)."""
+    for i in range(k):
+        for j in range(i + 1):
+            s = A[i, j]
+            for m in range(j):
+                s -= L[i, m] * L[j, m]
+            if i == j:
+                if s <= 0.0:
+                    return False
+                L[i, i] = math.sqrt(s)
+            else:
+                L[i, j] = s / L[j, j]
+    for i in range(k):
+        s = rhs[i]
+        for m in range(i):
+            s -= L[i, m] * out[m]
+        out[i] = s / L[i, i]
+    for i in range(k - 1, -1, -1):
+        s = out[i]
+        for m in range(i + 1, k):
+            s -= L[m, i] * out[m]
+        out[i] = s / L[i, i]
+    return True
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _budget(x: np.ndarray, pbar: np.ndarray, eps: float) -> float:
+    """``Σ_j |x_j - p̄_j Σ x| - ε Σ x`` (positive when the budget is violated)."""
+    total = 0.0
+    for j in range(x.shape[0]):
+        total += x[j]
+    value = -eps * total
+    for j in range(x.shape[0]):
+        value += abs(x[j] - pbar[j] * total)
+    return value
+
+
+@njit(cache=True, error_model="numpy")
+def _pair_active_set(
+    z: np.ndarray,
+    pbar: np.ndarray,
+    eps: float,
+    x: np.ndarray,
+    N: np.ndarray,
+    u: np.ndarray,
+    work: np.ndarray,
+    threshold: float,
+) -> int:
+    """``x = Π_K(z)`` onto ``K = {v >= 0 : Σ_j |v_j - p̄_j Σ v| <= ε Σ v}`` by the dual active-set method of
+    Goldfarb and Idnani with ``G = I``; returns the number ``k`` of active constraints (``-1`` on failure).
+
+    Constraints read ``c^T v >= 0`` with ``c = e_j`` or, for a sign vector ``σ``, ``c = (σ·p̄ + ε) 1 - σ``
+    (then ``c^T v = ε Σ v - Σ_j σ_j (v_j - p̄_j Σ v)``). On return the first ``k`` columns of ``N`` are the
+    active normals (linearly independent) and ``u[:k] >= 0`` their multipliers, with ``x = z + N u``.
+    ``work`` is scratch with at least ``2d + 4`` rows and ``d`` columns.
+    """
+    d = z.shape[0]
+    gram = work[:d, :d]
+    chol = work[d : 2 * d, :d]
+    c = work[2 * d, :d]
+    r = work[2 * d + 1, :d]
+    zdir = work[2 * d + 2, :d]
+    rhs = work[2 * d + 3, :d]
+    for j in range(d):
+        x[j] = z[j]
+    k = 0
+    for _ in range(8 * d + 16):
+        # Constraints violated by more than the threshold (the test of _certify); the most violated one, by
+        # violation per unit normal, enters.
+        worst = 0.0
+        kind = -1
+        total = 0.0
+        for j in range(d):
+            total += x[j]
+            if -x[j] > max(worst, threshold):
+                worst = -x[j]
+                kind = j
+        budget = _budget(x, pbar, eps)
+        if budget > threshold:
+            sigma_p = 0.0
+            for j in range(d):
+                sigma_p += pbar[j] if x[j] - pbar[j] * total >= 0.0 else -pbar[j]
+            norm = 0.0
+            for j in range(d):
+                c[j] = sigma_p + eps - (1.0 if x[j] - pbar[j] * total >= 0.0 else -1.0)
+                norm += c[j] * c[j]
+            if budget > worst * math.sqrt(norm):
+                kind = d
+        if kind < 0:
+            return k
+        if kind < d:
+            for j in range(d):
+                c[j] = 0.0
+            c[kind] = 1.0
+        cc = 0.0
+        for j in range(d):
+            cc += c[j] * c[j]
+        added = False
+        u_new = 0.0
+        for _inner in range(d + 2):
+            # Step direction: the part of c orthogonal to the active normals, r = (N^T N)^{-1} N^T c.
+            if k > 0:
+                for a in range(k):
+                    s = 0.0
+                    for j in range(d):
+                        s += N[j, a] * c[j]
+                    rhs[a] = s
+                    for b in range(a + 1):
+                        s = 0.0
+                        for j in range(d):
+                            s += N[j, a] * N[j, b]
+                        gram[a, b] = s
+                        gram[b, a] = s
+                if not _cholesky_solve(gram, rhs, k, chol, r):
+                    return -1
+            zz = 0.0
+            cx = 0.0
+            for j in range(d):
+                s = c[j]
+                for a in range(k):
+                    s -= N[j, a] * r[a]
+                zdir[j] = s
+                zz += s * s
+                cx += c[j] * x[j]
+            full = -cx / zz if zz > 1e-13 * cc else np.inf
+            partial = np.inf
+            drop = -1
+            for a in range(k):
+                if r[a] > 1e-14 and u[a] / r[a] < partial:
+                    partial = u[a] / r[a]
+                    drop = a
+            step = min(full, partial)
+            if step == np.inf:
+                return -1  # cannot happen for a cone that contains 0
+            if full < np.inf:
+                for j in range(d):
+                    x[j] += step * zdir[j]
+            for a in range(k):
+                u[a] -= step * r[a]
+            u_new += step
+            if full <= partial:
+                for j in range(d):
+                    N[j, k] = c[j]
+                u[k] = u_new
+                k += 1
+                added = True
+                break
+            for a in range(drop, k - 1):
+                u[a] = u[a + 1]
+                for j in range(d):
+                    N[j, a] = N[j, a + 1]
+            k -= 1
+        if not added:
+            return -1
+    return -1
+
+
+@njit(cache=True, error_model="numpy")
+def _pair_piece(
+    N: np.ndarray, k: int, d: int, J: np.ndarray, W: np.ndarray, work: np.ndarray, tol: float
+) -> bool:
+    """``W = (N^T N)^{-1} N^T`` and ``J = I - N W``, the projector onto the null space of the first ``k``
+    columns of ``N``: on this piece ``Π_K(z) = J z`` with multipliers ``u = -W z``. Returns whether the
+    piece is well conditioned: ``|N^T J| <= tol`` and ``d k ε_mach |N| |W| <= tol`` (largest entries), which
+    bound the residuals of complementary slackness ``N^T (J z)`` and stationarity ``J z - z - N (-W z)`` by
+    about ``d tol ||z||_∞``, so that only feasibility needs checking when the piece is reused."""
+    gram = work[:d, :d]
+    chol = work[d : 2 * d, :d]
+    r = work[2 * d + 1, :d]
+    rhs = work[2 * d + 3, :d]
+    for a in range(k):
+        for b in range(a + 1):
+            s = 0.0
+            for j in range(d):
+                s += N[j, a] * N[j, b]
+            gram[a, b] = s
+            gram[b, a] = s
+    largest = 0.0
+    for i in range(d):
+        for a in range(k):
+            rhs[a] = N[i, a]
+        if k > 0 and not _cholesky_solve(gram, rhs, k, chol, r):
+            return False
+        for a in range(k):
+            W[a, i] = r[a]
+            largest = max(largest, abs(r[a]))
+    for i in range(d):
+        for j in range(d):
+            s = 1.0 if i == j else 0.0
+            for a in range(k):
+                s -= N[i, a] * W[a, j]
+            J[i, j] = s
+    normal = 0.0
+    for a in range(k):
+        for j in range(d):
+            normal = max(normal, abs(N[j, a]))
+            s = 0.0
+            for i in range(d):
+                s += N[i, a] * J[i, j]
+            if abs(s) > tol:
+                return False
+    return d * k * 2.3e-16 * normal * largest <= tol
+
+
+@njit(cache=True, error_model="numpy")
+def _certify(
+    z: np.ndarray,
+    pbar: np.ndarray,
+    eps: float,
+    x: np.ndarray,
+    N: np.ndarray,
+    k: int,
+    u: np.ndarray,
+    threshold: float,
+) -> bool:
+    """KKT of ``x = Π_K(z)``: ``x`` feasible, active constraints tight, ``u >= 0`` and ``x = z + N u``."""
+    d = z.shape[0]
+    for a in range(k):
+        if u[a] < -threshold:
+            return False
+        s = 0.0
+        for j in range(d):
+            s += N[j, a] * x[j]
+        if abs(s) > threshold:
+            return False
+    for j in range(d):
+        if x[j] < -threshold:
+            return False
+        s = z[j] - x[j]
+        for a in range(k):
+            s += N[j, a] * u[a]
+        if abs(s) > threshold:
+            return False
+    return _budget(x, pbar, eps) <= threshold
+
+
+@njit(cache=True, error_model="numpy")
+def _solve_pair(
+    z: np.ndarray,
+    pbar: np.ndarray,
+    eps: float,
+    x: np.ndarray,
+    N: np.ndarray,
+    J: np.ndarray,
+    W: np.ndarray,
+    u: np.ndarray,
+    work: np.ndarray,
+    threshold: float,
+) -> tuple[int, bool]:
+    """Certified ``x = Π_K(z)`` by the active-set method, and its piece ``(N, k, J, W)``. Returns ``k``
+    (``-1`` on failure) and whether the piece may be reused with the feasibility check alone."""
+    k = _pair_active_set(z, pbar, eps, x, N, u, work, threshold)
+    if k < 0 or not _certify(z, pbar, eps, x, N, k, u, threshold):
+        return -1, False
+    return k, _pair_piece(N, k, z.shape[0], J, W, work, PIECE_TOL)
+
+
+@njit(cache=True, error_model="numpy")
+def _zero_is_projection(z: np.ndarray, pbar: np.ndarray, eps: float, threshold: float) -> bool:
+    """Whether ``Π_K(z) = 0``, i.e. ``max z^T v <= threshold`` over ``v ∈ K`` with ``Σ v = 1`` (``z`` in the
+    polar cone of ``K``). Exact when ``p̄`` sums to 1 (a fractional knapsack: move up to ``ε/2`` of mass from
+    ``p̄`` to the best triple, taking it from the worst ones first) or to 0; ``False`` (undecided) otherwise.
+    """
+    d = z.shape[0]
+    best = 0
+    total = 0.0
+    for j in range(d):
+        total += pbar[j]
+        if z[j] > z[best]:
+            best = j
+    if z[best] <= threshold:
+        return True  # z <= 0: in the polar cone of the non-negative orthant, which contains K
+    if total == 0.0:
+        return eps < 1.0  # ||v||_1 <= ε ||v||_1: K is the orthant if ε >= 1 and {0} otherwise
+    if abs(total - 1.0) > 1e-12:
+        return False
+    value = 0.0
+    for j in range(d):
+        value += z[j] * pbar[j]
+    moved = min(0.5 * eps, 1.0 - pbar[best])
+    value += moved * z[best]
+    for j in np.argsort(z):  # from the smallest z_j
+        if moved <= 0.0:
+            break
+        if j != best:
+            taken = min(moved, pbar[j])
+            value -= taken * z[j]
+            moved -= taken
+    return value <= threshold
+
+
+@njit(cache=True, error_model="numpy")
+def _evaluate(
+    y: np.ndarray,
+    nu: np.ndarray,
+    b: np.ndarray,
+    starts: np.ndarray,
+    pbar: np.ndarray,
+    eps: np.ndarray,
+    out_row: np.ndarray,
+    in_row: np.ndarray,
+    q: np.ndarray,
+    residual: np.ndarray,
+    pieces: tuple,
+    where: np.ndarray,
+    where_out: np.ndarray,
+    u: np.ndarray,
+    work: np.ndarray,
+    zbuf: np.ndarray,
+) -> tuple[bool, float]:
+    """``q = Π_K(y - F^T ν)`` pair by pair, ``F q - b`` and ``θ(ν)`` (up to a constant).
+
+    Pair ``p`` first tries its piece in slot ``where[p]`` of ``pieces`` ``(N, k, J, W, reusable)`` (arrays
+    with a leading axis of 2): ``x = J z`` is accepted when ``x`` is feasible and ``u = -W z >= 0``.
+    Otherwise the active-set method writes a new piece into the other slot. ``where_out[p]`` receives the
+    slot used (``where_out`` may be ``where``).
+    """
+    N, K, J, W, reusable = pieces
+    theta = 0.0
+    for i in range(b.shape[0]):
+        residual[i] = -b[i]
+        theta -= nu[i] * b[i]
+    for p in range(starts.shape[0] - 1):
+        lo, hi = starts[p], starts[p + 1]
+        d = hi - lo
+        z = zbuf[:d]
+        x = q[lo:hi]
+        scale = 1.0
+        for j in range(d):
+            t = lo + j
+            z[j] = y[t] - nu[out_row[t]] + (nu[in_row[t]] if in_row[t] >= 0 else 0.0)
+            scale = max(scale, abs(z[j]))
+        threshold = PAIR_TOL * scale
+        slot = where[p]
+        k = K[slot, p]
+        certified = False
+        if k == d:  # the piece x = 0 (J = 0): keep it while z stays in the polar cone of K
+            certified = _zero_is_projection(z, pbar[lo:hi], eps[p], threshold)
+            if certified:
+                for i in range(d):
+                    x[i] = 0.0
+        elif k >= 0 and reusable[slot, p]:
+            certified = True
+            for a in range(k):
+                s = 0.0
+                for j in range(d):
+                    s -= W[slot, p, a, j] * z[j]
+                if s < -threshold:
+                    certified = False
+                    break
+            if certified:
+                for i in range(d):
+                    s = 0.0
+                    for j in range(d):
+                        s += J[slot, p, i, j] * z[j]
+                    x[i] = s
+                    if s < -threshold:
+                        certified = False
+                certified = certified and _budget(x, pbar[lo:hi], eps[p]) <= threshold
+        if not certified:
+            slot = 1 - slot
+            k, fast = _solve_pair(
+                z, pbar[lo:hi], eps[p], x, N[slot, p], J[slot, p], W[slot, p], u, work, threshold
+            )
+            if k < 0:
+                return False, 0.0
+            K[slot, p] = k
+            reusable[slot, p] = fast
+        where_out[p] = slot
+        o = out_row[lo]
+        for j in range(d):
+            theta += x[j] * (0.5 * x[j] - z[j])
+            residual[o] += x[j]
+            if in_row[lo + j] >= 0:
+                residual[in_row[lo + j]] -= x[j]
+    return True, theta
+
+
+@njit(cache=True, error_model="numpy")
+def _newton(
+    y: np.ndarray,
+    nu: np.ndarray,
+    b: np.ndarray,
+    starts: np.ndarray,
+    pbar: np.ndarray,
+    eps: np.ndarray,
+    out_row: np.ndarray,
+    in_row: np.ndarray,
+    q: np.ndarray,
+    pieces: tuple,
+    where: np.ndarray,
+    max_steps: int,
+    max_ridges: int,
+    flow_tol: float,
+    ridge: float,
+) -> tuple[int, int]:
+    """Semismooth Newton on ``θ`` from ``nu`` (updated in place), safeguarded by a growing ridge.
+
+    ``q`` receives the projection; ``pieces`` and ``where`` (see :func:`_evaluate`) hold the pieces of the
+    previous call (``k = -1`` for none) and receive those at the solution. Returns ``(status, steps)``:
+    status 0 is certified, 1 a failed pair projection, 2 no ascent after ``max_ridges`` ridges, 3 too many
+    steps.
+    """
+    n_pairs = starts.shape[0] - 1
+    n_flow = b.shape[0]
+    J = pieces[2]
+    dmax = J.shape[2]
+    u = np.empty(dmax + 1)
+    work = np.empty((2 * dmax + 4, dmax))
+    zbuf = np.empty(dmax)
+    where_trial = np.empty_like(where)
+    q_trial = np.empty_like(q)
+    residual = np.empty(n_flow)
+    residual_trial = np.empty(n_flow)
+    nu_trial = np.empty(n_flow)
+    M = np.empty((n_flow, n_flow))
+    M_reg = np.empty((n_flow, n_flow))
+    L = np.empty((n_flow, n_flow))
+    direction = np.empty(n_flow)
+    ok, theta = _evaluate(
+        y, nu, b, starts, pbar, eps, out_row, in_row, q, residual, pieces, where, where, u, work, zbuf
+    )
+    if not ok:
+        return 1, 0
+    for step in range(max_steps + 1):
+        largest = 0.0
+        for i in range(n_flow):
+            largest = max(largest, abs(residual[i]))
+        if largest <= flow_tol:
+            return _SUCCESS, step
+        if step == max_steps:
+            break
+        # M = F J F^T: every triple of a pair leaves the same state (row o) and enters in_row (or x_L).
+        M[:, :] = 0.0
+        for p in range(n_pairs):
+            lo, hi = starts[p], starts[p + 1]
+            o = out_row[lo]
+            slot = where[p]
+            for i in range(hi - lo):
+                a_i = in_row[lo + i]
+                for j in range(hi - lo):
+                    v = J[slot, p, i, j]
+                    if v == 0.0:
+                        continue
+                    a_j = in_row[lo + j]
+                    M[o, o] += v
+                    if a_j >= 0:
+                        M[o, a_j] -= v
+                    if a_i >= 0:
+                        M[a_i, o] -= v
+                        if a_j >= 0:
+                            M[a_i, a_j] += v
+        diagonal = 1.0
+        for i in range(n_flow):
+            diagonal = max(diagonal, M[i, i])
+        # The plain Newton step first (a tiny ridge); while the ascent condition fails, a ridge from |r|
+        # upwards (Levenberg-Marquardt), which tends to a short gradient step that is always accepted.
+        mu = ridge * diagonal
+        accepted = False
+        for _ in range(max_ridges):
+            for i in range(n_flow):
+                for j in range(n_flow):
+                    M_reg[i, j] = M[i, j]
+                M_reg[i, i] += mu
+            mu = max(10.0 * mu, largest)
+            if not _cholesky_solve(M_reg, residual, n_flow, L, direction):
+                continue
+            slope = 0.0
+            for i in range(n_flow):
+                slope += residual[i] * direction[i]
+                nu_trial[i] = nu[i] + direction[i]
+            ok, theta_trial = _evaluate(
+                y,
+                nu_trial,
+                b,
+                starts,
+                pbar,
+                eps,
+                out_row,
+                in_row,
+                q_trial,
+                residual_trial,
+                pieces,
+                where,
+                where_trial,
+                u,
+                work,
+                zbuf,
+            )
+            if not ok:
+                return 1, step
+            if theta_trial >= theta + 1e-4 * slope - 1e-15 * (1.0 + abs(theta)):
+                accepted = True
+                break
+        if not accepted:
+            return 2, step
+        nu[:] = nu_trial
+        q[:] = q_trial
+        where[:] = where_trial
+        residual[:] = residual_trial
+        theta = theta_trial
+    return 3, max_steps
 
 
 class ConfidenceSetProjector:
@@ -67,6 +616,11 @@ class ConfidenceSetProjector:
     Attributes
     ----------
     fallbacks : number of :meth:`project` calls that needed the Clarabel fallback.
+    stats : calls solved by Newton from the previous multipliers (``"warm"``), from zero (``"cold"``), after
+        OSQP (``"osqp"``) and by Clarabel (``"clarabel"``, the same count as ``fallbacks``);
+        ``"newton_steps"`` adds up the Newton steps.
+    last_path : which of these solved the last call.
+    flow_multipliers : ``ν`` of the last certified projection (flow rows: ``x_0`` then the interior states).
     """
 
     def __init__(
@@ -74,55 +628,64 @@ class ConfidenceSetProjector:
     ) -> None:
         self.layer_sizes = check_layer_sizes(layer_sizes)
         self.fallbacks = 0
+        self.stats = {"warm": 0, "cold": 0, "osqp": 0, "clarabel": 0, "newton_steps": 0}
+        self.last_path = ""
         mask = support_mask(self.layer_sizes, n_actions)
         if P_bar.shape != mask.shape or np.shape(epsilon) != mask.shape[:2]:
-            raise ValueError(f"P_bar must have shape {mask.shape} and epsilon {mask.shape[:2]}, "
-                             f"got {P_bar.shape} and {np.shape(epsilon)}")
+            raise ValueError(
+                f"P_bar must have shape {mask.shape} and epsilon {mask.shape[:2]}, "
+                f"got {P_bar.shape} and {np.shape(epsilon)}"
+            )
         self._shape = mask.shape
         self._triples = np.nonzero(mask)
+        self._flat = np.flatnonzero(mask)
         x, a, x_next = self._triples
         n = self._n = x.size
         n_pairs = (mask.shape[0] - 1) * n_actions
+        # Triples come in (x, a, x') order: every pair's triples are contiguous, and no pair is empty.
         self._pair_of = x * n_actions + a
-        # S sums the triples of each decision pair (x, a): (S q)(x, a) = q(x, a).
-        self._pair_sum = sp.csr_matrix((np.ones(n), (self._pair_of, np.arange(n))), shape=(n_pairs, n))
-        # D q = (q(x, a, x') - P̄_i(x'|x, a) q(x, a)) for every triple: D = I - diag(P̄_t) S^T S.
-        identity = sp.identity(n, format="csr")
-        same_pair = self._pair_sum.T @ self._pair_sum
-        self._deviation = (identity - sp.diags(P_bar[self._triples]) @ same_pair).tocsr()
-        self._epsilon = np.asarray(epsilon, dtype=float)[:-1].ravel()
-        self._flow = self._flow_rows(layer_of_state(self.layer_sizes), x, x_next)
-        self._flow_rhs = np.zeros(self._flow.shape[0])
-        self._flow_rhs[0] = 1.0
-        zeros = sp.csr_matrix((n, n))
-        self._A = sp.vstack([
-            sp.hstack([self._flow, sp.csr_matrix((self._flow.shape[0], n))]),
-            sp.hstack([identity, zeros]),
-            sp.hstack([-self._deviation, identity]),
-            sp.hstack([self._deviation, identity]),
-            sp.hstack([-sp.diags(self._epsilon) @ self._pair_sum, self._pair_sum]),
-        ]).tocsc()
-        self._lower = np.concatenate([self._flow_rhs, np.zeros(3 * n), np.full(n_pairs, -np.inf)])
-        self._upper = np.concatenate([self._flow_rhs, np.full(3 * n, np.inf), np.zeros(n_pairs)])
-        hessian = sp.block_diag([identity, zeros], format="csc")
-        self._osqp = osqp.OSQP()
-        self._osqp.setup(sp.triu(hessian, format="csc"), np.zeros(2 * n), self._A, self._lower, self._upper,
-                         **OSQP_SETTINGS)
-        self._fallback: tuple[cp.Problem, cp.Parameter, cp.Variable] | None = None
-
-    @staticmethod
-    def _flow_rows(layer: np.ndarray, x: np.ndarray, x_next: np.ndarray) -> sp.csr_matrix:
-        """Rows ``Σ_{a,x'} q(x_0, a, x')`` and outflow minus inflow of every interior state."""
+        self._starts = np.append(np.searchsorted(self._pair_of, np.arange(n_pairs)), n).astype(np.int64)
+        self._P_t = np.ascontiguousarray(np.asarray(P_bar, dtype=float)[self._triples])
+        self._epsilon = np.ascontiguousarray(np.asarray(epsilon, dtype=float)[:-1].ravel())
+        layer = layer_of_state(self.layer_sizes)
         interior = np.flatnonzero((layer > 0) & (layer < layer.max()))
-        row_of_state = np.full(layer.size, -1)
+        row_of_state = np.full(layer.size, -1, dtype=np.int64)
         row_of_state[0] = 0
         row_of_state[interior] = np.arange(1, interior.size + 1)
-        columns = np.arange(x.size)
-        inflow = row_of_state[x_next] > 0
-        rows = np.concatenate([row_of_state[x], row_of_state[x_next[inflow]]])
-        values = np.concatenate([np.ones(x.size), -np.ones(int(inflow.sum()))])
-        return sp.csr_matrix((values, (rows, np.concatenate([columns, columns[inflow]]))),
-                             shape=(interior.size + 1, x.size))
+        self._out_row = row_of_state[x]
+        self._in_row = row_of_state[x_next]
+        self._flow_rhs = np.zeros(interior.size + 1)
+        self._flow_rhs[0] = 1.0
+        self.flow_multipliers = np.zeros(self._flow_rhs.size)
+        # Pieces of every pair's projection Π_K (see _evaluate): two slots per pair, the one in use in _where.
+        d = int(np.diff(self._starts).max())
+        self._pieces = (
+            np.zeros((2, n_pairs, d, d)),
+            np.full((2, n_pairs), -1, dtype=np.int64),
+            np.zeros((2, n_pairs, d, d)),
+            np.zeros((2, n_pairs, d, d)),
+            np.zeros((2, n_pairs), bool),
+        )
+        self._where = np.zeros(n_pairs, dtype=np.int64)
+        self._warm = False  # whether flow_multipliers come from a previous projection
+        # Sparse forms for the violation check and the fallbacks.
+        self._pair_sum = sp.csr_matrix((np.ones(n), (self._pair_of, np.arange(n))), shape=(n_pairs, n))
+        same_pair = self._pair_sum.T @ self._pair_sum
+        self._deviation = (sp.identity(n, format="csr") - sp.diags(self._P_t) @ same_pair).tocsr()
+        columns = np.arange(n)
+        inflow = self._in_row >= 0
+        self._flow = sp.csr_matrix(
+            (
+                np.concatenate([np.ones(n), -np.ones(int(inflow.sum()))]),
+                (
+                    np.concatenate([self._out_row, self._in_row[inflow]]),
+                    np.concatenate([columns, columns[inflow]]),
+                ),
+            ),
+            shape=(self._flow_rhs.size, n),
+        )
+        self._osqp: osqp.OSQP | None = None
+        self._fallback: tuple[cp.Problem, cp.Parameter, cp.Variable, cp.Constraint] | None = None
 
     def _violation(self, q: np.ndarray) -> float:
         """Largest violation of the constraints of ``Δ(𝒫_i)`` by a vector over the support triples."""
@@ -135,7 +698,7 @@ class ConfidenceSetProjector:
         q = np.asarray(q, dtype=float)
         outside = np.ones(self._shape, dtype=bool)
         outside[self._triples] = False
-        return max(self._violation(q[self._triples]), float(np.abs(q[outside]).max()))
+        return max(self._violation(q[self._triples]), float(np.abs(q[outside]).max(initial=0.0)))
 
     def project(self, y: np.ndarray) -> np.ndarray:
         """``argmin_{q ∈ Δ(𝒫_i)} ||q - y||_2`` for a triple-view point ``y`` of shape ``(|X|, |A|, |X|)``.
@@ -143,65 +706,112 @@ class ConfidenceSetProjector:
         Entries of ``y`` outside the layered support only add a constant to the distance and are ignored.
         Returns the projection as a triple view (zero outside the support).
         """
-        target = np.asarray(y, dtype=float)[self._triples]
-        self._osqp.update(q=np.concatenate([-target, np.zeros(self._n)]))
-        result = self._osqp.solve(raise_error=False)
+        target = np.ascontiguousarray(np.asarray(y, dtype=float).ravel()[self._flat])
         solution = None
-        if result.info.status_val == osqp.SolverStatus.OSQP_SOLVED:
-            iterate = np.array(result.x[: self._n])
-            for tol in ACTIVE_TOLS:
-                solution = self._polish(target, iterate, tol)
-                if solution is not None:
-                    break
+        if self._warm:
+            solution = self._solve_newton(target, self.flow_multipliers, "warm")
+        if solution is None:
+            solution = self._solve_newton(target, np.zeros_like(self.flow_multipliers), "cold")
+        if solution is None:
+            start = self._solve_osqp(target)
+            if start is not None:
+                solution = self._solve_newton(target, start, "osqp")
         if solution is None:
             self.fallbacks += 1
-            solution = self._solve_fallback(target)
+            self.last_path = "clarabel"
+            solution, self.flow_multipliers = self._solve_fallback(target)
+        self._warm = True
+        self.stats[self.last_path] += 1
         q = np.zeros(self._shape)
-        q[self._triples] = solution
+        q.ravel()[self._flat] = solution
         return q
 
-    def _polish(self, target: np.ndarray, iterate: np.ndarray, tol: float) -> np.ndarray | None:
-        """Project ``target`` onto the affine hull of the face of ``Δ(𝒫_i)`` ``tol``-active at ``iterate``.
-
-        Returns ``None`` when the result is not a feasible point close to ``iterate`` (wrong face).
-        """
-        deviation = self._deviation @ iterate
-        mass = self._pair_sum @ iterate
-        slack = self._epsilon * mass - self._pair_sum @ np.abs(deviation)
-        tight_pairs = (mass > tol) & (slack <= tol)
-        in_tight_pair = tight_pairs[self._pair_of]
-        kink = in_tight_pair & (np.abs(deviation) <= tol)
-        signs = np.where(kink, 0.0, np.sign(deviation))
-        tight_rows = self._pair_sum[tight_pairs]
-        # Tight budget: Σ_{x'} sign · (q - P̄_i q(x, a)) = ε_i q(x, a), with kinks held at zero deviation.
-        budget = tight_rows @ sp.diags(signs) @ self._deviation
-        budget -= sp.diags(self._epsilon[tight_pairs]) @ tight_rows
-        # The zero triples of the face are fixed at 0; the other equations act on the free triples only.
-        free = iterate > tol
-        face = sp.vstack([self._flow, self._deviation[kink], budget]).tocsc()[:, free].toarray()
-        rhs = np.zeros(face.shape[0])
-        rhs[: self._flow_rhs.size] = self._flow_rhs
-        polished = np.zeros(self._n)
-        polished[free] = target[free] - np.linalg.lstsq(face, face @ target[free] - rhs, rcond=None)[0]
-        if self._violation(polished) > FEASIBILITY_TOL or np.abs(polished - iterate).max() > MATCH_TOL:
+    def _solve_newton(self, target: np.ndarray, nu: np.ndarray, path: str) -> np.ndarray | None:
+        """Certified Newton solve from the flow multipliers ``nu`` (``None`` when it fails)."""
+        nu = np.array(nu, dtype=float)
+        q = np.empty(self._n)
+        status, steps = _newton(
+            target,
+            nu,
+            self._flow_rhs,
+            self._starts,
+            self._P_t,
+            self._epsilon,
+            self._out_row,
+            self._in_row,
+            q,
+            self._pieces,
+            self._where,
+            MAX_NEWTON_STEPS,
+            MAX_RIDGES,
+            FLOW_TOL,
+            RIDGE,
+        )
+        self.stats["newton_steps"] += steps
+        if status != _SUCCESS:
+            self._pieces[1][:] = -1  # a failed pair solve may have left a piece half written
             return None
-        return polished
+        self.flow_multipliers = nu
+        self.last_path = path
+        return q
 
-    def _solve_fallback(self, target: np.ndarray) -> np.ndarray:
-        """The same QP with Clarabel through cvxpy (built on first use, then re-solved with a new ``y``)."""
+    def _qp_data(self) -> tuple[sp.csc_matrix, np.ndarray, np.ndarray]:
+        """The linearised QP in ``z = (q, u)``: constraint matrix and bounds (flow rows first)."""
+        n, n_pairs = self._n, self._epsilon.size
+        identity = sp.identity(n, format="csr")
+        zeros = sp.csr_matrix((n, n))
+        A = sp.vstack(
+            [
+                sp.hstack([self._flow, sp.csr_matrix((self._flow.shape[0], n))]),
+                sp.hstack([identity, zeros]),
+                sp.hstack([-self._deviation, identity]),
+                sp.hstack([self._deviation, identity]),
+                sp.hstack([-sp.diags(self._epsilon) @ self._pair_sum, self._pair_sum]),
+            ]
+        ).tocsc()
+        lower = np.concatenate([self._flow_rhs, np.zeros(3 * n), np.full(n_pairs, -np.inf)])
+        upper = np.concatenate([self._flow_rhs, np.full(3 * n, np.inf), np.zeros(n_pairs)])
+        return A, lower, upper
+
+    def _solve_osqp(self, target: np.ndarray) -> np.ndarray | None:
+        """OSQP on the linearised QP (set up on first use); returns its flow multipliers, or ``None``."""
+        n = self._n
+        if self._osqp is None:
+            A, lower, upper = self._qp_data()
+            hessian = sp.block_diag([sp.identity(n), sp.csr_matrix((n, n))], format="csc")
+            self._osqp = osqp.OSQP()
+            self._osqp.setup(
+                sp.triu(hessian, format="csc"), np.zeros(2 * n), A, lower, upper, **OSQP_SETTINGS
+            )
+        self._osqp.update(q=np.concatenate([-target, np.zeros(n)]))
+        result = self._osqp.solve(raise_error=False)
+        if result.info.status_val != osqp.SolverStatus.OSQP_SOLVED:
+            return None
+        # OSQP's KKT reads P z + c + A^T y = 0, so the flow rows' y is ν of q - y + F^T ν + ... = 0.
+        return np.array(result.y[: self._flow_rhs.size])
+
+    def _solve_fallback(self, target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The same QP with Clarabel through cvxpy (built on first use, then re-solved with a new ``y``);
+        returns ``q`` and the flow multipliers (cvxpy's duals of the flow rows have the sign of ``ν``)."""
         if self._fallback is None:
+            A, lower, upper = self._qp_data()
             z = cp.Variable(2 * self._n)
             y = cp.Parameter(self._n)
-            equal = self._lower == self._upper
-            below = np.isfinite(self._lower) & ~equal
-            above = np.isfinite(self._upper) & ~equal
-            constraints = [self._A[equal] @ z == self._lower[equal], self._A[below] @ z >= self._lower[below],
-                           self._A[above] @ z <= self._upper[above]]
+            equal = lower == upper
+            below = np.isfinite(lower) & ~equal
+            above = np.isfinite(upper) & ~equal
+            flow = A[equal] @ z == lower[equal]
+            constraints = [flow, A[below] @ z >= lower[below], A[above] @ z <= upper[above]]
             problem = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(z[: self._n] - y)), constraints)
-            self._fallback = (problem, y, z)
-        problem, y, z = self._fallback
+            self._fallback = (problem, y, z, flow)
+        problem, y, z, flow = self._fallback
         y.value = target
         problem.solve(solver=cp.CLARABEL, **CLARABEL_SETTINGS)
         if z.value is None:
             raise RuntimeError(f"projection onto Δ(P_i) failed in both OSQP and Clarabel ({problem.status})")
-        return np.array(z.value[: self._n])
+        nu = (
+            np.zeros(self._flow_rhs.size)
+            if flow.dual_value is None
+            else np.array(flow.dual_value, dtype=float)
+        )
+        return np.array(z.value[: self._n]), nu

@@ -1,0 +1,181 @@
+"""Microseconds per episode of the UC-O-GDPS projection (Algorithm 3 line 8) against a cvxpy baseline.
+
+Emulates the online algorithm inside one epoch: a random layered CMDP (``make_layered_cmdp``), a confidence
+set ``𝒫_i`` (``TransitionConfidence`` after episodes sampled under the uniform policy), then every episode a
+gradient step ``y = q̂_t - η_t ℓ_t`` with ``ℓ_t(x, a) = -r_t(x, a) + λ^T g_t(x, a)`` (noisy rewards and
+constraint costs around ``r̄``, ``Ḡ``, a fixed dual ``λ``), ``η_t = 1 / (ℓ̄_t C √T)``, ``C = 5|X||A|/L`` and
+``T = 10^5``, followed by the projection ``q̂_{t+1} = Π_{Δ(𝒫_i)}(y)``. Only the projection is timed.
+
+Prints one JSON object per instance:
+``{"name", "instance", "metric": "us_per_episode", "value", "unit", "baseline": "cvxpy_projection",
+"baseline_value", "ratio", ...}`` with medians; extra keys give the fallback count, how the projector solved
+its calls (``paths``, with the total of Newton steps), the mean and 99th percentile, the number of tight
+budgets at the end, the largest violation seen, the first call of an epoch (projector set-up plus a cold
+projection, ``epoch_start_us``) and the baseline with the cvxpy problem rebuilt every episode
+(``baseline_rebuilt_value``). The baseline (``baseline_value``) re-solves one parametrised cvxpy problem
+(``y`` a ``cp.Parameter``, Clarabel at its default tolerances) per episode, continuing the same trajectory
+in the same run: the faster of the two cvxpy variants, so ``ratio`` is the conservative one.
+
+    python benchmarks/bench_cmdp.py [--episodes 5000] [--warmup 5000] [--baseline-episodes 50]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import cvxpy as cp
+import numpy as np
+
+from regretlab.cmdp.confidence import TransitionConfidence
+from regretlab.cmdp.instance import make_layered_cmdp
+from regretlab.cmdp.occupancy import layer_slices, occupancy_from_policy, sample_trajectory, support_mask
+from regretlab.cmdp.projection import ConfidenceSetProjector
+
+#: name -> (L, states per inner layer, |A|, m, rho, episodes sampled for the confidence set)
+INSTANCES = {"small": (4, 3, 3, 1, 0.5, 20000), "medium": (6, 5, 4, 2, 0.5, 20000)}
+HORIZON = 100_000
+DELTA = 0.1
+
+
+class Episodes:
+    """The gradient steps of UC-O-GDPS on one instance: ``next_point(q)`` returns ``q - η_t ℓ_t``."""
+
+    def __init__(self, spec: tuple, seed: int) -> None:
+        n_layers, width, n_actions, m, rho, n_sampled = spec
+        rng = self.rng = np.random.default_rng(seed)
+        self.cmdp = make_layered_cmdp(rng, n_layers, width, n_actions, m, rho)
+        layer_sizes = self.cmdp.layer_sizes
+        confidence = TransitionConfidence(layer_sizes, n_actions, HORIZON, DELTA)
+        uniform = np.full((self.cmdp.n_states, n_actions), 1.0 / n_actions)
+        for _ in range(n_sampled):
+            confidence.observe(sample_trajectory(rng, layer_sizes, self.cmdp.P, uniform))
+            confidence.maybe_new_epoch()
+        self.P_bar, self.epsilon = confidence.P_bar, confidence.epsilon
+        self.mask = support_mask(layer_sizes, n_actions)
+        self.dual = np.full(m, 1.0)
+        self.C = 5 * self.cmdp.n_states * n_actions / n_layers
+        self.max_loss = 0.0
+        self.start = occupancy_from_policy(layer_sizes, self.cmdp.P, uniform)
+
+    def next_point(self, q: np.ndarray) -> np.ndarray:
+        rng, cmdp = self.rng, self.cmdp
+        reward = (rng.random(cmdp.r_bar.shape) < cmdp.r_bar).astype(float)
+        cost = np.clip(cmdp.G_bar + rng.uniform(-0.5, 0.5, cmdp.G_bar.shape), -1.0, 1.0)
+        loss = -reward + np.tensordot(self.dual, cost, axes=1)
+        loss[-1] = 0.0
+        self.max_loss = max(self.max_loss, float(np.abs(loss).max()))
+        eta = 1.0 / (self.max_loss * self.C * np.sqrt(HORIZON))
+        return q - eta * loss[:, :, None] * self.mask
+
+
+def cvxpy_projection(layer_sizes, n_actions, P_bar, epsilon):
+    """The generic formulation: ``min ||q - y||²``, Lemma 1 and ``cp.norm1`` budgets; ``y`` is a Parameter."""
+    n_states = sum(layer_sizes)
+    mask = support_mask(layer_sizes, n_actions).reshape(n_states * n_actions, n_states)
+    y = cp.Parameter(mask.shape)
+    q = cp.Variable(mask.shape, nonneg=True)
+    constraints = [cp.multiply(~mask, q) == 0]
+    for k, layer in enumerate(layer_slices(layer_sizes)[:-1]):
+        constraints.append(cp.sum(q[layer.start * n_actions : layer.stop * n_actions]) == 1)
+        for x in range(layer.start, layer.stop):
+            if k > 0:
+                constraints.append(cp.sum(q[x * n_actions : (x + 1) * n_actions]) == cp.sum(q[:, x]))
+            for a in range(n_actions):
+                row = q[x * n_actions + a]
+                mass = cp.sum(row)
+                constraints.append(cp.norm1(row - P_bar[x, a] * mass) <= epsilon[x, a] * mass)
+    problem = cp.Problem(cp.Minimize(cp.sum_squares(cp.multiply(mask, q - y))), constraints)
+
+    def project(point: np.ndarray) -> np.ndarray:
+        y.value = point.reshape(mask.shape)
+        problem.solve(solver=cp.CLARABEL)
+        return q.value.reshape(point.shape)
+
+    return project
+
+
+def run(name: str, spec: tuple, n_episodes: int, n_warmup: int, n_baseline: int, seed: int) -> dict:
+    episodes = Episodes(spec, seed)
+    layer_sizes, n_actions = episodes.cmdp.layer_sizes, episodes.cmdp.n_actions
+    projector = ConfidenceSetProjector(layer_sizes, n_actions, episodes.P_bar, episodes.epsilon)
+    q = projector.project(episodes.start)  # first call of the epoch (cold, OSQP)
+    for _ in range(n_warmup):
+        q = projector.project(episodes.next_point(q))
+    stats_before = dict(projector.stats)
+    timings = np.empty(n_episodes)
+    worst_violation = 0.0
+    for t in range(n_episodes):
+        y = episodes.next_point(q)
+        start = time.perf_counter()
+        q = projector.project(y)
+        timings[t] = time.perf_counter() - start
+        if t % 100 == 0:
+            worst_violation = max(worst_violation, projector.violation(q))
+    stats = {key: projector.stats[key] - stats_before[key] for key in projector.stats}
+    # First call of an epoch: a new projector (set up once per epoch) and its cold projection.
+    epoch_start = []
+    for _ in range(20):
+        start = time.perf_counter()
+        ConfidenceSetProjector(layer_sizes, n_actions, episodes.P_bar, episodes.epsilon).project(q)
+        epoch_start.append(time.perf_counter() - start)
+
+    mass = q.sum(axis=2)
+    slack = episodes.epsilon * mass - np.abs(q - episodes.P_bar * mass[:, :, None]).sum(axis=2)
+    tight = int(np.sum((mass[:-1] > 1e-9) & (slack[:-1] <= 1e-9)))
+
+    baseline = cvxpy_projection(layer_sizes, n_actions, episodes.P_bar, episodes.epsilon)
+    baseline(episodes.next_point(q))  # compile the parametrised problem outside the timing
+    baseline_times, rebuilt_times = [], []
+    q_base = q
+    for _ in range(n_baseline):
+        y = episodes.next_point(q_base)
+        start = time.perf_counter()
+        q_base = baseline(y)
+        baseline_times.append(time.perf_counter() - start)
+    for _ in range(max(1, n_baseline // 5)):
+        y = episodes.next_point(q_base)
+        start = time.perf_counter()
+        q_base = cvxpy_projection(layer_sizes, n_actions, episodes.P_bar, episodes.epsilon)(y)
+        rebuilt_times.append(time.perf_counter() - start)
+
+    value = float(np.median(timings)) * 1e6
+    baseline_value = float(np.median(baseline_times)) * 1e6
+    return {
+        "name": "cmdp_projection",
+        "instance": name,
+        "metric": "us_per_episode",
+        "value": round(value, 1),
+        "unit": "us",
+        "baseline": "cvxpy_projection",
+        "baseline_value": round(baseline_value, 1),
+        "ratio": round(baseline_value / value, 1),
+        "fallbacks": projector.fallbacks,
+        "paths": stats,
+        "mean_us": round(float(timings.mean()) * 1e6, 1),
+        "p99_us": round(float(np.quantile(timings, 0.99)) * 1e6, 1),
+        "episodes": n_episodes,
+        "triples": int(episodes.mask.sum()),
+        "tight_budgets": tight,
+        "max_violation": worst_violation,
+        "epoch_start_us": round(float(np.median(epoch_start)) * 1e6, 1),
+        "baseline_rebuilt_value": round(float(np.median(rebuilt_times)) * 1e6, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--episodes", type=int, default=5000)
+    parser.add_argument("--warmup", type=int, default=5000)
+    parser.add_argument("--baseline-episodes", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--instances", nargs="+", default=list(INSTANCES), choices=list(INSTANCES))
+    args = parser.parse_args()
+    for name in args.instances:
+        result = run(name, INSTANCES[name], args.episodes, args.warmup, args.baseline_episodes, args.seed)
+        print(json.dumps(result), flush=True)
+
+
+if __name__ == "__main__":
+    main()
