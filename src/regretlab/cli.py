@@ -60,7 +60,10 @@ def main(argv: list[str] | None = None) -> int:
         spec = _instance_spec(config, args.regime, args.instance)
         rng = np.random.default_rng(job_seed_sequence(args.regime, args.instance, "instance"))
         if config["regimes"][args.regime]["kind"] == "cmdp":
-            instance, run_and_write = cmdp_runs.build_instance(spec, rng), cmdp_runs.run_and_write
+            instance, run_and_write = (
+                cmdp_runs.build_instance(spec, rng, args.horizon),
+                cmdp_runs.run_and_write,
+            )
         else:
             instance, run_and_write = bandit_instance.build_instance(spec, rng), bandit_simulate.run_and_write
         summary = run_and_write(

@@ -177,6 +177,15 @@ BOUNDS: dict[str, BoundSpec] = {
         source="paper 000 Theorem 7 (lines 423/429)",
         hypotheses=_condition2,
     ),
+    "theorem7_reward_ratio": BoundSpec(
+        evaluate=lambda n: n["rho"] / (1 + n["rho"]),
+        metric="reward_ratio",
+        explicit=False,
+        label="ρ/(1+ρ) — a lower bound on Σ r_t^T q_t / (T·OPT)",
+        exponents={"T": 0.0},
+        source="paper 000 Theorem 7 (line 433): Σ r_t^T q_t ≥ Ω(ρ/(1+ρ) T·OPT); drawn with unit constant",
+        hypotheses=_condition2,
+    ),
     "theorem4_zeta": BoundSpec(
         evaluate=lambda n: cmdp_bounds.theorem4_zeta(n["m"], n["L"], n["rho"]).value,
         metric="lambda_l1_max",

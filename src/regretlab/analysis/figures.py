@@ -30,6 +30,10 @@ METRIC_LABELS = {
     "pseudo_regret": "pseudo-regret Σ⟨p_t,ℓ_t⟩ − L*",
     "regret": "regret R_T (Def. 2)",
     "violation": "violation V_T (Def. 3)",
+    "reward_ratio": "reward ratio Σ r_t^T q_t / (T·OPT)",
+    "lambda_l1_max": "max_τ ‖λ_τ‖₁",
+    "q_error_l1": "Σ_τ ‖q_τ − q̂_τ‖₁",
+    "primal_regret": "primal regret R^P_T",
 }
 #: Fixed metadata so that re-drawing the same table gives the same bytes.
 _PNG_METADATA = {"Software": None}
@@ -124,6 +128,9 @@ def plot_regime(
                 _draw_curve(ax, curve.sort_values("x"), palette[(algorithm, constants)], label)
             ax.set_xscale("log")
             ax.xaxis.set_minor_formatter(NullFormatter())  # minor labels of short ranges overlap
+            xs = sorted(data["x"].unique())
+            if len(xs) > 1 and xs[-1] / xs[0] < 100:  # under two decades: label the data's own abscissae
+                ax.set_xticks(xs, [f"{x:.0f}" if x >= 10 else f"{x:.3g}" for x in xs])
             if (data["ci_low"] <= 0).any():  # e.g. a violation V_T < 0: constraints met with slack
                 ax.set_yscale("symlog", linthresh=1.0)
                 ax.axhline(0.0, color="black", linewidth=0.6)

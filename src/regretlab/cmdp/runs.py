@@ -22,10 +22,23 @@ from regretlab.io import run_metadata, write_parquet
 from regretlab.seeding import environment_and_learner_rngs, job_seed_sequence
 
 
-def build_instance(spec: dict, rng: np.random.Generator) -> dict:
-    """The JSON-ready instance of a validated ``cmdp`` instance config entry.
+def rho_at(spec: dict, horizon: int | None) -> float:
+    """The feasibility parameter of an instance at horizon T: ``rho · (T / rho_reference_T)^(-rho_exponent)``.
 
-    ``rng`` (the instance's own SeedSequence) draws the CMDP, then the adversarial sign pattern.
+    With ``rho_exponent = 0`` (the default) it is ``rho`` at every horizon; Theorem 6's regime uses
+    ``rho_exponent = 1/4`` (ρ shrinking like T^{-1/4}, so that Condition 2 fails ever more). ``horizon=None``
+    gives ``rho`` itself (the instance file).
+    """
+    if horizon is None or spec["rho_exponent"] == 0:
+        return spec["rho"]
+    return spec["rho"] * (horizon / spec["rho_reference_T"]) ** (-spec["rho_exponent"])
+
+
+def build_instance(spec: dict, rng: np.random.Generator, horizon: int | None = None) -> dict:
+    """The JSON-ready instance of a validated ``cmdp`` instance config entry, at horizon ``horizon``.
+
+    ``rng`` (the instance's own SeedSequence) draws the CMDP, then the adversarial sign pattern. The draws do
+    not depend on the horizon: only the shift of the constraints that sets ρ (:func:`rho_at`) does.
     """
     cmdp = make_layered_cmdp(
         rng,
@@ -33,7 +46,7 @@ def build_instance(spec: dict, rng: np.random.Generator) -> dict:
         spec["states_per_layer"],
         spec["n_actions"],
         spec["m"],
-        spec["rho"],
+        rho_at(spec, horizon),
         spec["constraint_spread"],
     )
     environment = make_environment(
@@ -55,6 +68,15 @@ def build_instance(spec: dict, rng: np.random.Generator) -> dict:
         "stochastic_rewards": spec["rewards"] == "stochastic",
     }
     return {"cmdp": cmdp.to_dict(), "environment": environment.to_dict(), "numbers": numbers}
+
+
+def instance_at_horizon(instance: dict, spec: dict, regime: str, instance_name: str, horizon: int) -> dict:
+    """``instance`` itself, or — when its ρ depends on T (``rho_exponent > 0``) — the same draw rebuilt with
+    the ρ of ``horizon`` from the instance's own SeedSequence."""
+    if spec["rho_exponent"] == 0:
+        return instance
+    rng = np.random.default_rng(job_seed_sequence(regime, instance_name, "instance"))
+    return build_instance(spec, rng, horizon)
 
 
 def run_seeds(
