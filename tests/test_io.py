@@ -69,3 +69,12 @@ def test_source_fingerprint_of_a_part_differs_from_the_whole():
 
     assert source_fingerprint("bandits", "io.py") != source_fingerprint()
     assert source_fingerprint("io.py") == source_fingerprint("io.py")
+
+
+def test_stacked_run_frames_start_with_the_key_columns():
+    from regretlab.io import RUN_KEYS, stack_run_frames
+
+    frames = [pd.DataFrame({"seed": [s, s], "t": [1, 2], "x": [0.0, 1.0]}) for s in (0, 1)]
+    runs = stack_run_frames(frames, regime="r", instance="i", algorithm="a", constants="paper", T=2)
+    assert list(runs.columns) == [*RUN_KEYS, "seed", "t", "x"]
+    assert len(runs) == 4 and (runs["T"] == 2).all() and list(runs.index) == [0, 1, 2, 3]

@@ -129,3 +129,28 @@ def run_metadata(config: object, wall_time_s: float) -> dict:
         "config_hash": config_hash(config),
         "wall_time_s": round(float(wall_time_s), 6),
     }
+
+
+#: Key columns every run table starts with, in order (after them: ``seed``, ``t`` and the kind's metrics).
+RUN_KEYS = ("regime", "instance", "algorithm", "constants", "T")
+
+
+def stack_run_frames(frames: list[pd.DataFrame], **keys: object) -> pd.DataFrame:
+    """Concatenate one seed batch's per-seed frames and prepend the key columns :data:`RUN_KEYS`."""
+    runs = pd.concat(frames, ignore_index=True)
+    for column in reversed(RUN_KEYS):
+        runs.insert(0, column, keys[column])
+    return runs
+
+
+def write_run_table(
+    path: str | os.PathLike,
+    runs: pd.DataFrame,
+    config: object,
+    wall_time_s: float,
+    info: dict,
+    seeds: list[int],
+) -> None:
+    """Atomically write a run table with its provenance (:func:`run_metadata`), the learners' ``info`` and
+    the seeds in the parquet metadata."""
+    write_parquet(path, runs, {**run_metadata(config, wall_time_s), **info, "seeds": list(seeds)})

@@ -10,7 +10,7 @@ import pandas as pd
 from regretlab.bandits.algorithms import ALGORITHMS, make_learner
 from regretlab.bandits.instance import BanditInstance
 from regretlab.bandits.tracking import RECORD_COLUMNS, Tracker, log_checkpoints
-from regretlab.io import run_metadata, write_parquet
+from regretlab.io import stack_run_frames, write_run_table
 from regretlab.seeding import environment_and_learner_rngs, job_seed_sequence
 
 #: Rounds simulated per call into a compiled kernel: bounds memory at ``CHUNK_ROUNDS × K`` floats.
@@ -92,15 +92,9 @@ def run_seeds(
                 "L_per_arm": frame.attrs["L_per_arm"],
             }
         )
-    runs = pd.concat(frames, ignore_index=True)
-    for column, value in (
-        ("T", horizon),
-        ("constants", constants),
-        ("algorithm", algorithm),
-        ("instance", instance_name),
-        ("regime", regime),
-    ):
-        runs.insert(0, column, value)
+    runs = stack_run_frames(
+        frames, regime=regime, instance=instance_name, algorithm=algorithm, constants=constants, T=horizon
+    )
     return runs, {"oracle_L_star": needs_oracle, "learners": learners}
 
 
@@ -124,8 +118,7 @@ def run_and_write(
     runs, learner_info = run_seeds(regime, instance_name, instance, algorithm, constants, horizon, seeds)
     wall_time = time.perf_counter() - start
     if path is not None:
-        metadata = {**run_metadata(config, wall_time), **learner_info, "seeds": list(seeds)}
-        write_parquet(path, runs, metadata)
+        write_run_table(path, runs, config, wall_time, learner_info, seeds)
     final = runs[runs["t"] == horizon]
     return {
         "regime": regime,

@@ -18,7 +18,7 @@ from regretlab.cmdp.environments import CMDPEnvironment, make_environment
 from regretlab.cmdp.instance import CMDP, make_layered_cmdp
 from regretlab.cmdp.pdgd_ops import make_learner
 from regretlab.cmdp.simulate import simulate
-from regretlab.io import run_metadata, write_parquet
+from regretlab.io import stack_run_frames, write_run_table
 from regretlab.seeding import environment_and_learner_rngs, job_seed_sequence
 
 
@@ -109,15 +109,9 @@ def run_seeds(
         frame["hypotheses_hold"] = True  # the theorems' hypotheses are per bound (regretlab.theory)
         frames.append(frame)
         per_seed.append({"seed": seed, **meta})
-    runs = pd.concat(frames, ignore_index=True)
-    for column, value in (
-        ("T", horizon),
-        ("constants", constants),
-        ("algorithm", algorithm),
-        ("instance", instance_name),
-        ("regime", regime),
-    ):
-        runs.insert(0, column, value)
+    runs = stack_run_frames(
+        frames, regime=regime, instance=instance_name, algorithm=algorithm, constants=constants, T=horizon
+    )
     return runs, {"runs": per_seed}
 
 
@@ -138,7 +132,7 @@ def run_and_write(
     runs, info = run_seeds(regime, instance_name, instance, algorithm, constants, horizon, seeds)
     wall_time = time.perf_counter() - start
     if path is not None:
-        write_parquet(path, runs, {**run_metadata(config, wall_time), **info, "seeds": list(seeds)})
+        write_run_table(path, runs, config, wall_time, info, seeds)
     final = runs[runs["t"] == horizon]
     return {
         "regime": regime,
