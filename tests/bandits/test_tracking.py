@@ -5,7 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from regretlab.bandits.tracking import Tracker, log_checkpoints, sample_arm, track_round
+from regretlab.bandits.tracking import Tracker, sample_arm, track_round
+from regretlab.checkpoints import log_checkpoints
 
 
 @given(horizon=st.integers(1, 10**7))

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from regretlab.bandits.tracking import log_checkpoints
+from regretlab.checkpoints import log_checkpoints
 from regretlab.cmdp import bounds
 from regretlab.cmdp.environments import make_environment
 from regretlab.cmdp.instance import condition2_holds, make_layered_cmdp

@@ -9,7 +9,8 @@ import pandas as pd
 
 from regretlab.bandits.algorithms import ALGORITHMS, make_learner
 from regretlab.bandits.instance import BanditInstance
-from regretlab.bandits.tracking import RECORD_COLUMNS, Tracker, log_checkpoints
+from regretlab.bandits.tracking import RECORD_COLUMNS, Tracker
+from regretlab.checkpoints import log_checkpoints
 from regretlab.io import stack_run_frames, write_run_table
 from regretlab.seeding import environment_and_learner_rngs, job_seed_sequence
 

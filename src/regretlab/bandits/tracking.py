@@ -1,4 +1,4 @@
-"""Per-round bookkeeping shared by every bandit kernel, and the log-spaced checkpoint grid.
+"""Per-round bookkeeping shared by every bandit kernel (the checkpoint grid is :mod:`regretlab.checkpoints`).
 
 A run records, at each checkpoint t, the pseudo-regret Σ_{s≤t} ⟨p_s, ℓ_s⟩ − min_i L_{t,i}, the realised
 regret Σ_{s≤t} ℓ_{s,i_s} − min_i L_{t,i}, L* = min_i L_{t,i} and i* (paper 001, §2: Reg = Reg_{i*} against
@@ -12,15 +12,6 @@ from numba import njit
 
 #: Columns of the checkpoint record array, in order.
 RECORD_COLUMNS = ("pseudo_regret", "realized_regret", "L_star", "best_arm")
-
-
-def log_checkpoints(horizon: int, per_decade: int = 12) -> np.ndarray:
-    """Sorted unique rounds ``1 ≤ t ≤ T``, about ``per_decade`` per factor of ten, always including ``T``."""
-    if horizon < 1:
-        raise ValueError(f"horizon must be a positive integer, got {horizon}")
-    n_points = max(2, int(np.ceil(per_decade * np.log10(horizon))) + 1)
-    grid = np.unique(np.round(np.geomspace(1, horizon, n_points)).astype(np.int64))
-    return np.union1d(grid, [horizon])
 
 
 class Tracker:

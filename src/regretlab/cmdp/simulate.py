@@ -2,7 +2,7 @@
 
 The evaluator (this module) knows ``P``, the environment's sequences and the offline benchmark; the learner
 sees only its trajectories, ``r_t`` and ``G_t`` (Algorithm 1). Nothing is stored per episode: running sums are
-kept and copied into one row per checkpoint (:func:`~regretlab.bandits.tracking.log_checkpoints`), so memory
+kept and copied into one row per checkpoint (:func:`~regretlab.checkpoints.log_checkpoints`), so memory
 is O(number of checkpoints + log T) whatever ``T``; the environment is drawn in chunks of ``CHUNK_EPISODES``.
 The evaluator's per-episode work is compiled with numba (:func:`true_occupancy` and
 :func:`trajectory_from_uniforms` are twins of :func:`~regretlab.cmdp.occupancy.occupancy_from_policy` and
@@ -47,7 +47,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from regretlab.bandits.tracking import log_checkpoints
+from regretlab.checkpoints import log_checkpoints
 from regretlab.cmdp import bounds
 from regretlab.cmdp.environments import CMDPEnvironment
 from regretlab.cmdp.instance import CMDP, condition2_holds
