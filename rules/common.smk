@@ -1,18 +1,24 @@
 # Helpers shared by every rule: config validation and the functions that map wildcards to files.
+import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from regretlab.config import batch_seeds, regimes_of_kind, run_jobs, validate_config
+from regretlab.config import ConfigError, batch_seeds, regimes_of_kind, run_jobs, validate_config
 from regretlab.io import source_fingerprint
 
-validate_config(config, Path(workflow.basedir) / "schemas" / "config.schema.yaml")
+# The whole config — schema and cross-field rules (regretlab.checks) — is checked here, while the Snakefile is
+# parsed: a bad config stops Snakemake before the DAG is built, with one line per problem and no traceback.
+try:
+    validate_config(config, Path(workflow.basedir) / "schemas" / "config.schema.yaml")
+except ConfigError as error:
+    sys.exit("\n".join(f"regretlab: {line}" for line in str(error).splitlines()))
 
 REGIMES = list(config["regimes"])
 # Fingerprints of the library code each family of rules runs, passed to the rules as a parameter: editing the
 # library reruns the jobs that depend on the edited part (and only those).
-CORE = ("seeding.py", "io.py", "logs.py", "__init__.py")
+CORE = ("seeding.py", "io.py", "logs.py", "checkpoints.py", "__init__.py")
 BANDIT_LIBRARY = source_fingerprint("bandits", "graphs", *CORE)
-CMDP_LIBRARY = source_fingerprint("cmdp", "bandits/tracking.py", *CORE)
+CMDP_LIBRARY = source_fingerprint("cmdp", *CORE)
 LIBRARY = source_fingerprint()
 BANDIT_REGIMES = regimes_of_kind(config, "bandit")
 CMDP_REGIMES = regimes_of_kind(config, "cmdp")

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
+import tomllib
+from importlib.metadata import requires
 from pathlib import Path
 
 import pandas as pd
@@ -119,6 +122,27 @@ def test_smoke_run_produces_every_file(smoke_dir):
         assert key in meta
 
 
+def test_report_builds_from_the_smoke_run(smoke_dir):
+    """README command 1 ends with `snakemake --report`: it must work with the runtime dependencies."""
+    snakemake("--configfile", str(SMOKE), "--report", "figures/report.html", cwd=smoke_dir)
+    report = (smoke_dir / "figures" / "report.html").read_text(encoding="utf-8", errors="replace")
+    assert "smoke_exp3g" in report and "smoke_cmdp" in report
+
+
+def test_report_needs_nothing_beyond_the_runtime_dependencies():
+    """Whatever Snakemake's `reports` extra requires (pygments) is a runtime dependency of regretlab, not
+    only of the test extra (which happens to pull pygments in through pytest)."""
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    runtime = {re.split(r"[=<>!~;\[ ]", dep, maxsplit=1)[0].lower() for dep in project["dependencies"]}
+    report_extra = {
+        re.split(r"[=<>!~;\[ ]", req, maxsplit=1)[0].lower()
+        for req in requires("snakemake") or []
+        if re.search(r"extra\s*==\s*['\"]reports['\"]", req)
+    }
+    assert report_extra, "snakemake no longer declares a `reports` extra: check what --report imports"
+    assert report_extra <= runtime, f"add {sorted(report_extra - runtime)} to pyproject's dependencies"
+
+
 def test_second_run_does_nothing(smoke_dir):
     done = snakemake("--configfile", str(SMOKE), "--dry-run", cwd=smoke_dir)
     assert "Nothing to be done" in done.stdout + done.stderr
@@ -135,14 +159,26 @@ def test_two_runs_from_scratch_give_identical_tables(smoke_dir, tmp_path):
         assert (tmp_path / name).read_bytes() == (smoke_dir / name).read_bytes(), name
 
 
-def test_bad_config_fails_before_any_job(tmp_path):
+@pytest.mark.parametrize(
+    ("old", "new", "field", "allowed"),
+    [
+        ("algorithms: [exp3g]", "algorithms: [exp4]", "regimes.smoke_exp3g.algorithms[0]", "'exp3g'"),
+        ("rho: 1.2", "rho: 9.0", "regimes.smoke_cmdp.instances.tiny", "rho must lie in [0, L] = [0, 2]"),
+    ],
+    ids=["schema", "cross-field"],
+)
+def test_bad_config_fails_at_parse_time_in_one_line(tmp_path, old, new, field, allowed):
+    """The Snakefile validates the config (regretlab.config.validate_config) while it is parsed: one line,
+    no traceback, no job, no file (Snakemake itself only opens its log under .snakemake/log)."""
     bad = tmp_path / "bad.yaml"
-    bad.write_text(SMOKE.read_text().replace("algorithms: [exp3g]", "algorithms: [exp4]"))
+    bad.write_text(SMOKE.read_text().replace(old, new))
     done = snakemake("--configfile", str(bad), cwd=tmp_path, check=False)
     assert done.returncode != 0
-    assert "regimes.smoke_exp3g.algorithms[0]" in done.stdout + done.stderr
-    assert "exp3g" in done.stdout + done.stderr
-    assert not (tmp_path / "results").exists()
+    problems = [line for line in done.stderr.splitlines() if line.startswith("regretlab: ")]
+    assert len(problems) == 1 and field in problems[0] and allowed in problems[0], done.stderr
+    assert "Traceback" not in done.stderr and 'File "' not in done.stderr
+    written = {p.relative_to(tmp_path).parts[:2] for p in tmp_path.rglob("*") if p.is_file()}
+    assert written <= {("bad.yaml",), (".snakemake", "log")}, written
 
 
 def _interrupt_and_resume(directory: Path, sig: signal.Signals) -> None:

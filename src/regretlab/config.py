@@ -1,9 +1,11 @@
 """Validation of the workflow configuration and its expansion into jobs.
 
 ``validate_config`` checks ``config.yaml`` against ``schemas/config.schema.yaml`` (filling in the schema's
-defaults) and then checks what a schema cannot say (every algorithm has a bound, the bound has a theory
-exponent in the regime's x, the constants preset exists for the algorithm). Every problem is reported with
-the field's path and the allowed values, before any job runs.
+defaults) and then checks what a schema cannot say: here, every algorithm has a bound, the bound has a theory
+exponent in the regime's x, the constants preset exists for the algorithm; in :mod:`regretlab.checks`, the
+registries of cross-field rules (instances build, ρ attainable, algorithms valid on the graph, horizons
+usable). Every problem is reported on one line with the field's path and the allowed values, before any job
+runs (the Snakefile calls :func:`validate_config` when it is parsed, before the DAG is built).
 """
 
 from __future__ import annotations
@@ -16,12 +18,13 @@ from pathlib import Path
 import jsonschema
 import yaml
 
+from regretlab.checks import regime_problems
 from regretlab.kinds import KINDS
 from regretlab.theory import BOUNDS
 
 
 class ConfigError(ValueError):
-    """A configuration problem, with the offending field's path in the message."""
+    """A configuration problem: one line per problem, each naming the offending field and what is allowed."""
 
 
 def _field(path) -> str:
@@ -63,7 +66,7 @@ def load_schema(schema_path: str | os.PathLike) -> dict:
 
 def validate_config(config: dict, schema_path: str | os.PathLike) -> dict:
     """Validate ``config`` in place (filling defaults) and return it; raise :class:`ConfigError` listing
-    every problem found."""
+    every problem found, one per line (the cross-field checks run once the schema holds)."""
     schema = load_schema(schema_path)
     validator = _with_defaults(jsonschema.Draft202012Validator)(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: (list(map(str, e.absolute_path)), e.message))
@@ -71,8 +74,9 @@ def validate_config(config: dict, schema_path: str | os.PathLike) -> dict:
     if not problems:
         for name, regime in config["regimes"].items():
             problems += _regime_problems(name, regime)
+            problems += [f"config field {field}: {msg}" for field, msg in regime_problems(name, regime)]
     if problems:
-        raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
+        raise ConfigError("\n".join(problems))
     return config
 
 
@@ -119,13 +123,6 @@ def _regime_problems(name: str, regime: dict) -> list[str]:
                 problems.append(
                     f"{where}.constants: {constants!r} is not a preset of {algorithm}; "
                     f"allowed: {list(presets)}"
-                )
-    if regime["x"] == "T":  # a trajectory (x: t) or an L* sweep may use a single horizon
-        for scale, grid in regime["scales"].items():
-            if len(grid["horizons"]) < 2:
-                problems.append(
-                    f"{where}.scales.{scale}.horizons: a sweep in T needs at least 2 horizons, "
-                    f"got {grid['horizons']}"
                 )
     return problems
 

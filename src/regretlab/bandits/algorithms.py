@@ -32,12 +32,17 @@ class AlgorithmSpec:
         presets: the constants presets it accepts (``paper`` = the theorem's).
         needs_L_star: True when the theorem tunes η with L* (the ``paper`` preset then gets the true L*).
         description: one line for listings and figure legends.
+        graph_class: the feedback graphs it is valid on, a key of :data:`regretlab.checks.GRAPH_CLASSES`
+            (``"strongly_observable"``, ``"self_aware"``, ``"weakly_observable"``,
+            ``"directed_complete_bipartite"`` or ``"any_observable"``); the config check rejects an
+            algorithm on an instance whose graph is not of its class before any job runs.
     """
 
     build: Callable
     presets: tuple[str, ...]
     needs_L_star: bool
     description: str
+    graph_class: str
 
 
 ALGORITHMS: dict[str, AlgorithmSpec] = {
@@ -48,6 +53,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         presets=Exp3G.presets,
         needs_L_star=False,
         description="Exp3.G (Alon et al. 2015; paper 001 §3.1)",
+        graph_class="strongly_observable",
     ),
     "theorem2": AlgorithmSpec(
         build=lambda instance, horizon, rng, constants, oracle: Theorem2(
@@ -56,6 +62,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         presets=Theorem2.presets,
         needs_L_star=False,
         description="OMD with eq. (5), Ω = {p_i ≥ 1/T} (paper 001 Theorem 2)",
+        graph_class="strongly_observable",
     ),
     "theorem3": AlgorithmSpec(
         build=lambda instance, horizon, rng, constants, oracle: Theorem3(
@@ -64,6 +71,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         presets=Theorem3.presets,
         needs_L_star=True,
         description="OMD with eq. (6), η tuned with the true L* (paper 001 Theorem 3)",
+        graph_class="strongly_observable",
     ),
     "algorithm1": AlgorithmSpec(
         build=lambda instance, horizon, rng, constants, oracle: Algorithm1(
@@ -72,6 +80,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         presets=Algorithm1.presets,
         needs_L_star=True,
         description="Algorithm 1: cliques as meta-nodes, adaptive Hedge inside (paper 001 Theorem 4)",
+        graph_class="strongly_observable",
     ),
     "algorithm4": AlgorithmSpec(
         build=lambda instance, horizon, rng, constants, oracle: Algorithm4(
@@ -80,6 +89,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         presets=Algorithm4.presets,
         needs_L_star=False,
         description="Algorithm 4: Algorithm 1 with resets, no knowledge of L* (paper 001 Theorem 13)",
+        graph_class="strongly_observable",
     ),
     "algorithm5": AlgorithmSpec(
         build=lambda instance, horizon, rng, constants, oracle: Algorithm5(
@@ -88,6 +98,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         presets=Algorithm5.presets,
         needs_L_star=False,
         description="Algorithm 5 for self-aware graphs (paper 001 Theorem 14)",
+        graph_class="self_aware",
     ),
 }
 
