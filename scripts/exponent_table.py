@@ -3,10 +3,10 @@
 import pandas as pd
 
 from regretlab.analysis.tables import write_exponent_table
-from regretlab.logs import log_to
+from regretlab.logs import job_log
 
-log = log_to(snakemake.log[0])
-write_exponent_table(
-    [pd.read_parquet(path) for path in snakemake.input], snakemake.output.csv, snakemake.output.md
-)
-log.info("wrote %s", snakemake.output.csv)
+with job_log(snakemake) as log:
+    write_exponent_table(
+        [pd.read_parquet(path) for path in snakemake.input], snakemake.output.csv, snakemake.output.md
+    )
+    log.info("wrote %s", snakemake.output.csv)

@@ -4,12 +4,12 @@ import numpy as np
 
 from regretlab.cmdp.runs import build_instance
 from regretlab.io import write_json
-from regretlab.logs import log_to
+from regretlab.logs import job_log
 from regretlab.seeding import job_seed_sequence
 
-log = log_to(snakemake.log[0])
-regime, name = snakemake.wildcards.regime, snakemake.wildcards.instance
-rng = np.random.default_rng(job_seed_sequence(regime, name, "instance"))
-instance = build_instance(snakemake.params.spec, rng)
-write_json(snakemake.output[0], instance)
-log.info("instance %s/%s: %s", regime, name, instance["numbers"])
+with job_log(snakemake) as log:
+    regime, name = snakemake.wildcards.regime, snakemake.wildcards.instance
+    rng = np.random.default_rng(job_seed_sequence(regime, name, "instance"))
+    instance = build_instance(snakemake.params.spec, rng)
+    write_json(snakemake.output[0], instance)
+    log.info("instance %s/%s: %s", regime, name, instance["numbers"])

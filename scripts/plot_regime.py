@@ -3,13 +3,13 @@
 import pandas as pd
 
 from regretlab.analysis.figures import plot_regime
-from regretlab.logs import log_to
+from regretlab.logs import job_log
 
-log = log_to(snakemake.log[0])
-plot_regime(
-    pd.read_parquet(snakemake.input.summary),
-    pd.read_parquet(snakemake.input.exponents),
-    snakemake.output.png,
-    snakemake.output.pdf,
-)
-log.info("drew %s", snakemake.output.png)
+with job_log(snakemake) as log:
+    plot_regime(
+        pd.read_parquet(snakemake.input.summary),
+        pd.read_parquet(snakemake.input.exponents),
+        snakemake.output.png,
+        snakemake.output.pdf,
+    )
+    log.info("drew %s", snakemake.output.png)

@@ -181,6 +181,20 @@ def test_bad_config_fails_at_parse_time_in_one_line(tmp_path, old, new, field, a
     assert written <= {("bad.yaml",), (".snakemake", "log")}, written
 
 
+def test_failed_job_log_holds_its_cause(tmp_path):
+    """A run job whose instance file is corrupt fails; its log names the job and holds the traceback."""
+    instance = "results/instances/smoke_exp3g/cliques_2x3.json"
+    snakemake(instance, "--configfile", str(SMOKE), cwd=tmp_path)
+    (tmp_path / instance).write_text("{ not json")
+    run = "results/runs/smoke_exp3g/cliques_2x3/exp3g/paper/T~200/seeds~0.parquet"
+    done = snakemake(run, "--configfile", str(SMOKE), cwd=tmp_path, check=False)
+    assert done.returncode != 0 and not (tmp_path / run).exists()
+    log = (tmp_path / "logs/runs/smoke_exp3g/cliques_2x3/exp3g/paper/T~200/seeds~0.log").read_text()
+    identity = "rule=bandit_run regime=smoke_exp3g instance=cliques_2x3 algorithm=exp3g constants=paper T=200"
+    assert f"job failed: {identity} batch=0 seeds=[0, 1]" in log
+    assert "Traceback (most recent call last)" in log and "JSONDecodeError" in log
+
+
 def _interrupt_and_resume(directory: Path, sig: signal.Signals) -> None:
     """Start the smoke run, interrupt it once the first run file exists, then finish it."""
     cmd = [
