@@ -56,3 +56,13 @@ def test_cli_reports_bad_input_with_allowed_values(repo, capsys, monkeypatch):
     assert main([*ARGS[:8], "ucb", *ARGS[9:]]) == 2
     err = capsys.readouterr().err
     assert "algorithm must be one of ['algorithm1', 'algorithm4', 'algorithm5', 'exp3g'" in err
+
+
+def test_estimate_prints_every_regime_and_a_total(repo, capsys, monkeypatch):
+    monkeypatch.chdir(repo)
+    assert main(["estimate", "--config", "tests/config/smoke.yaml", "--scale", "paper"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "scale: paper"
+    assert [line.split()[0] for line in lines[2:5]] == ["smoke_exp3g", "smoke_cmdp", "total"]
+    total = lines[4].split()
+    assert total[1] == "6" and float(total[2]) == 3000 + 360  # run jobs; Σ T × seeds

@@ -15,8 +15,11 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+import yaml
 
 from regretlab.analysis.tables import EXPONENT_COLUMNS
+from regretlab.config import validate_config
+from regretlab.cost import estimate
 from regretlab.kinds import KINDS
 
 REPO = Path(__file__).resolve().parents[1]
@@ -193,6 +196,24 @@ def test_failed_job_log_holds_its_cause(tmp_path):
     identity = "rule=bandit_run regime=smoke_exp3g instance=cliques_2x3 algorithm=exp3g constants=paper T=200"
     assert f"job failed: {identity} batch=0 seeds=[0, 1]" in log
     assert "Traceback (most recent call last)" in log and "JSONDecodeError" in log
+
+
+def test_estimate_counts_the_run_jobs_of_a_dry_run(tmp_path):
+    """`regretlab estimate` plans the jobs Snakemake plans, and its rounds are Σ T × seeds."""
+    done = snakemake("--configfile", str(SMOKE), "--dry-run", cwd=tmp_path)
+    planned = {
+        match.group(1): int(match.group(2))
+        for match in re.finditer(r"^(\w+_run)\s+(\d+)\s*$", done.stdout + done.stderr, re.MULTILINE)
+    }
+    raw = yaml.safe_load(SMOKE.read_text())
+    config = validate_config(yaml.safe_load(SMOKE.read_text()), REPO / "schemas" / "config.schema.yaml")
+    estimates = estimate(config)
+    assert planned and sum(e.run_jobs for e in estimates) == sum(planned.values())
+    for e in estimates:
+        regime = raw["regimes"][e.regime]
+        grid = regime["scales"][raw["scale"]]
+        runs_per_T = len(regime["instances"]) * len(regime["algorithms"]) * len(regime.get("constants", [0]))
+        assert e.rounds == runs_per_T * sum(grid["horizons"]) * grid["seeds"]
 
 
 def _interrupt_and_resume(directory: Path, sig: signal.Signals) -> None:

@@ -1,11 +1,15 @@
-"""``regretlab run``: one (algorithm, instance, T, seeds) outside Snakemake, through the workflow's functions.
+"""``regretlab run``: one (algorithm, instance, T, seeds) outside Snakemake; ``regretlab estimate``: the cost
+of a scale's run jobs before submitting them.
 
-Example::
+Examples::
 
     regretlab run --regime exp3g_self_aware --instance cliques_2x8 --algorithm exp3g -T 10000 --seeds 0 1
+    regretlab estimate --scale paper
 
-The instance is built from the regime's entry in the config file exactly as the workflow builds it (same
+``run`` builds the instance from the regime's entry in the config file exactly as the workflow builds it (same
 SeedSequence), so the rows printed or written here are the rows the workflow stores for those seeds.
+``estimate`` prints, per regime and in total, the run jobs, the rounds or episodes they simulate and the
+CPU-hours predicted by the cost model the workflow's resource requests use (:mod:`regretlab.cost`).
 
 Every bad argument or config is reported before anything runs or is written, as one line
 ``regretlab: error: <option or config field>: <what is allowed>`` on stderr, with exit status 2.
@@ -27,6 +31,7 @@ from regretlab.bandits import simulate as bandit_simulate
 from regretlab.checks import run_problems
 from regretlab.cmdp import runs as cmdp_runs
 from regretlab.config import ConfigError, validate_config
+from regretlab.cost import estimate, format_estimate
 from regretlab.kinds import KINDS
 from regretlab.seeding import job_seed_sequence
 
@@ -82,6 +87,10 @@ def _parser() -> argparse.ArgumentParser:
         "--seeds", type=_seed, nargs="+", default=[0], help="distinct non-negative seed indices (default: 0)"
     )
     run.add_argument("--output", help="also write the run table to this parquet file")
+    cost = commands.add_parser("estimate", help="run jobs, rounds and CPU-hours of a scale, per regime")
+    cost.add_argument("--config", default="config.yaml", help="workflow config file (default: config.yaml)")
+    cost.add_argument("--schema", default=str(DEFAULT_SCHEMA), help="config schema (default: %(default)s)")
+    cost.add_argument("--scale", choices=["quick", "paper"], help="scale to estimate (default: the config's)")
     return parser
 
 
@@ -167,15 +176,22 @@ def _run(args: argparse.Namespace) -> dict:
     )
 
 
+def _estimate(args: argparse.Namespace) -> str:
+    config = load_config(args.config, args.schema)
+    if args.scale is not None:
+        config["scale"] = args.scale
+    return format_estimate(estimate(config), config["scale"])
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``regretlab`` console script."""
     args = _parser().parse_args(argv)
     try:
-        summary = _run(args)
+        out = json.dumps(_run(args), indent=2) if args.command == "run" else _estimate(args)
     except ConfigError as error:
         print("\n".join(f"regretlab: error: {line}" for line in str(error).splitlines()), file=sys.stderr)
         return USAGE_ERROR
-    print(json.dumps(summary, indent=2))
+    print(out)
     return 0
 
 

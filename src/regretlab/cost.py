@@ -1,0 +1,209 @@
+"""What the run jobs cost: one model for every job's resource request (``rules/resources.smk``, which SLURM
+turns into ``--time`` and ``--mem``) and for ``regretlab estimate`` (the cost of a whole scale before it is
+submitted). Nothing here changes a result.
+
+A run job simulates ``rounds = T × (seeds in its batch)`` rounds (bandit) or episodes (CMDP). Its simulation
+time is ``rounds × size × unit cost``, where the size and the unit cost depend on the regime's kind
+(:data:`KIND_COSTS`): for a bandit, the instance's number of arms K and the algorithm's cost per arm and
+round; for a CMDP, the instance's number of (state, action) pairs and the cost per pair and episode. The
+wall-time request of one job, in minutes, is::
+
+    attempt * ceil(RUN_STARTUP_MINUTES + RUNTIME_SAFETY_FACTOR * simulation seconds / 60)
+
+``attempt`` is 1, then 2 on the first retry (profiles/slurm sets ``retries: 1``), so a job killed at its time
+limit is retried with more. Memory of a bandit job, in MB: ``attempt * (RUN_BASE_MEM_MB + CHUNK_COPIES ×
+CHUNK_ROUNDS × K float64)``, a CMDP job ``attempt * RUN_BASE_MEM_MB``: a run's memory does not grow with T.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from regretlab.bandits.instance import GRAPH_FAMILIES
+from regretlab.bandits.simulate import CHUNK_ROUNDS
+from regretlab.config import RunJob, batch_seeds, run_jobs
+
+#: Cost of one simulated round per arm, in microseconds, by bandit algorithm (the others: ~0.1 µs measured
+#: at K = 16, benchmarks/bench_bandits.py and the learners' own timings). Exp3.G measured ~2 M rounds/s at
+#: K = 16 on the reference laptop (README), i.e. ~0.03 µs per arm and round (4 seeds of T = 10^7 at K = 16
+#: in 22 s); 0.1 leaves room for slower cluster cores before the safety factor.
+ROUND_COST_US_PER_ARM = {
+    "exp3g": 0.1,
+    "theorem2": 0.2,
+    "theorem3": 0.2,
+    "algorithm1": 0.2,
+    "algorithm4": 0.2,
+    "algorithm5": 0.2,
+}
+#: For a bandit algorithm not yet measured (add it above from benchmarks/ once known): ten times Exp3.G's.
+UNMEASURED_ROUND_COST_US_PER_ARM = 1.0
+#: Cost of one constrained-MDP episode, in microseconds, per (state, action) pair of the instance: the
+#: warm-started projection, the true-occupancy recursion and the evaluator's bookkeeping (~1–3 ms per episode
+#: measured for the small instances of config.yaml, |X||A| ≈ 30).
+EPISODE_COST_US_PER_PAIR = 100.0
+#: Multiplies the estimated simulation time in the request: shared nodes, slower CPUs, file-system latency.
+RUNTIME_SAFETY_FACTOR = 3
+#: Fixed part of every run job's request: interpreter start, imports, numba compilation, files.
+RUN_STARTUP_MINUTES = 1
+#: Measured fixed cost of a run job (~5 s for a T = 1000 job), used by the prediction of :func:`estimate`.
+RUN_STARTUP_SECONDS = 5.0
+#: Memory of a run job before its loss chunk, in MB (~300 MB peak measured; headroom for other platforms).
+RUN_BASE_MEM_MB = 1024
+#: Copies of the per-chunk loss matrix a bandit run may hold at once (the draw, its conversions, the view).
+CHUNK_COPIES = 4
+
+
+@cache
+def _arms(graph_json: str) -> int:
+    """K of a graph entry (a random family draws from a throwaway generator: K does not depend on it)."""
+    graph = json.loads(graph_json)
+    return GRAPH_FAMILIES[graph["family"]](graph, np.random.default_rng(0)).n_arms
+
+
+def instance_arms(spec: dict) -> int:
+    """K, the number of arms of a bandit instance entry."""
+    return _arms(json.dumps(spec["graph"], sort_keys=True))
+
+
+def instance_pairs(spec: dict) -> int:
+    """|X||A| of a layered CMDP instance entry (x_0 and x_L included)."""
+    return (2 + (spec["n_layers"] - 1) * spec["states_per_layer"]) * spec["n_actions"]
+
+
+def _bandit_memory_mb(spec: dict) -> float:
+    """A bandit run's base memory plus its loss chunks (CHUNK_COPIES × CHUNK_ROUNDS × K float64), in MB."""
+    return RUN_BASE_MEM_MB + CHUNK_COPIES * CHUNK_ROUNDS * instance_arms(spec) * 8 / 2**20
+
+
+@dataclass(frozen=True)
+class KindCost:
+    """The cost model of one kind of regime.
+
+    Attributes:
+        unit: what a run simulates (``rounds`` or ``episodes``).
+        size: instance entry → the size the unit cost multiplies (K, |X||A|).
+        unit_cost_us: algorithm → microseconds per unit and per size.
+        memory_mb: instance entry → memory of one job at its first attempt, in MB.
+    """
+
+    unit: str
+    size: Callable[[dict], int]
+    unit_cost_us: Callable[[str], float]
+    memory_mb: Callable[[dict], float]
+
+
+#: The cost model of each kind of regime (a key of :data:`regretlab.kinds.KINDS`).
+KIND_COSTS: dict[str, KindCost] = {
+    "bandit": KindCost(
+        unit="rounds",
+        size=instance_arms,
+        unit_cost_us=lambda algorithm: ROUND_COST_US_PER_ARM.get(algorithm, UNMEASURED_ROUND_COST_US_PER_ARM),
+        memory_mb=_bandit_memory_mb,
+    ),
+    "cmdp": KindCost(
+        unit="episodes",
+        size=instance_pairs,
+        unit_cost_us=lambda algorithm: EPISODE_COST_US_PER_PAIR,
+        memory_mb=lambda spec: RUN_BASE_MEM_MB,
+    ),
+}
+
+
+@dataclass(frozen=True)
+class JobCost:
+    """What one run job simulates and how long the model says it takes."""
+
+    rounds: int
+    simulation_seconds: float
+
+
+def job_cost(config: dict, job: RunJob) -> JobCost:
+    """Rounds (or episodes) of one run job and its predicted simulation time."""
+    regime = config["regimes"][job.regime]
+    model = KIND_COSTS[regime["kind"]]
+    rounds = job.T * len(batch_seeds(config, job.regime, job.batch))
+    size = model.size(regime["instances"][job.instance])
+    return JobCost(rounds, rounds * size * model.unit_cost_us(job.algorithm) * 1e-6)
+
+
+def runtime_minutes(config: dict, job: RunJob, attempt: int = 1) -> int:
+    """Wall-time request of one run job, in minutes (see the module docstring)."""
+    seconds = job_cost(config, job).simulation_seconds
+    return attempt * math.ceil(RUN_STARTUP_MINUTES + RUNTIME_SAFETY_FACTOR * seconds / 60)
+
+
+def mem_mb(config: dict, job: RunJob, attempt: int = 1) -> int:
+    """Memory request of one run job, in MB (see the module docstring)."""
+    regime = config["regimes"][job.regime]
+    return attempt * math.ceil(KIND_COSTS[regime["kind"]].memory_mb(regime["instances"][job.instance]))
+
+
+@dataclass(frozen=True)
+class RegimeEstimate:
+    """The cost of one regime's run jobs at the config's scale."""
+
+    regime: str
+    unit: str
+    run_jobs: int
+    rounds: int
+    predicted_cpu_hours: float
+    requested_cpu_hours: float
+
+
+def estimate(config: dict) -> list[RegimeEstimate]:
+    """Per regime of a validated config, at its ``scale``: the run jobs, the rounds (bandit) or episodes
+    (CMDP) they simulate, the CPU-hours the model predicts (measured startup plus simulation at the measured
+    unit costs) and the CPU-hours the jobs request (their wall-time limits at the first attempt)."""
+    estimates = []
+    for name, regime in config["regimes"].items():
+        jobs = run_jobs(config, name)
+        costs = [job_cost(config, job) for job in jobs]
+        estimates.append(
+            RegimeEstimate(
+                regime=name,
+                unit=KIND_COSTS[regime["kind"]].unit,
+                run_jobs=len(jobs),
+                rounds=sum(c.rounds for c in costs),
+                predicted_cpu_hours=sum(RUN_STARTUP_SECONDS + c.simulation_seconds for c in costs) / 3600,
+                requested_cpu_hours=sum(runtime_minutes(config, job) for job in jobs) / 60,
+            )
+        )
+    return estimates
+
+
+def format_estimate(estimates: list[RegimeEstimate], scale: str) -> str:
+    """The table ``regretlab estimate`` prints: one line per regime and a total."""
+    header = ("regime", "run jobs", "rounds/episodes", "predicted CPU-h", "requested CPU-h")
+    rows = [
+        (e.regime, f"{e.run_jobs}", f"{e.rounds:.3g} {e.unit}", f"{e.predicted_cpu_hours:.2f}",
+         f"{e.requested_cpu_hours:.2f}")
+        for e in estimates
+    ]  # fmt: skip
+    rows.append(
+        (
+            "total",
+            f"{sum(e.run_jobs for e in estimates)}",
+            f"{sum(e.rounds for e in estimates):.3g}",
+            f"{sum(e.predicted_cpu_hours for e in estimates):.2f}",
+            f"{sum(e.requested_cpu_hours for e in estimates):.2f}",
+        )
+    )
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    lines = [
+        "  ".join([row[0].ljust(widths[0]), *map(str.rjust, row[1:], widths[1:])]) for row in [header, *rows]
+    ]
+    return "\n".join(
+        [
+            f"scale: {scale}",
+            *lines,
+            f"predicted: {RUN_STARTUP_SECONDS:g} s per job + the measured cost per round or episode "
+            f"(regretlab.cost); requested: the jobs' wall-time limits (× {RUNTIME_SAFETY_FACTOR} safety, "
+            f"+ {RUN_STARTUP_MINUTES} min each, rounded up to minutes)",
+        ]
+    )
