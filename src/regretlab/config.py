@@ -45,6 +45,21 @@ def _describe(error: jsonschema.ValidationError) -> str:
     return f"config field {_field(error.absolute_path)}: {message}"
 
 
+def _one_per_wrong_type(errors: list[jsonschema.ValidationError]) -> list[jsonschema.ValidationError]:
+    """Where a value has the wrong type, its other errors are consequences: keep one (the enum's, which lists
+    the allowed values, else the type's). Several problems of a value of the right type are all kept."""
+    wrong_type = {tuple(e.absolute_path) for e in errors if e.validator == "type"}
+    kept, seen = [], set()
+    for error in sorted(errors, key=lambda e: e.validator != "enum"):
+        path = tuple(error.absolute_path)
+        if path in wrong_type:
+            if path in seen:
+                continue
+            seen.add(path)
+        kept.append(error)
+    return sorted(kept, key=lambda e: (list(map(str, e.absolute_path)), e.message))
+
+
 def _with_defaults(validator_class):
     """A validator class that also writes each property's ``default`` into the instance being validated."""
     validate_properties = validator_class.VALIDATORS["properties"]
@@ -70,7 +85,7 @@ def validate_config(config: dict, schema_path: str | os.PathLike) -> dict:
     schema = load_schema(schema_path)
     validator = _with_defaults(jsonschema.Draft202012Validator)(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: (list(map(str, e.absolute_path)), e.message))
-    problems = [_describe(error) for error in errors]
+    problems = [_describe(error) for error in _one_per_wrong_type(errors)]
     if not problems:
         for name, regime in config["regimes"].items():
             problems += _regime_problems(name, regime)
