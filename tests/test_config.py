@@ -3,11 +3,16 @@
 import copy
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
 
-from regretlab.bandits.instance import GRAPH_FAMILIES, LOSS_KINDS
+from regretlab.bandits.algorithms import ALGORITHMS
+from regretlab.bandits.instance import GRAPH_FAMILIES, LOSS_KINDS, build_instance
+from regretlab.bandits.simulate import run_seeds
+from regretlab.checks import GRAPH_CLASSES, HORIZON_RULES, INSTANCE_CHECKS, LOSS_RULES, X_RULES
 from regretlab.config import ConfigError, batch_seeds, load_schema, run_jobs, seed_batches, validate_config
+from regretlab.graphs import families
 from regretlab.kinds import KINDS
 from regretlab.theory import BOUNDS
 
@@ -162,3 +167,106 @@ def test_family_and_loss_parameters_are_checked_per_kind(mutate, field, message,
     with pytest.raises(ConfigError) as error:
         validate_config(config, schema_path)
     assert field in str(error.value) and message in str(error.value)
+
+
+def test_cross_field_registries_cover_the_library(schema_path):
+    assert {spec.graph_class for spec in ALGORITHMS.values()} <= set(GRAPH_CLASSES)
+    assert set(GRAPH_CLASSES) == {  # the contract's names (helpers' COMMON.md)
+        "strongly_observable",
+        "self_aware",
+        "weakly_observable",
+        "directed_complete_bipartite",
+        "any_observable",
+    }
+    assert set(INSTANCE_CHECKS) == set(KINDS)
+    assert set(X_RULES) == set(load_schema(schema_path)["$defs"]["regime"]["properties"]["x"]["enum"])
+    assert set(LOSS_RULES) <= set(LOSS_KINDS) and set(HORIZON_RULES) <= set(ALGORITHMS)
+
+
+def test_graph_classes_follow_section_2():
+    graphs = {
+        "figure1": families.figure1_graph(),
+        "cliques": families.disjoint_cliques([3, 3]),
+        "stars": families.weakly_observable_stars([2, 3]),
+        "bipartite": families.directed_complete_bipartite(2, 3),
+    }
+    holds = {name: {c for c, spec in GRAPH_CLASSES.items() if spec.holds(g)} for name, g in graphs.items()}
+    assert holds["figure1"] == {"strongly_observable", "any_observable"}
+    assert holds["cliques"] == {"strongly_observable", "self_aware", "any_observable"}
+    assert holds["stars"] == {"weakly_observable", "any_observable"}
+    assert holds["bipartite"] == {"weakly_observable", "directed_complete_bipartite", "any_observable"}
+
+
+@pytest.mark.parametrize(
+    "graph",
+    [{"family": "figure1"}, {"family": "disjoint_cliques", "clique_sizes": [3, 3]}],
+    ids=["figure1", "cliques"],
+)
+def test_horizon_rules_accept_exactly_the_horizons_a_run_survives(graph):
+    """A horizon rule rejects T exactly when a run of that T fails (checked on every T up to K + 2)."""
+    spec = {"graph": graph, "losses": {"kind": "bernoulli", "best_mean": 0.3, "gap": 0.2}}
+    instance = build_instance(spec, np.random.default_rng(0))
+    for algorithm, rule in HORIZON_RULES.items():
+        if not GRAPH_CLASSES[ALGORITHMS[algorithm].graph_class].holds(instance.graph):
+            continue
+        for horizon in range(1, instance.graph.n_arms + 3):
+            accepted = rule(instance.graph, horizon) is None
+            try:
+                run_seeds("r", "i", instance, algorithm, "paper", horizon, [0])
+                survived = True
+            except (ValueError, ArithmeticError):
+                survived = False
+            assert accepted == survived, (algorithm, horizon)
+
+
+def _rho_out_of_range(c):
+    c["regimes"]["smoke_cmdp"]["instances"]["tiny"]["rho"] = 9.0
+
+
+def _rho_unattainable(c):
+    c["regimes"]["smoke_cmdp"]["instances"]["tiny"]["rho"] = 1.99
+
+
+def _rho_shrinks_out_of_range(c):
+    c["regimes"]["smoke_cmdp"]["instances"]["tiny"].update(rho=1.2, rho_exponent=1.0, rho_reference_T=120)
+
+
+def _gap_too_large(c):
+    regime(c)["instances"]["cliques_2x3"]["losses"]["gap"] = 0.8
+
+
+def _switching_needs_three_arms(c):
+    regime(c)["instances"]["cliques_2x3"]["graph"]["clique_sizes"] = [1, 1]
+    regime(c)["instances"]["cliques_2x3"]["losses"] = {
+        "kind": "switching", "best_mean": 0.1, "decoy_mean": 0.0, "period": 10
+    }  # fmt: skip
+
+
+def _trajectory_with_two_horizons(c):
+    regime(c)["x"] = "t"
+    regime(c)["bounds"] = {"exp3g": ["exp3g_rate"]}
+
+
+def _L_star_sweep_of_one_instance(c):
+    regime(c)["x"] = "L_star"
+
+
+@pytest.mark.parametrize(
+    ("mutate", "field", "allowed"),
+    [
+        (_rho_out_of_range, "regimes.smoke_cmdp.instances.tiny:", "rho must lie in [0, L] = [0, 2]"),
+        (_rho_unattainable, "regimes.smoke_cmdp.instances.tiny:", "out of reach for this draw"),
+        (_rho_shrinks_out_of_range, "regimes.smoke_cmdp.scales.quick.horizons:", "at T = 60 (ρ(T) = 2.4)"),
+        (_gap_too_large, "instances.cliques_2x3.losses.gap:", "best_mean + gap must be at most 1"),
+        (_switching_needs_three_arms, "instances.cliques_2x3.losses:", "needs n_arms >= 3"),
+        (_trajectory_with_two_horizons, "regimes.smoke_exp3g.scales.quick.horizons:", "give exactly one"),
+        (_L_star_sweep_of_one_instance, "regimes.smoke_exp3g.instances:", "at least 2 instances"),
+    ],
+    ids=lambda v: getattr(v, "__name__", None),
+)
+def test_cross_field_rules_name_field_and_allowed_values(mutate, field, allowed, schema_path):
+    config = smoke()
+    mutate(config)
+    with pytest.raises(ConfigError) as error:
+        validate_config(config, schema_path)
+    assert field in str(error.value) and allowed in str(error.value), str(error.value)
