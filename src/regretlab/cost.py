@@ -202,8 +202,8 @@ def format_estimate(estimates: list[RegimeEstimate], scale: str) -> str:
         [
             f"scale: {scale}",
             *lines,
-            f"predicted: {RUN_STARTUP_SECONDS:g} s per job + the measured cost per round or episode "
-            f"(regretlab.cost); requested: the jobs' wall-time limits (× {RUNTIME_SAFETY_FACTOR} safety, "
-            f"+ {RUN_STARTUP_MINUTES} min each, rounded up to minutes)",
+            f"predicted: {RUN_STARTUP_SECONDS:g} s per job + the measured cost per round or episode",
+            f"requested: the jobs' time limits, {RUN_STARTUP_MINUTES} min + {RUNTIME_SAFETY_FACTOR} × the "
+            "predicted simulation each, rounded up to minutes (regretlab.cost)",
         ]
     )
