@@ -27,7 +27,9 @@ import numpy as np
 
 from regretlab.bandits.instance import GRAPH_FAMILIES
 from regretlab.bandits.simulate import CHUNK_ROUNDS
+from regretlab.cmdp import runs as cmdp_runs
 from regretlab.config import RunJob, batch_seeds, run_jobs
+from regretlab.seeding import job_seed_sequence
 
 #: Cost of one simulated round per arm, in microseconds, by bandit algorithm (the others: ~0.1 µs measured
 #: at K = 16, benchmarks/bench_bandits.py and the learners' own timings). Exp3.G measured ~2 M rounds/s at
@@ -66,19 +68,28 @@ def _arms(graph_json: str) -> int:
     return GRAPH_FAMILIES[graph["family"]](graph, np.random.default_rng(0)).n_arms
 
 
-def instance_arms(spec: dict) -> int:
+def instance_arms(regime: str, instance: str, spec: dict) -> int:
     """K, the number of arms of a bandit instance entry."""
     return _arms(json.dumps(spec["graph"], sort_keys=True))
 
 
-def instance_pairs(spec: dict) -> int:
-    """|X||A| of a layered CMDP instance entry (x_0 and x_L included)."""
-    return (2 + (spec["n_layers"] - 1) * spec["states_per_layer"]) * spec["n_actions"]
+@cache
+def _pairs(regime: str, instance: str, spec_json: str) -> int:
+    numbers = cmdp_runs.build_instance(
+        json.loads(spec_json), np.random.default_rng(job_seed_sequence(regime, instance, "instance"))
+    )["numbers"]
+    return numbers["n_states"] * numbers["n_actions"]
 
 
-def _bandit_memory_mb(spec: dict) -> float:
+def instance_pairs(regime: str, instance: str, spec: dict) -> int:
+    """|X||A| of a CMDP instance entry (x_0 and x_L included), from the instance its job builds (~10 ms, once
+    per instance), so that every CMDP family :func:`regretlab.cmdp.runs.build_instance` builds is sized."""
+    return _pairs(regime, instance, json.dumps(spec, sort_keys=True))
+
+
+def _bandit_memory_mb(regime: str, instance: str, spec: dict) -> float:
     """A bandit run's base memory plus its loss chunks (CHUNK_COPIES × CHUNK_ROUNDS × K float64), in MB."""
-    return RUN_BASE_MEM_MB + CHUNK_COPIES * CHUNK_ROUNDS * instance_arms(spec) * 8 / 2**20
+    return RUN_BASE_MEM_MB + CHUNK_COPIES * CHUNK_ROUNDS * instance_arms(regime, instance, spec) * 8 / 2**20
 
 
 @dataclass(frozen=True)
@@ -87,15 +98,15 @@ class KindCost:
 
     Attributes:
         unit: what a run simulates (``rounds`` or ``episodes``).
-        size: instance entry → the size the unit cost multiplies (K, |X||A|).
+        size: (regime, instance, instance entry) → the size the unit cost multiplies (K, |X||A|).
         unit_cost_us: algorithm → microseconds per unit and per size.
-        memory_mb: instance entry → memory of one job at its first attempt, in MB.
+        memory_mb: (regime, instance, instance entry) → memory of one job at its first attempt, in MB.
     """
 
     unit: str
-    size: Callable[[dict], int]
+    size: Callable[[str, str, dict], int]
     unit_cost_us: Callable[[str], float]
-    memory_mb: Callable[[dict], float]
+    memory_mb: Callable[[str, str, dict], float]
 
 
 #: The cost model of each kind of regime (a key of :data:`regretlab.kinds.KINDS`).
@@ -110,7 +121,7 @@ KIND_COSTS: dict[str, KindCost] = {
         unit="episodes",
         size=instance_pairs,
         unit_cost_us=lambda algorithm: EPISODE_COST_US_PER_PAIR,
-        memory_mb=lambda spec: RUN_BASE_MEM_MB,
+        memory_mb=lambda regime, instance, spec: RUN_BASE_MEM_MB,
     ),
 }
 
@@ -128,7 +139,7 @@ def job_cost(config: dict, job: RunJob) -> JobCost:
     regime = config["regimes"][job.regime]
     model = KIND_COSTS[regime["kind"]]
     rounds = job.T * len(batch_seeds(config, job.regime, job.batch))
-    size = model.size(regime["instances"][job.instance])
+    size = model.size(job.regime, job.instance, regime["instances"][job.instance])
     return JobCost(rounds, rounds * size * model.unit_cost_us(job.algorithm) * 1e-6)
 
 
@@ -141,7 +152,8 @@ def runtime_minutes(config: dict, job: RunJob, attempt: int = 1) -> int:
 def mem_mb(config: dict, job: RunJob, attempt: int = 1) -> int:
     """Memory request of one run job, in MB (see the module docstring)."""
     regime = config["regimes"][job.regime]
-    return attempt * math.ceil(KIND_COSTS[regime["kind"]].memory_mb(regime["instances"][job.instance]))
+    memory = KIND_COSTS[regime["kind"]].memory_mb(job.regime, job.instance, regime["instances"][job.instance])
+    return attempt * math.ceil(memory)
 
 
 @dataclass(frozen=True)
