@@ -175,10 +175,6 @@ def _x_t(regime: dict) -> list[Problem]:
 X_RULES: dict[str, Callable[[dict], list[Problem]]] = {"T": _x_T, "L_star": _x_L_star, "t": _x_t}
 
 
-def _none(_: dict) -> list[Problem]:
-    return []
-
-
 _GRAPHS: dict[tuple[int, bytes], FeedbackGraph] = {}
 
 
@@ -206,7 +202,7 @@ def _bandit_instance(regime_name: str, name: str, spec: dict, plan: Plan) -> lis
     except ValueError as error:
         return [(f"{where}.graph", str(error))]
     losses = spec["losses"]
-    rules = LOSS_RULES.get(losses["kind"], _none)
+    rules = LOSS_RULES.get(losses["kind"], lambda _: [])
     problems = [(f"{where}.losses.{field}", message) for field, message in rules(losses)]
     try:
         build_environment(losses, graph.n_arms, best_arm=0)
