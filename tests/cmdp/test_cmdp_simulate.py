@@ -15,6 +15,7 @@ from regretlab.cmdp.pdgd_ops import make_learner
 from regretlab.cmdp.simulate import (
     RECORD_COLUMNS,
     best_response_values,
+    contains,
     layer_starts,
     simulate,
     trajectory_from_uniforms,
@@ -61,8 +62,20 @@ def brute_force(cmdp, environment, algorithm, constants, T, seeds):
         policy, q_hat, lam = learner.policy.copy(), learner.q_hat.copy(), learner.lam.copy()
         loss = learner.update(sample_trajectory(trajectory_rng, sizes, P, policy), r_all[t], G_all[t])
         q = occupancy_from_policy(sizes, P, policy)
+        confidence = learner.primal.confidence
         episodes.append(
-            (q, q_hat, lam, learner.lam.copy(), loss, learner.primal.epochs, learner.primal.fallbacks)
+            (
+                q,
+                q_hat,
+                lam,
+                learner.lam.copy(),
+                loss,
+                learner.primal.epochs,
+                learner.primal.fallbacks,
+                confidence.P_bar.copy(),
+                confidence.epsilon.copy(),
+                G_all[t],
+            )
         )
     if environment.setting["rewards"] == "adversarial":
         r_bar = r_all.mean(axis=0)
@@ -79,8 +92,16 @@ def brute_force(cmdp, environment, algorithm, constants, T, seeds):
         )
         return played + solve_opt(P, -np.sum(losses, axis=0), zero)[0]
 
+    def covers(P_bar, epsilon):  # Lemma 5's event for one epoch, by plain loops
+        return all(
+            sum(abs(P[x, a, y] - P_bar[x, a, y]) for y in range(cmdp.n_states)) <= epsilon[x, a]
+            for x in range(cmdp.n_states - 1)
+            for a in range(cmdp.n_actions)
+        )
+
     C = learner.constants.C
     rows, intervals = [], []
+    started = [covers(e[7], e[8]) for i, e in enumerate(episodes) if e[5] != (episodes[i - 1][5] if i else 1)]
     for t in range(1, T + 1):
         done = episodes[:t]
         q_pairs = [pairs_from_triples(e[0]) for e in done]
@@ -103,6 +124,9 @@ def brute_force(cmdp, environment, algorithm, constants, T, seeds):
                 reward,
                 reward / (t * opt),
                 max(max(np.abs(e[2]).sum(), np.abs(e[3]).sum()) for e in done),
+                np.abs(done[-1][2]).sum(),
+                -sum(e[2][i] * (e[9][i] * e[1].sum(axis=2)).sum() for e in done for i in range(cmdp.m)),
+                np.mean(started[: done[-1][5] - 1]),
                 sum(np.abs(e[0] - e[1]).sum() for e in done),
                 max(ell),
                 played_minus_best(1, t),
@@ -193,3 +217,20 @@ def test_a_run_stops_at_its_last_checkpoint_and_checks_its_inputs():
             *rngs,
             checkpoints=[3, 3],
         )
+
+
+def test_coverage_check_is_lemma_5s_l1_ball_per_pair():
+    cmdp = make_layered_cmdp(np.random.default_rng(41), 3, 2, 2, 1, 0.3)
+    P = np.array(cmdp.P)
+    radius = np.full((cmdp.n_states, cmdp.n_actions), 0.1)
+    assert contains(P, P, radius) and contains(P, P, 0.0 * radius)
+    shifted = P.copy()  # move 0.06 of P(·|x_1, a_1) between the next layer's two states: L1 distance 0.12
+    source, target = np.flatnonzero(P[1, 1] > 0.06)[0], np.flatnonzero(P[1, 1])
+    target = target[target != source][0]
+    shifted[1, 1, source] -= 0.06
+    shifted[1, 1, target] += 0.06
+    assert not contains(P, shifted, radius)
+    radius[1, 1] = 0.13
+    assert contains(P, shifted, radius)
+    radius[-1] = -1.0  # the terminal row takes no action and is never checked
+    assert contains(P, shifted, radius)

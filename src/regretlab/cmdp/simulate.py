@@ -19,6 +19,19 @@ true occupancy of the played policy ``π_τ = π^{q̂_τ}``, pair view unless sa
   ``ρ/(1+ρ)`` (line 433); NaN when ``OPT = 0``.
 * ``lambda_l1_max``: ``max ||λ_τ||_1`` over ``λ_1, ..., λ_{t+1}`` (Theorem 4 bounds it by ``ζ`` for all
   ``τ ∈ [T+1]``, line 319, so at ``t = T`` this is exactly Theorem 4's range).
+* ``lambda_l1``: ``||λ_t||_1``, the multiplier of episode ``t`` (the one in ``ℓ_t = G_t λ_t - r_t``), to draw
+  ``λ_t`` against ``λ*``. For UC-O-GDPS alone the fixed ``λ``.
+* ``dual_regret``: ``R^D_t(0) = R^D_{1,t}(0) = Σ_{τ<=t} (0 - λ_τ)^T G_τ^T q̂_τ`` (App. C.1.1, line 701, at
+  ``λ = 0``), the term of Theorem 5's regret bound (line 365) that App. C.1.1 bounds by
+  ``||λ_1||²/(2η) + η m L² t / 2`` (lines 711-715, ``λ_1 = 0``). Sign: the dual's loss is
+  ``-λ^T G_τ^T q̂_τ``, so a dual that raises ``λ`` where ``q̂_τ`` violates (``G_τ^T q̂_τ > 0``) has negative
+  regret against ``0``. ``q̂_τ`` is the estimated occupancy (pair view), as in the dual's update (eq. (16)).
+  For UC-O-GDPS alone (no dual player) the same sum at its fixed ``λ`` (0 at ``λ = 0``).
+* ``coverage``: the fraction of the epochs ``2, ..., i`` started so far whose confidence set ``𝒫_j``
+  (eq. (10)) contains the true ``P``, i.e. ``||P(·|x, a) - P̄_j(·|x, a)||_1 <= ε_j(x, a)`` for every
+  non-terminal pair (Lemma 5, line 548; the event ``E^Δ`` holds on ``[1..t]`` iff this is 1). Checked once
+  per epoch, when it starts. Epoch 1 is left out: ``𝒫_1`` is every transition function (it contains ``P``
+  by construction) and is never projected onto (:mod:`regretlab.cmdp.uc_o_gdps`).
 * ``q_error_l1``: ``Σ ||q_τ - q̂_τ||_1`` on triples (Lemma 2, line 237).
 * ``ell_bar``: ``ℓ̄_t = max ||ℓ_τ||_∞`` of the losses fed to the primal (Algorithm 2 line 7).
 * ``primal_regret``: ``max_{q ∈ Δ(M)} Σ ℓ_τ^T (q_τ - q)``, the primal's regret on ``[1..t]`` (Definition 4)
@@ -63,6 +76,9 @@ RECORD_COLUMNS = (
     "reward",
     "reward_ratio",
     "lambda_l1_max",
+    "lambda_l1",
+    "dual_regret",
+    "coverage",
     "q_error_l1",
     "ell_bar",
     "primal_regret",
@@ -156,8 +172,22 @@ def best_response_values(P: np.ndarray, starts: np.ndarray, losses: np.ndarray) 
     return out
 
 
+@njit(cache=True)
+def contains(P: np.ndarray, P_bar: np.ndarray, epsilon: np.ndarray) -> bool:
+    """Whether the confidence set of eq. (10) with centre ``P̄`` and radii ``ε`` contains ``P``:
+    ``||P(·|x, a) - P̄(·|x, a)||_1 <= ε(x, a)`` for every non-terminal pair (Lemma 5)."""
+    for x in range(P.shape[0] - 1):
+        for a in range(P.shape[1]):
+            distance = 0.0
+            for y in range(P.shape[2]):
+                distance += abs(P[x, a, y] - P_bar[x, a, y])
+            if distance > epsilon[x, a]:
+                return False
+    return True
+
+
 #: Slots of the ``sums`` array of :func:`track_episode`.
-_REWARD, _PLAYED, _Q_ERROR, _ELL_BAR, _INTERVAL_MAX, _INTERVAL_BOUND, _RATIO_MAX = range(7)
+_REWARD, _PLAYED, _Q_ERROR, _ELL_BAR, _INTERVAL_MAX, _INTERVAL_BOUND, _RATIO_MAX, _DUAL_REGRET = range(8)
 
 
 @njit(cache=True)
@@ -165,6 +195,7 @@ def track_episode(
     t,
     r,
     G,
+    lam,
     loss,
     q,
     q_pairs,
@@ -182,9 +213,10 @@ def track_episode(
 ):
     """Account episode ``t`` (1-based) in the running sums, in place.
 
-    ``r`` ``(|X|, |A|)``, ``G`` ``(m, |X|, |A|)``, the loss ``ℓ_t`` fed to the primal, the true occupancy
-    ``q`` (triples) and ``q_pairs``, and ``q̂_t`` (triples). ``sums`` holds reward, played loss,
-    ``Σ ||q - q̂||_1``, ``ℓ̄_t`` and the dyadic-interval maxima (slots ``_REWARD`` ...); ``violation`` ``(m,)``
+    ``r`` ``(|X|, |A|)``, ``G`` ``(m, |X|, |A|)``, ``λ_t`` ``(m,)``, the loss ``ℓ_t`` fed to the primal, the
+    true occupancy ``q`` (triples) and ``q_pairs``, and ``q̂_t`` (triples). ``sums`` holds reward, played loss,
+    ``Σ ||q - q̂||_1``, ``ℓ̄_t``, the dyadic-interval maxima and ``R^D_t(0)`` (slots ``_REWARD`` ...);
+    ``violation`` ``(m,)``
     and ``cum_loss`` the running ``Σ G_τ^T q_τ`` and ``Σ ℓ_τ``. ``level_*`` accumulate the open dyadic
     interval of each level ``s``; the levels with ``2^s | t`` end here, get their regret (against the
     dynamic-programming best response) and Theorem 3's bound
@@ -194,6 +226,15 @@ def track_episode(
     for i in range(q.size):
         error += abs(q.flat[i] - q_hat.flat[i])
     sums[_Q_ERROR] += error
+    for i in range(lam.shape[0]):  # R^D: (0 - λ_t)^T G_t^T q̂_t
+        estimated = 0.0
+        for x in range(q_hat.shape[0]):
+            for a in range(q_hat.shape[1]):
+                pair = 0.0
+                for y in range(q_hat.shape[2]):
+                    pair += q_hat[x, a, y]
+                estimated += G[i, x, a] * pair
+        sums[_DUAL_REGRET] -= lam[i] * estimated
     reward = 0.0
     played = 0.0
     ell = 0.0
@@ -276,13 +317,14 @@ def simulate(
     level_ell = np.zeros(n_levels)
 
     records = np.full((checkpoints.size, len(RECORD_COLUMNS)), np.nan)
-    sums = np.zeros(7)
+    sums = np.zeros(8)
     sums[[_INTERVAL_MAX, _RATIO_MAX]] = -np.inf
     violation = np.zeros(m)
     cum_loss = np.zeros((n_states, n_actions))
     q = np.zeros_like(P)
     q_pairs = np.zeros((n_states, n_actions))
     lam_max = float(learner.lam.sum())  # ||λ_1||_1 (λ >= 0)
+    epochs_covered = 0  # epochs 2..i whose confidence set contains P
     position = 0
     start = time.perf_counter()
     for t0 in range(0, int(checkpoints[-1]), CHUNK_EPISODES):
@@ -292,12 +334,18 @@ def simulate(
             policy, q_hat = learner.policy, learner.q_hat
             true_occupancy(P, policy, starts, q, q_pairs)
             trajectory = trajectory_from_uniforms(P, policy, trajectory_rng.random(2 * L))
+            lam = learner.lam.copy()
+            epoch = learner.primal.epochs
             loss = learner.update(trajectory, r_chunk[j], G_chunk[j])
             lam_max = max(lam_max, float(learner.lam.sum()))
+            if learner.primal.epochs != epoch:
+                confidence = learner.primal.confidence
+                epochs_covered += contains(P, confidence.P_bar, confidence.epsilon)
             track_episode(
                 t,
                 r_chunk[j],
                 G_chunk[j],
+                lam,
                 loss,
                 q,
                 q_pairs,
@@ -322,6 +370,9 @@ def simulate(
                     reward,
                     reward / optimum if optimum != 0 else np.nan,
                     lam_max,
+                    lam.sum(),
+                    sums[_DUAL_REGRET],
+                    epochs_covered / (learner.primal.epochs - 1),
                     sums[_Q_ERROR],
                     sums[_ELL_BAR],
                     sums[_PLAYED] - best_response_values(P, starts, cum_loss[None])[0],
