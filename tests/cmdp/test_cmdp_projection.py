@@ -278,12 +278,7 @@ def test_osqp_start_is_used_when_newton_fails_from_the_usual_starts(monkeypatch)
     layer_sizes, n_actions, P_bar, epsilon, y, _ = random_confidence_set(8, 3, 3, 3, 0.2)
     setup = (layer_sizes, n_actions, P_bar, epsilon)
     projector = ConfidenceSetProjector(layer_sizes, n_actions, P_bar, epsilon)
-    newton = projector._solve_newton
-    monkeypatch.setattr(
-        projector,
-        "_solve_newton",
-        lambda target, nu, path: None if path != "osqp" else newton(target, nu, path),
-    )
+    monkeypatch.setattr(projection, "project_newton", lambda *args: False)  # warm and cold Newton fail
     q = projector.project(y)
     assert projector.last_path == "osqp" and projector.stats["osqp"] == 1 and projector.fallbacks == 0
     check_projection(projector, setup, y, q)
