@@ -26,10 +26,11 @@ process CPU time of the whole call (set-up and the offline LPs included) per epi
 machine inflates less. The baseline (``"python_episode_loop"``) plays the same episodes one Python call at a
 time, as the evaluator did before it was compiled: ``learner.update`` (the reference implementation of
 Algorithm 2) and the evaluator's compiled kernels called once per episode; it runs the first
-``--baseline-run-episodes`` episodes of the same run.
+``--baseline-run-episodes`` episodes of the same run (by default all of them: later episodes cost more, as
+the projection's Newton needs more steps once the confidence sets are tight).
 
     python benchmarks/bench_cmdp.py [--episodes 5000] [--warmup 5000] [--baseline-episodes 50]
-        [--run-episodes 20000] [--baseline-run-episodes 2000]
+        [--run-episodes 20000] [--baseline-run-episodes N]
 """
 
 from __future__ import annotations
@@ -273,7 +274,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=5000)
     parser.add_argument("--baseline-episodes", type=int, default=50)
     parser.add_argument("--run-episodes", type=int, default=20000)
-    parser.add_argument("--baseline-run-episodes", type=int, default=2000)
+    parser.add_argument("--baseline-run-episodes", type=int, default=None, help="default: --run-episodes")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--instances", nargs="+", default=list(INSTANCES), choices=list(INSTANCES))
     args = parser.parse_args()
@@ -281,7 +282,8 @@ def main() -> None:
         result = run(name, INSTANCES[name], args.episodes, args.warmup, args.baseline_episodes, args.seed)
         print(json.dumps(result), flush=True)
         spec = EPISODE_INSTANCES[name]
-        row = run_episodes(name, spec, args.run_episodes, args.baseline_run_episodes, args.seed)
+        n_baseline = args.baseline_run_episodes or args.run_episodes
+        row = run_episodes(name, spec, args.run_episodes, n_baseline, args.seed)
         print(json.dumps(row), flush=True)
 
 

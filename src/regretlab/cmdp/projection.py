@@ -55,6 +55,12 @@ Fallbacks. If Newton from the previous ``ν`` fails (no ascent after ``MAX_RIDGE
 fails on this QP because ``u`` has a zero Hessian and is not unique) and Newton is restarted from OSQP's flow
 multipliers; if that fails too, Clarabel (interior point, through cvxpy) solves the same QP, the call is
 counted in ``fallbacks`` and its flow multipliers start the next call.
+
+One projector serves a whole run: a new epoch points it at the new set in place
+(:meth:`ConfidenceSetProjector.set_confidence_set`, or :func:`reset_confidence_set` from compiled code), which
+leaves it exactly as a fresh projector of that set (no pieces, ``ν = 0``, the next call cold); the sparse
+forms the fallbacks need are rebuilt lazily, only when a fallback runs. :func:`project_newton` holds the two
+Newton paths so that the compiled episode loop of :mod:`regretlab.cmdp.simulate` calls them directly.
 """
 
 from __future__ import annotations

@@ -4,10 +4,17 @@ The evaluator (this module) knows ``P``, the environment's sequences and the off
 sees only its trajectories, ``r_t`` and ``G_t`` (Algorithm 1). Nothing is stored per episode: running sums are
 kept and copied into one row per checkpoint (:func:`~regretlab.checkpoints.log_checkpoints`), so memory
 is O(number of checkpoints + log T) whatever ``T``; the environment is drawn in chunks of ``CHUNK_EPISODES``.
-The evaluator's per-episode work is compiled with numba (:func:`true_occupancy` and
-:func:`trajectory_from_uniforms` are twins of :func:`~regretlab.cmdp.occupancy.occupancy_from_policy` and
-:func:`~regretlab.cmdp.occupancy.sample_trajectory`, tested equal; :func:`track_episode` keeps the sums), so
-an episode's cost is the learner's, dominated by the projection.
+Every episode runs compiled (:func:`play_episodes`, called once per stretch of episodes up to the next
+checkpoint or chunk end, so no Python runs per episode): the true occupancy of the played policy
+(:func:`true_occupancy`) and the trajectory (:func:`trajectory_into`), twins of
+:func:`~regretlab.cmdp.occupancy.occupancy_from_policy` and
+:func:`~regretlab.cmdp.occupancy.sample_trajectory`
+tested equal; the learner's episode (Algorithm 2 lines 6-9 or Algorithm 4) on the learner's own arrays, with
+the kernels its ``update`` uses for the counters, the epoch test, the confidence set, the projection and the
+policy; and the running sums (:func:`track_episode`). Python only handles the checkpoint rows and the rare
+projection that Newton cannot certify (OSQP, Clarabel). The loop reproduces ``learner.update`` exactly for
+UC-O-GDPS alone and up to round-off in ``λ`` for PDGD-OPS (its ``G_t^T q̂_t`` is summed in another order
+than numpy's ``@``); tests compare both with the reference learner and every column with brute force.
 
 Columns of the record (one row per checkpoint ``t``, sums over episodes ``τ <= t``, ``q_τ = q^{P,π_τ}`` the
 true occupancy of the played policy ``π_τ = π^{q̂_τ}``, pair view unless said otherwise):
