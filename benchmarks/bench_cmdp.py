@@ -1,4 +1,5 @@
-"""Microseconds per episode of the UC-O-GDPS projection (Algorithm 3 line 8) against a cvxpy baseline.
+"""Microseconds per episode of the UC-O-GDPS projection (Algorithm 3 line 8) against a cvxpy baseline, and of
+whole PDGD-OPS episodes against the per-episode Python loop.
 
 Emulates the online algorithm inside one epoch: a random layered CMDP (``make_layered_cmdp``), a confidence
 set ``𝒫_i`` (``TransitionConfidence`` after episodes sampled under the uniform policy), then every episode a
@@ -16,7 +17,20 @@ projection, ``epoch_start_us``) and the baseline with the cvxpy problem rebuilt 
 (``y`` a ``cp.Parameter``, Clarabel at its default tolerances) per episode, continuing the same trajectory
 in the same run: the faster of the two cvxpy variants, so ``ratio`` is the conservative one.
 
+Whole episodes (``"name": "pdgd_ops_episode"``, instances of :data:`EPISODE_INSTANCES`): a run of
+:func:`~regretlab.cmdp.simulate.simulate` (PDGD-OPS, ``paper`` constants, stochastic ``r_t``, ``G_t``, a
+learner built for ``T = 10^5``, stopped after ``--run-episodes`` episodes at log-spaced checkpoints): the
+learner, the environment's draws and every recorded metric, epoch starts included; ``value`` is its wall
+time per episode (after a 50-episode run that loads the compiled kernels) and ``cpu_us_per_episode`` the
+process CPU time of the whole call (set-up and the offline LPs included) per episode, which a loaded
+machine inflates less. The baseline (``"python_episode_loop"``) plays the same episodes one Python call at a
+time, as the evaluator did before it was compiled: ``learner.update`` (the reference implementation of
+Algorithm 2) and the evaluator's compiled kernels called once per episode; it runs the first
+``--baseline-run-episodes`` episodes of the same run (by default all of them: later episodes cost more, as
+the projection's Newton needs more steps once the confidence sets are tight).
+
     python benchmarks/bench_cmdp.py [--episodes 5000] [--warmup 5000] [--baseline-episodes 50]
+        [--run-episodes 20000] [--baseline-run-episodes N]
 """
 
 from __future__ import annotations
@@ -28,15 +42,22 @@ import time
 import cvxpy as cp
 import numpy as np
 
+from regretlab.checkpoints import log_checkpoints
+from regretlab.cmdp import bounds, simulate
 from regretlab.cmdp.confidence import TransitionConfidence
+from regretlab.cmdp.environments import make_environment
 from regretlab.cmdp.instance import make_layered_cmdp
 from regretlab.cmdp.occupancy import layer_slices, occupancy_from_policy, sample_trajectory, support_mask
+from regretlab.cmdp.pdgd_ops import make_learner
 from regretlab.cmdp.projection import ConfidenceSetProjector
 
 #: name -> (L, states per inner layer, |A|, m, rho, episodes sampled for the confidence set)
 INSTANCES = {"small": (4, 3, 3, 1, 0.5, 20000), "medium": (6, 5, 4, 2, 0.5, 20000)}
 HORIZON = 100_000
 DELTA = 0.1
+#: name -> (L, states per inner layer, |A|, m, rho) of the whole-episode row (issue 9: small is L = 3, two
+#: states per inner layer, two actions, m = 1).
+EPISODE_INSTANCES = {"small": (3, 2, 2, 1, 0.5), "medium": (6, 5, 4, 2, 0.5)}
 
 
 class Episodes:
@@ -164,17 +185,106 @@ def run(name: str, spec: tuple, n_episodes: int, n_warmup: int, n_baseline: int,
     }
 
 
+def episode_setup(spec: tuple, seed: int):
+    """The CMDP, its environment and a fresh PDGD-OPS learner (``paper`` constants, ``T = 10^5``)."""
+    n_layers, width, n_actions, m, rho = spec
+    rng = np.random.default_rng(seed)
+    cmdp = make_layered_cmdp(rng, n_layers, width, n_actions, m, rho)
+    environment = make_environment(cmdp, rng)
+    learner = make_learner("pdgd_ops", cmdp.layer_sizes, n_actions, m, HORIZON, DELTA, "paper")
+    return cmdp, environment, learner
+
+
+def python_episode_loop(spec: tuple, n_episodes: int, seed: int) -> float:
+    """Seconds per episode of the per-episode Python loop (the baseline): ``learner.update`` and the
+    evaluator's kernels (true occupancy, trajectory, running sums, coverage), one call each per episode."""
+    cmdp, environment, learner = episode_setup(spec, seed)
+    P, L, m = np.array(cmdp.P), cmdp.L, cmdp.m
+    starts = simulate.layer_starts(cmdp.layer_sizes)
+    env_rng, trajectory_rng = np.random.default_rng(seed + 1), np.random.default_rng(seed + 2)
+    n_levels = n_episodes.bit_length()
+    root = learner.constants.C * np.sqrt(HORIZON)
+    Eq = bounds.lemma2_Eq(HORIZON, DELTA, L, cmdp.n_states, cmdp.n_actions).value
+    per_ell = Eq + cmdp.n_states * cmdp.n_actions / 2 * 2.0 ** np.arange(n_levels) / root
+    pairs = (cmdp.n_states, cmdp.n_actions)
+    sums, violation, cum_loss = np.zeros(8), np.zeros(m), np.zeros(pairs)
+    level_loss, level_played, level_ell = np.zeros((n_levels, *pairs)), np.zeros(n_levels), np.zeros(n_levels)
+    q, q_pairs = np.zeros_like(P), np.zeros(pairs)
+    lam_max, covered, dual_regret = 0.0, 0, 0.0
+    start = time.perf_counter()
+    r_all, G_all = environment.draw(env_rng, 0, n_episodes)
+    for t in range(1, n_episodes + 1):
+        policy, q_hat, lam = learner.policy, learner.q_hat.copy(), learner.lam.copy()
+        simulate.true_occupancy(P, policy, starts, q, q_pairs)
+        trajectory = simulate.trajectory_from_uniforms(P, policy, trajectory_rng.random(2 * L))
+        epoch = learner.primal.epochs
+        dual_regret -= lam @ (G_all[t - 1].reshape(m, -1) @ q_hat.sum(axis=2).ravel())
+        loss = learner.update(trajectory, r_all[t - 1], G_all[t - 1])
+        lam_max = max(lam_max, float(learner.lam.sum()))
+        if learner.primal.epochs != epoch:
+            confidence = learner.primal.confidence
+            covered += simulate.contains(P, confidence.P_bar, confidence.epsilon)
+        simulate.track_episode(
+            t, r_all[t - 1], G_all[t - 1], loss, q, q_pairs, q_hat, P, starts, sums, violation, cum_loss,
+            level_loss, level_played, level_ell, per_ell, L * root,
+        )  # fmt: skip
+    return (time.perf_counter() - start) / n_episodes
+
+
+def run_episodes(name: str, spec: tuple, n_episodes: int, n_baseline: int, seed: int) -> dict:
+    """The ``pdgd_ops_episode`` row of one instance (after a short run that loads the compiled kernels)."""
+    for episodes in (min(50, n_episodes), n_episodes):
+        cmdp, environment, learner = episode_setup(spec, seed)
+        rngs = np.random.default_rng(seed + 1), np.random.default_rng(seed + 2)
+        cpu = time.process_time()
+        frame, metadata = simulate.simulate(
+            learner, cmdp, environment, HORIZON, *rngs, checkpoints=log_checkpoints(episodes)
+        )
+        cpu = time.process_time() - cpu
+    value = metadata["us_per_episode"]
+    python_episode_loop(spec, min(50, n_baseline), seed)
+    cpu_baseline = time.process_time()
+    baseline_value = 1e6 * python_episode_loop(spec, n_baseline, seed)
+    cpu_baseline = time.process_time() - cpu_baseline
+    return {
+        "name": "pdgd_ops_episode",
+        "instance": name,
+        "metric": "us_per_episode",
+        "value": round(value, 2),
+        "unit": "us",
+        "baseline": "python_episode_loop",
+        "baseline_value": round(baseline_value, 1),
+        "ratio": round(baseline_value / value, 1),
+        "cpu_us_per_episode": round(1e6 * cpu / n_episodes, 2),
+        "baseline_cpu_us_per_episode": round(1e6 * cpu_baseline / n_baseline, 1),
+        "episodes": n_episodes,
+        "baseline_episodes": n_baseline,
+        "layer_sizes": list(cmdp.layer_sizes),
+        "n_actions": cmdp.n_actions,
+        "m": cmdp.m,
+        "epochs": metadata["epochs"],
+        "fallbacks": metadata["fallbacks"],
+        "checkpoints": len(frame),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--episodes", type=int, default=5000)
     parser.add_argument("--warmup", type=int, default=5000)
     parser.add_argument("--baseline-episodes", type=int, default=50)
+    parser.add_argument("--run-episodes", type=int, default=20000)
+    parser.add_argument("--baseline-run-episodes", type=int, default=None, help="default: --run-episodes")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--instances", nargs="+", default=list(INSTANCES), choices=list(INSTANCES))
     args = parser.parse_args()
     for name in args.instances:
         result = run(name, INSTANCES[name], args.episodes, args.warmup, args.baseline_episodes, args.seed)
         print(json.dumps(result), flush=True)
+        spec = EPISODE_INSTANCES[name]
+        n_baseline = args.baseline_run_episodes or args.run_episodes
+        row = run_episodes(name, spec, args.run_episodes, n_baseline, args.seed)
+        print(json.dumps(row), flush=True)
 
 
 if __name__ == "__main__":

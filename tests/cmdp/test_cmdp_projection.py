@@ -278,12 +278,7 @@ def test_osqp_start_is_used_when_newton_fails_from_the_usual_starts(monkeypatch)
     layer_sizes, n_actions, P_bar, epsilon, y, _ = random_confidence_set(8, 3, 3, 3, 0.2)
     setup = (layer_sizes, n_actions, P_bar, epsilon)
     projector = ConfidenceSetProjector(layer_sizes, n_actions, P_bar, epsilon)
-    newton = projector._solve_newton
-    monkeypatch.setattr(
-        projector,
-        "_solve_newton",
-        lambda target, nu, path: None if path != "osqp" else newton(target, nu, path),
-    )
+    monkeypatch.setattr(projection, "project_newton", lambda *args: False)  # warm and cold Newton fail
     q = projector.project(y)
     assert projector.last_path == "osqp" and projector.stats["osqp"] == 1 and projector.fallbacks == 0
     check_projection(projector, setup, y, q)
@@ -363,3 +358,21 @@ def test_tiny_layouts(layer_sizes):
     q = ConfidenceSetProjector(layer_sizes, n_actions, P_bar, epsilon).project(y)
     expected = reference_projection(layer_sizes, n_actions, P_bar, epsilon, y)
     assert np.abs(q - expected).max() <= 1e-6
+
+
+def test_a_projector_pointed_at_a_new_set_projects_as_a_fresh_one():
+    layer_sizes, n_actions, P_bar, epsilon, y, rng = random_confidence_set(9, 4, 3, 2, 0.2)
+    # Another confidence set on the same layers: the centre and radii of a perturbed draw.
+    other_P = np.where(P_bar > 0, P_bar + rng.uniform(0, 0.2, size=P_bar.shape), 0.0)
+    other_P /= np.maximum(other_P.sum(axis=2, keepdims=True), 1e-300)
+    reused = ConfidenceSetProjector(layer_sizes, n_actions, other_P, 0.5 * epsilon)
+    reused.project(y)
+    reused.project(0.9 * y)
+    before = reused.stats
+    reused.set_confidence_set(P_bar, epsilon)
+    fresh = ConfidenceSetProjector(layer_sizes, n_actions, P_bar, epsilon)
+    for point in (y, 0.9 * y, 1.1 * y):
+        q = reused.project(point)
+        np.testing.assert_array_equal(q, fresh.project(point))
+        assert reused.violation(q) == fresh.violation(q) <= 1e-12  # the sparse forms follow the new set
+    assert {path: count - before[path] for path, count in reused.stats.items()} == fresh.stats

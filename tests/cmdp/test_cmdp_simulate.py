@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from regretlab.checkpoints import log_checkpoints
-from regretlab.cmdp import bounds
+from regretlab.cmdp import bounds, projection
 from regretlab.cmdp.environments import make_environment
 from regretlab.cmdp.instance import condition2_holds, make_layered_cmdp
 from regretlab.cmdp.occupancy import occupancy_from_policy, pairs_from_triples, sample_trajectory
@@ -15,6 +15,7 @@ from regretlab.cmdp.pdgd_ops import make_learner
 from regretlab.cmdp.simulate import (
     RECORD_COLUMNS,
     best_response_values,
+    contains,
     layer_starts,
     simulate,
     trajectory_from_uniforms,
@@ -61,8 +62,20 @@ def brute_force(cmdp, environment, algorithm, constants, T, seeds):
         policy, q_hat, lam = learner.policy.copy(), learner.q_hat.copy(), learner.lam.copy()
         loss = learner.update(sample_trajectory(trajectory_rng, sizes, P, policy), r_all[t], G_all[t])
         q = occupancy_from_policy(sizes, P, policy)
+        confidence = learner.primal.confidence
         episodes.append(
-            (q, q_hat, lam, learner.lam.copy(), loss, learner.primal.epochs, learner.primal.fallbacks)
+            (
+                q,
+                q_hat,
+                lam,
+                learner.lam.copy(),
+                loss,
+                learner.primal.epochs,
+                learner.primal.fallbacks,
+                confidence.P_bar.copy(),
+                confidence.epsilon.copy(),
+                G_all[t],
+            )
         )
     if environment.setting["rewards"] == "adversarial":
         r_bar = r_all.mean(axis=0)
@@ -79,8 +92,16 @@ def brute_force(cmdp, environment, algorithm, constants, T, seeds):
         )
         return played + solve_opt(P, -np.sum(losses, axis=0), zero)[0]
 
+    def covers(P_bar, epsilon):  # Lemma 5's event for one epoch, by plain loops
+        return all(
+            sum(abs(P[x, a, y] - P_bar[x, a, y]) for y in range(cmdp.n_states)) <= epsilon[x, a]
+            for x in range(cmdp.n_states - 1)
+            for a in range(cmdp.n_actions)
+        )
+
     C = learner.constants.C
     rows, intervals = [], []
+    started = [covers(e[7], e[8]) for i, e in enumerate(episodes) if e[5] != (episodes[i - 1][5] if i else 1)]
     for t in range(1, T + 1):
         done = episodes[:t]
         q_pairs = [pairs_from_triples(e[0]) for e in done]
@@ -103,6 +124,9 @@ def brute_force(cmdp, environment, algorithm, constants, T, seeds):
                 reward,
                 reward / (t * opt),
                 max(max(np.abs(e[2]).sum(), np.abs(e[3]).sum()) for e in done),
+                np.abs(done[-1][2]).sum(),
+                -sum(e[2][i] * (e[9][i] * e[1].sum(axis=2)).sum() for e in done for i in range(cmdp.m)),
+                np.mean(started[: done[-1][5] - 1]),
                 sum(np.abs(e[0] - e[1]).sum() for e in done),
                 max(ell),
                 played_minus_best(1, t),
@@ -113,19 +137,33 @@ def brute_force(cmdp, environment, algorithm, constants, T, seeds):
                 done[-1][6],
             ]
         )
-    return np.array(rows)
+    return np.array(rows), learner
+
+
+def assert_same_state(learner, reference):
+    """The learner after ``simulate`` is where ``T`` calls of ``update`` leave the reference learner."""
+    for name in ("q_hat", "policy"):
+        np.testing.assert_allclose(getattr(learner, name), getattr(reference, name), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(learner.lam, reference.lam, rtol=1e-12, atol=1e-15)
+    assert learner.rate.ell_bar == reference.rate.ell_bar
+    for name in ("N", "M", "N_start", "M_start", "P_bar", "epsilon", "epoch"):
+        np.testing.assert_array_equal(
+            getattr(learner.primal.confidence, name), getattr(reference.primal.confidence, name)
+        )
+    assert learner.primal.projector.stats == reference.primal.projector.stats
 
 
 @pytest.mark.parametrize(
-    ("algorithm", "constants", "rewards", "constraints"),
+    ("algorithm", "constants", "rewards", "constraints", "m"),
     [
-        ("pdgd_ops", "tuned", "stochastic", "stochastic"),
-        ("pdgd_ops", "paper", "adversarial", "adversarial"),
-        ("uc_o_gdps", "tuned", "adversarial", "stochastic"),
+        ("pdgd_ops", "tuned", "stochastic", "stochastic", 1),
+        ("pdgd_ops", "paper", "adversarial", "adversarial", 1),
+        ("uc_o_gdps", "tuned", "adversarial", "stochastic", 1),
+        ("pdgd_ops", "tuned", "stochastic", "adversarial", 2),
     ],
 )
-def test_every_column_equals_a_brute_force_recomputation(algorithm, constants, rewards, constraints):
-    cmdp = make_layered_cmdp(np.random.default_rng(11), 3, 2, 2, 1, 0.3)
+def test_every_column_equals_a_brute_force_recomputation(algorithm, constants, rewards, constraints, m):
+    cmdp = make_layered_cmdp(np.random.default_rng(11), 3, 2, 2, m, 0.3)
     environment = make_environment(cmdp, np.random.default_rng(12), rewards, constraints, noise=0.8, period=3)
     T, seeds = 20, (13, 14)
     learner = make_learner(algorithm, cmdp.layer_sizes, cmdp.n_actions, cmdp.m, T, 0.1, constants)
@@ -138,12 +176,35 @@ def test_every_column_equals_a_brute_force_recomputation(algorithm, constants, r
         checkpoints=np.arange(1, T + 1),
     )
     assert list(frame.columns) == ["t", *RECORD_COLUMNS]
-    expected = brute_force(cmdp, environment, algorithm, constants, T, seeds)
+    expected, reference = brute_force(cmdp, environment, algorithm, constants, T, seeds)
     np.testing.assert_allclose(frame[list(RECORD_COLUMNS)].to_numpy(), expected, rtol=1e-9, atol=1e-8)
     assert (
         metadata["episodes"] == T and metadata["algorithm"] == algorithm and metadata["preset"] == constants
     )
     assert metadata["setting"] == {"rewards": rewards, "constraints": constraints}
+    assert_same_state(learner, reference)
+    if algorithm == "uc_o_gdps":  # no dual step, no reassociated sum: the loop is bitwise the reference
+        np.testing.assert_array_equal(learner.q_hat, reference.q_hat)
+
+
+def test_projections_newton_cannot_certify_go_to_the_fallbacks_and_the_run_goes_on(monkeypatch):
+    monkeypatch.setattr(projection, "MAX_NEWTON_STEPS", 0)  # every projection: OSQP, then Clarabel
+    cmdp = make_layered_cmdp(np.random.default_rng(51), 2, 2, 2, 1, 0.3)
+    environment = make_environment(cmdp, np.random.default_rng(52), noise=0.5)
+    T, seeds = 5, (53, 54)
+    learner = make_learner("pdgd_ops", cmdp.layer_sizes, cmdp.n_actions, cmdp.m, T, 0.1, "tuned")
+    frame, metadata = simulate(
+        learner,
+        cmdp,
+        environment,
+        T,
+        *(np.random.default_rng(s) for s in seeds),
+        checkpoints=np.arange(1, T + 1),
+    )
+    expected, reference = brute_force(cmdp, environment, "pdgd_ops", "tuned", T, seeds)
+    np.testing.assert_allclose(frame[list(RECORD_COLUMNS)].to_numpy(), expected, rtol=1e-9, atol=1e-8)
+    assert_same_state(learner, reference)
+    assert metadata["fallbacks"] == frame["fallbacks"].iloc[-1] > 0
 
 
 def test_same_seeds_give_identical_runs_and_metadata_follows_the_benchmark():
@@ -193,3 +254,20 @@ def test_a_run_stops_at_its_last_checkpoint_and_checks_its_inputs():
             *rngs,
             checkpoints=[3, 3],
         )
+
+
+def test_coverage_check_is_lemma_5s_l1_ball_per_pair():
+    cmdp = make_layered_cmdp(np.random.default_rng(41), 3, 2, 2, 1, 0.3)
+    P = np.array(cmdp.P)
+    radius = np.full((cmdp.n_states, cmdp.n_actions), 0.1)
+    assert contains(P, P, radius) and contains(P, P, 0.0 * radius)
+    shifted = P.copy()  # move 0.06 of P(·|x_1, a_1) between the next layer's two states: L1 distance 0.12
+    source, target = np.flatnonzero(P[1, 1] > 0.06)[0], np.flatnonzero(P[1, 1])
+    target = target[target != source][0]
+    shifted[1, 1, source] -= 0.06
+    shifted[1, 1, target] += 0.06
+    assert not contains(P, shifted, radius)
+    radius[1, 1] = 0.13
+    assert contains(P, shifted, radius)
+    radius[-1] = -1.0  # the terminal row takes no action and is never checked
+    assert contains(P, shifted, radius)

@@ -111,13 +111,16 @@ def test_with_many_episodes_p_bar_tends_to_p_and_the_primal_to_the_best_occupanc
     assert (cmdp.r_bar * played).sum() >= best - 0.01
 
 
-def test_epochs_and_fallbacks_are_counted_across_projector_rebuilds(monkeypatch):
-    built = []
+def test_epochs_and_fallbacks_are_counted_across_confidence_sets(monkeypatch):
+    sets = []
 
-    class CountingProjector:  # every projection "falls back"; a new one is built per epoch
+    class CountingProjector:  # every projection "falls back"; the set changes once per epoch
         def __init__(self, layer_sizes, n_actions, P_bar, epsilon):
             self.fallbacks = 0
-            built.append((P_bar.copy(), epsilon.copy()))
+            self.set_confidence_set(P_bar, epsilon)
+
+        def set_confidence_set(self, P_bar, epsilon):
+            sets.append((P_bar.copy(), epsilon.copy()))
 
         def project(self, y):
             self.fallbacks += 1
@@ -134,6 +137,7 @@ def test_epochs_and_fallbacks_are_counted_across_projector_rebuilds(monkeypatch)
             sample_trajectory(rng, cmdp.layer_sizes, cmdp.P, learner.policy),
         )
         assert learner.fallbacks == t + 1
-        assert len(built) == learner.epochs - 1  # epoch 1 (every transition) is never projected onto
-        np.testing.assert_array_equal(built[-1][0], learner.confidence.P_bar)
+        assert len(sets) == learner.epochs  # 𝒫_1 at INIT, then one set per new epoch
+        np.testing.assert_array_equal(sets[-1][0], learner.confidence.P_bar)
+        np.testing.assert_array_equal(sets[-1][1], learner.confidence.epsilon)
     assert learner.epochs > 3

@@ -6,6 +6,10 @@ start of epoch ``i`` they equal the totals of all earlier episodes, which are al
 ``N_{i-1}`` of the previous epoch. A new epoch starts after an episode in which some visited pair reaches
 ``N_i(x_k, a_k) >= max{1, 2 N_{i-1}(x_k, a_k)}``, and only then are ``P̄_i`` and ``ε_i`` recomputed from the
 new epoch's initial counters.
+
+The per-episode work is three compiled kernels (:func:`count_episode`, :func:`pair_doubled`,
+:func:`confidence_set`) on the counters in place, shared by :class:`TransitionConfidence` and the compiled
+episode loop of :mod:`regretlab.cmdp.simulate`.
 """
 
 from __future__ import annotations
@@ -13,8 +17,46 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from numba import njit
 
 from regretlab.cmdp.occupancy import check_layer_sizes, layer_of_state
+
+
+@njit(cache=True)
+def count_episode(N: np.ndarray, M: np.ndarray, trajectory: np.ndarray) -> None:
+    """Algorithm 3 lines 2-3: add the ``(x_k, a_k, x_{k+1})`` rows of one episode to ``N`` and ``M``."""
+    for k in range(trajectory.shape[0]):
+        x, a, y = trajectory[k, 0], trajectory[k, 1], trajectory[k, 2]
+        N[x, a] += 1
+        M[x, a, y] += 1
+
+
+@njit(cache=True)
+def pair_doubled(N: np.ndarray, N_start: np.ndarray, trajectory: np.ndarray) -> bool:
+    """Algorithm 3 line 4: some visited pair has ``N_i(x_k, a_k) >= max{1, 2 N_{i-1}(x_k, a_k)}``."""
+    for k in range(trajectory.shape[0]):
+        x, a = trajectory[k, 0], trajectory[k, 1]
+        if N[x, a] >= max(1, 2 * N_start[x, a]):
+            return True
+    return False
+
+
+@njit(cache=True)
+def confidence_set(
+    N_start: np.ndarray,
+    M_start: np.ndarray,
+    eps_numerator: np.ndarray,
+    P_bar: np.ndarray,
+    epsilon: np.ndarray,
+) -> None:
+    """Eq. (10) from the epoch's initial counters, into ``P_bar`` and ``epsilon`` (in place):
+    ``P̄ = M / max{1, N}`` and ``ε = sqrt(eps_numerator[x] / max{1, N})``."""
+    for x in range(N_start.shape[0]):
+        for a in range(N_start.shape[1]):
+            visits = max(1, N_start[x, a])
+            for y in range(M_start.shape[2]):
+                P_bar[x, a, y] = M_start[x, a, y] / visits
+            epsilon[x, a] = np.sqrt(eps_numerator[x] / visits)
 
 
 class TransitionConfidence:
@@ -26,6 +68,7 @@ class TransitionConfidence:
     N, M : running counters ``N_i``, shape ``(|X|, |A|)``, and ``M_i``, shape ``(|X|, |A|, |X|)`` with
         ``M[x, a, x'] = M_i(x'|x, a)``.
     N_start, M_start : their values at the start of epoch ``i``, i.e. ``N_{i-1}`` and ``M_{i-1}``.
+    P_bar, epsilon below are updated in place at every new epoch (copy them to keep an epoch's set).
     P_bar : ``(|X|, |A|, |X|)``, ``P̄_i(x'|x, a) = M_i(x'|x, a) / max{1, N_i(x, a)}`` from ``N_start``,
         ``M_start``.
     epsilon : ``(|X|, |A|)``, ``ε_i(x, a) = sqrt(2 |X_{k(x)+1}| ln(T|X||A|/δ) / max{1, N_i(x, a)})`` from
@@ -44,38 +87,36 @@ class TransitionConfidence:
         k = layer_of_state(self.layer_sizes)
         next_layer_size = np.array([*self.layer_sizes[1:], 0], dtype=float)[k]
         self._eps_numerator = 2.0 * next_layer_size * np.log(T * n_states * n_actions / delta)
+        self._eps_numerator.setflags(write=False)
         self.epoch = 1
         self.N = np.zeros((n_states, n_actions), dtype=np.int64)
         self.M = np.zeros((n_states, n_actions, n_states), dtype=np.int64)
         self.N_start = self.N.copy()
         self.M_start = self.M.copy()
-        self._last_pairs = np.empty((0, 2), dtype=np.int64)
-        self._update_confidence_set()
+        self.P_bar = np.zeros(self.M.shape)
+        self.epsilon = np.zeros(self.N.shape)
+        self._last = np.empty((0, 3), dtype=np.int64)
+        confidence_set(self.N_start, self.M_start, self._eps_numerator, self.P_bar, self.epsilon)
 
-    def _update_confidence_set(self) -> None:
-        """Eq. (10) from the epoch's initial counters."""
-        visits = np.maximum(1, self.N_start)
-        self.P_bar = self.M_start / visits[:, :, None]
-        self.epsilon = np.sqrt(self._eps_numerator[:, None] / visits)
+    @property
+    def eps_numerator(self) -> np.ndarray:
+        """``2 |X_{k(x)+1}| ln(T|X||A|/δ)`` per state ``x``, shape ``(|X|,)`` (read-only)."""
+        return self._eps_numerator
 
     def observe(self, trajectory: np.ndarray) -> None:
         """Add one episode's ``(x_k, a_k, x_{k+1})`` rows (shape ``(L, 3)``) to ``N_i`` and ``M_i``."""
-        trajectory = np.asarray(trajectory, dtype=np.int64)
-        x, a, x_next = trajectory.T
-        np.add.at(self.N, (x, a), 1)
-        np.add.at(self.M, (x, a, x_next), 1)
-        self._last_pairs = trajectory[:, :2]
+        self._last = np.ascontiguousarray(trajectory, dtype=np.int64)
+        count_episode(self.N, self.M, self._last)
 
     def maybe_new_epoch(self) -> bool:
         """Algorithm 3 lines 4-7: start epoch ``i + 1`` if a pair of the last observed episode doubled.
 
-        Returns whether a new epoch started (and ``P_bar``, ``epsilon`` changed).
+        Returns whether a new epoch started (and ``P_bar``, ``epsilon`` changed, in place).
         """
-        x, a = self._last_pairs.T
-        if not np.any(self.N[x, a] >= np.maximum(1, 2 * self.N_start[x, a])):
+        if not pair_doubled(self.N, self.N_start, self._last):
             return False
         self.epoch += 1
-        self.N_start = self.N.copy()
-        self.M_start = self.M.copy()
-        self._update_confidence_set()
+        self.N_start[...] = self.N
+        self.M_start[...] = self.M
+        confidence_set(self.N_start, self.M_start, self._eps_numerator, self.P_bar, self.epsilon)
         return True

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from numba import njit
 
 
 def check_layer_sizes(layer_sizes: Sequence[int]) -> tuple[int, ...]:
@@ -94,16 +95,32 @@ def occupancy_from_policy(layer_sizes: Sequence[int], P: np.ndarray, pi: np.ndar
     return q
 
 
+@njit(cache=True)
+def induced_policy_into(q: np.ndarray, policy: np.ndarray) -> None:
+    """:func:`induced_policy` of the triple view ``q`` written into ``policy`` ``(|X|, |A|)`` in place."""
+    n_actions = policy.shape[1]
+    for x in range(q.shape[0]):
+        total = 0.0
+        for a in range(n_actions):
+            pair = 0.0
+            for y in range(q.shape[2]):
+                pair += q[x, a, y]
+            pair = max(pair, 0.0)
+            policy[x, a] = pair
+            total += pair
+        for a in range(n_actions):
+            policy[x, a] = policy[x, a] / total if total > 0.0 else 1.0 / n_actions
+
+
 def induced_policy(q: np.ndarray) -> np.ndarray:
     """``π^q(a|x) = q(x, a) / q(x)`` of eq. (4), from the triple view ``q``; shape ``(|X|, |A|)``.
 
     Eq. (4) leaves ``π^q(·|x)`` undefined where ``q(x) = 0``; there (and in ``x_L``) the policy is uniform.
     Negative round-off (a projection returns entries like ``-1e-13``) is clipped to zero first.
     """
-    q_pairs = np.maximum(pairs_from_triples(q), 0.0)
-    q_state = q_pairs.sum(axis=1, keepdims=True)
-    uniform = np.full_like(q_pairs, 1.0 / q_pairs.shape[1])
-    return np.divide(q_pairs, q_state, out=uniform, where=q_state > 0)
+    policy = np.empty(q.shape[:2])
+    induced_policy_into(np.ascontiguousarray(q, dtype=float), policy)
+    return policy
 
 
 def induced_transition(layer_sizes: Sequence[int], q: np.ndarray) -> np.ndarray:

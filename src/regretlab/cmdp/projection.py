@@ -55,6 +55,12 @@ Fallbacks. If Newton from the previous ``ν`` fails (no ascent after ``MAX_RIDGE
 fails on this QP because ``u`` has a zero Hessian and is not unique) and Newton is restarted from OSQP's flow
 multipliers; if that fails too, Clarabel (interior point, through cvxpy) solves the same QP, the call is
 counted in ``fallbacks`` and its flow multipliers start the next call.
+
+One projector serves a whole run: a new epoch points it at the new set in place
+(:meth:`ConfidenceSetProjector.set_confidence_set`, or :func:`reset_confidence_set` from compiled code), which
+leaves it exactly as a fresh projector of that set (no pieces, ``ν = 0``, the next call cold); the sparse
+forms the fallbacks need are rebuilt lazily, only when a fallback runs. :func:`project_newton` holds the two
+Newton paths so that the compiled episode loop of :mod:`regretlab.cmdp.simulate` calls them directly.
 """
 
 from __future__ import annotations
@@ -604,8 +610,105 @@ def _newton(
     return 3, max_steps
 
 
+#: Slots of a projector's ``state`` array: whether ``ν`` comes from a certified projection of this epoch's
+#: set (warm), how many confidence sets have been set (version) and which path solved the last call.
+_WARM, _VERSION, _LAST = range(3)
+#: Solver paths, in the order they are tried; the slots of the ``counts`` array, then the Newton steps.
+PATHS = ("warm", "cold", "osqp", "clarabel")
+_STEPS = len(PATHS)
+
+
+@njit(cache=True)
+def reset_confidence_set(
+    P_bar: np.ndarray,
+    epsilon: np.ndarray,
+    triples: tuple,
+    P_t: np.ndarray,
+    eps_t: np.ndarray,
+    pieces: tuple,
+    where: np.ndarray,
+    nu: np.ndarray,
+    state: np.ndarray,
+) -> None:
+    """Point a projector at a new ``𝒫_i`` (in place): ``P̄_i`` on the support ``triples`` ``(x, a, x')``,
+    ``ε_i`` per non-terminal pair, no pieces and ``ν = 0`` (the next call starts cold), version + 1."""
+    x, a, y = triples
+    for k in range(x.shape[0]):
+        P_t[k] = P_bar[x[k], a[k], y[k]]
+    n_actions = epsilon.shape[1]
+    for p in range(eps_t.shape[0]):
+        eps_t[p] = epsilon[p // n_actions, p % n_actions]
+    N, K, J, W, reusable = pieces
+    N[...] = 0.0
+    K[...] = -1
+    J[...] = 0.0
+    W[...] = 0.0
+    reusable[...] = False
+    where[:] = 0
+    nu[:] = 0.0
+    state[_WARM] = 0
+    state[_VERSION] += 1
+
+
+@njit(cache=True)
+def project_newton(
+    target: np.ndarray,
+    flow_rhs: np.ndarray,
+    starts: np.ndarray,
+    P_t: np.ndarray,
+    eps_t: np.ndarray,
+    out_row: np.ndarray,
+    in_row: np.ndarray,
+    nu: np.ndarray,
+    pieces: tuple,
+    where: np.ndarray,
+    state: np.ndarray,
+    counts: np.ndarray,
+    q: np.ndarray,
+    max_steps: int,
+    max_ridges: int,
+) -> bool:
+    """The Newton paths of :meth:`ConfidenceSetProjector.project` on the support vector ``target``: from the
+    previous ``ν`` when warm, then from ``ν = 0``. On success ``q`` holds the certified projection and ``nu``
+    its flow multipliers; on failure the pieces are dropped and the caller goes on to OSQP."""
+    for path in range(2):
+        if path == 0 and state[_WARM] == 0:
+            continue
+        trial = nu.copy() if path == 0 else np.zeros_like(nu)
+        status, steps = _newton(
+            target,
+            trial,
+            flow_rhs,
+            starts,
+            P_t,
+            eps_t,
+            out_row,
+            in_row,
+            q,
+            pieces,
+            where,
+            max_steps,
+            max_ridges,
+            FLOW_TOL,
+            RIDGE,
+        )
+        counts[_STEPS] += steps
+        if status == _SUCCESS:
+            nu[:] = trial
+            counts[path] += 1
+            state[_LAST] = path
+            state[_WARM] = 1
+            return True
+        pieces[1][:] = -1  # a failed pair solve may have left a piece half written
+    return False
+
+
 class ConfidenceSetProjector:
-    """``Π_{Δ(𝒫_i)}`` for one epoch ``i`` (fixed ``P̄_i`` and ``ε_i``).
+    """``Π_{Δ(𝒫_i)}`` for the confidence set of the current epoch ``i`` (``P̄_i`` and ``ε_i``).
+
+    One projector serves a whole run: :meth:`set_confidence_set` (or the compiled
+    :func:`reset_confidence_set` on its arrays, which the episode loop of :mod:`regretlab.cmdp.simulate`
+    calls) points it at a new epoch's set in place; the sparse data of the fallbacks follow lazily.
 
     Parameters
     ----------
@@ -615,7 +718,7 @@ class ConfidenceSetProjector:
 
     Attributes
     ----------
-    fallbacks : number of :meth:`project` calls that needed the Clarabel fallback.
+    fallbacks : number of :meth:`project` calls that needed the Clarabel fallback (all epochs).
     stats : calls solved by Newton from the previous multipliers (``"warm"``), from zero (``"cold"``), after
         OSQP (``"osqp"``) and by Clarabel (``"clarabel"``, the same count as ``fallbacks``);
         ``"newton_steps"`` adds up the Newton steps.
@@ -627,17 +730,9 @@ class ConfidenceSetProjector:
         self, layer_sizes: Sequence[int], n_actions: int, P_bar: np.ndarray, epsilon: np.ndarray
     ) -> None:
         self.layer_sizes = check_layer_sizes(layer_sizes)
-        self.fallbacks = 0
-        self.stats = {"warm": 0, "cold": 0, "osqp": 0, "clarabel": 0, "newton_steps": 0}
-        self.last_path = ""
         mask = support_mask(self.layer_sizes, n_actions)
-        if P_bar.shape != mask.shape or np.shape(epsilon) != mask.shape[:2]:
-            raise ValueError(
-                f"P_bar must have shape {mask.shape} and epsilon {mask.shape[:2]}, "
-                f"got {P_bar.shape} and {np.shape(epsilon)}"
-            )
         self._shape = mask.shape
-        self._triples = np.nonzero(mask)
+        self._triples = tuple(np.ascontiguousarray(v, dtype=np.int64) for v in np.nonzero(mask))
         self._flat = np.flatnonzero(mask)
         x, a, x_next = self._triples
         n = self._n = x.size
@@ -645,8 +740,6 @@ class ConfidenceSetProjector:
         # Triples come in (x, a, x') order: every pair's triples are contiguous, and no pair is empty.
         self._pair_of = x * n_actions + a
         self._starts = np.append(np.searchsorted(self._pair_of, np.arange(n_pairs)), n).astype(np.int64)
-        self._P_t = np.ascontiguousarray(np.asarray(P_bar, dtype=float)[self._triples])
-        self._epsilon = np.ascontiguousarray(np.asarray(epsilon, dtype=float)[:-1].ravel())
         layer = layer_of_state(self.layer_sizes)
         interior = np.flatnonzero((layer > 0) & (layer < layer.max()))
         row_of_state = np.full(layer.size, -1, dtype=np.int64)
@@ -657,6 +750,8 @@ class ConfidenceSetProjector:
         self._flow_rhs = np.zeros(interior.size + 1)
         self._flow_rhs[0] = 1.0
         self.flow_multipliers = np.zeros(self._flow_rhs.size)
+        self._P_t = np.zeros(n)
+        self._epsilon = np.zeros(n_pairs)
         # Pieces of every pair's projection Π_K (see _evaluate): two slots per pair, the one in use in _where.
         d = int(np.diff(self._starts).max())
         self._pieces = (
@@ -667,11 +762,11 @@ class ConfidenceSetProjector:
             np.zeros((2, n_pairs), bool),
         )
         self._where = np.zeros(n_pairs, dtype=np.int64)
-        self._warm = False  # whether flow_multipliers come from a previous projection
-        # Sparse forms for the violation check and the fallbacks.
+        self._state = np.zeros(3, dtype=np.int64)
+        self._counts = np.zeros(len(PATHS) + 1, dtype=np.int64)
+        self._solution = np.empty(n)
+        # Structural sparse forms; those that depend on P̄_i are built on first use for each version.
         self._pair_sum = sp.csr_matrix((np.ones(n), (self._pair_of, np.arange(n))), shape=(n_pairs, n))
-        same_pair = self._pair_sum.T @ self._pair_sum
-        self._deviation = (sp.identity(n, format="csr") - sp.diags(self._P_t) @ same_pair).tocsr()
         columns = np.arange(n)
         inflow = self._in_row >= 0
         self._flow = sp.csr_matrix(
@@ -684,11 +779,76 @@ class ConfidenceSetProjector:
             ),
             shape=(self._flow_rhs.size, n),
         )
+        self._built_version = -1
+        self.set_confidence_set(P_bar, epsilon)
+
+    def set_confidence_set(self, P_bar: np.ndarray, epsilon: np.ndarray) -> None:
+        """Project onto the set of eq. (10) with centre ``P_bar`` and radii ``epsilon`` from now on."""
+        if np.shape(P_bar) != self._shape or np.shape(epsilon) != self._shape[:2]:
+            raise ValueError(
+                f"P_bar must have shape {self._shape} and epsilon {self._shape[:2]}, "
+                f"got {np.shape(P_bar)} and {np.shape(epsilon)}"
+            )
+        reset_confidence_set(
+            np.ascontiguousarray(P_bar, dtype=float),
+            np.ascontiguousarray(epsilon, dtype=float),
+            self._triples,
+            self._P_t,
+            self._epsilon,
+            self._pieces,
+            self._where,
+            self.flow_multipliers,
+            self._state,
+        )
+
+    @property
+    def kernel_arrays(self) -> tuple:
+        """The arrays :func:`project_newton` and :func:`reset_confidence_set` work on, in the order
+        ``(triples, flow_rhs, starts, P_t, eps_t, out_row, in_row, nu, pieces, where, state, counts)``."""
+        return (
+            self._triples,
+            self._flow_rhs,
+            self._starts,
+            self._P_t,
+            self._epsilon,
+            self._out_row,
+            self._in_row,
+            self.flow_multipliers,
+            self._pieces,
+            self._where,
+            self._state,
+            self._counts,
+        )
+
+    @property
+    def fallbacks(self) -> int:
+        """Calls solved by Clarabel."""
+        return int(self._counts[PATHS.index("clarabel")])
+
+    @property
+    def stats(self) -> dict[str, int]:
+        """Calls per solver path and the total of Newton steps."""
+        counts = self._counts.tolist()
+        return {**dict(zip(PATHS, counts[: len(PATHS)], strict=True)), "newton_steps": counts[_STEPS]}
+
+    @property
+    def last_path(self) -> str:
+        """The path that solved the last call (``""`` before the first)."""
+        return PATHS[self._state[_LAST]] if self._counts[: len(PATHS)].any() else ""
+
+    def _sync(self) -> None:
+        """Build the sparse forms that depend on ``P̄_i`` (and drop the fallback solvers) for a new set."""
+        if self._built_version == self._state[_VERSION]:
+            return
+        same_pair = self._pair_sum.T @ self._pair_sum
+        self._deviation = (sp.identity(self._n, format="csr") - sp.diags(self._P_t) @ same_pair).tocsr()
         self._osqp: osqp.OSQP | None = None
         self._fallback: tuple[cp.Problem, cp.Parameter, cp.Variable, cp.Constraint] | None = None
+        self._built_version = int(self._state[_VERSION])
 
     def _violation(self, q: np.ndarray) -> float:
         """Largest violation of the constraints of ``Δ(𝒫_i)`` by a vector over the support triples."""
+        self._sync()
         budget = self._pair_sum @ np.abs(self._deviation @ q) - self._epsilon * (self._pair_sum @ q)
         flow = self._flow @ q - self._flow_rhs
         return max(0.0, -float(q.min()), float(np.abs(flow).max()), float(budget.max()))
@@ -707,27 +867,50 @@ class ConfidenceSetProjector:
         Returns the projection as a triple view (zero outside the support).
         """
         target = np.ascontiguousarray(np.asarray(y, dtype=float).ravel()[self._flat])
-        solution = None
-        if self._warm:
-            solution = self._solve_newton(target, self.flow_multipliers, "warm")
-        if solution is None:
-            solution = self._solve_newton(target, np.zeros_like(self.flow_multipliers), "cold")
-        if solution is None:
-            start = self._solve_osqp(target)
-            if start is not None:
-                solution = self._solve_newton(target, start, "osqp")
-        if solution is None:
-            self.fallbacks += 1
-            self.last_path = "clarabel"
-            solution, self.flow_multipliers = self._solve_fallback(target)
-        self._warm = True
-        self.stats[self.last_path] += 1
         q = np.zeros(self._shape)
-        q.ravel()[self._flat] = solution
+        q.ravel()[self._flat] = self.solve(target)
         return q
 
-    def _solve_newton(self, target: np.ndarray, nu: np.ndarray, path: str) -> np.ndarray | None:
-        """Certified Newton solve from the flow multipliers ``nu`` (``None`` when it fails)."""
+    def solve(self, target: np.ndarray, newton_failed: bool = False) -> np.ndarray:
+        """The projection of the support vector ``target`` (triples in ``(x, a, x')`` order): Newton (warm,
+        then cold), OSQP then Newton, Clarabel. ``newton_failed`` skips the first two, which the compiled
+        episode loop has already tried (:func:`project_newton`)."""
+        if not newton_failed and project_newton(
+            target,
+            self._flow_rhs,
+            self._starts,
+            self._P_t,
+            self._epsilon,
+            self._out_row,
+            self._in_row,
+            self.flow_multipliers,
+            self._pieces,
+            self._where,
+            self._state,
+            self._counts,
+            self._solution,
+            MAX_NEWTON_STEPS,
+            MAX_RIDGES,
+        ):
+            return self._solution.copy()
+        solution = None
+        start = self._solve_osqp(target)
+        if start is not None:
+            solution = self._solve_newton(target, start)
+        if solution is None:
+            solution, nu = self._solve_fallback(target)
+            self.flow_multipliers[:] = nu
+            self._finish("clarabel")
+        return solution
+
+    def _finish(self, path: str) -> None:
+        """Count a call solved by ``path``; the next call is warm."""
+        self._counts[PATHS.index(path)] += 1
+        self._state[_LAST] = PATHS.index(path)
+        self._state[_WARM] = 1
+
+    def _solve_newton(self, target: np.ndarray, nu: np.ndarray) -> np.ndarray | None:
+        """Certified Newton solve from OSQP's flow multipliers ``nu`` (``None`` when it fails)."""
         nu = np.array(nu, dtype=float)
         q = np.empty(self._n)
         status, steps = _newton(
@@ -747,12 +930,12 @@ class ConfidenceSetProjector:
             FLOW_TOL,
             RIDGE,
         )
-        self.stats["newton_steps"] += steps
+        self._counts[_STEPS] += steps
         if status != _SUCCESS:
             self._pieces[1][:] = -1  # a failed pair solve may have left a piece half written
             return None
-        self.flow_multipliers = nu
-        self.last_path = path
+        self.flow_multipliers[:] = nu
+        self._finish("osqp")
         return q
 
     def _qp_data(self) -> tuple[sp.csc_matrix, np.ndarray, np.ndarray]:
@@ -776,6 +959,7 @@ class ConfidenceSetProjector:
     def _solve_osqp(self, target: np.ndarray) -> np.ndarray | None:
         """OSQP on the linearised QP (set up on first use); returns its flow multipliers, or ``None``."""
         n = self._n
+        self._sync()
         if self._osqp is None:
             A, lower, upper = self._qp_data()
             hessian = sp.block_diag([sp.identity(n), sp.csr_matrix((n, n))], format="csc")
@@ -793,6 +977,7 @@ class ConfidenceSetProjector:
     def _solve_fallback(self, target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The same QP with Clarabel through cvxpy (built on first use, then re-solved with a new ``y``);
         returns ``q`` and the flow multipliers (cvxpy's duals of the flow rows have the sign of ``ν``)."""
+        self._sync()
         if self._fallback is None:
             A, lower, upper = self._qp_data()
             z = cp.Variable(2 * self._n)

@@ -4,10 +4,17 @@ The evaluator (this module) knows ``P``, the environment's sequences and the off
 sees only its trajectories, ``r_t`` and ``G_t`` (Algorithm 1). Nothing is stored per episode: running sums are
 kept and copied into one row per checkpoint (:func:`~regretlab.checkpoints.log_checkpoints`), so memory
 is O(number of checkpoints + log T) whatever ``T``; the environment is drawn in chunks of ``CHUNK_EPISODES``.
-The evaluator's per-episode work is compiled with numba (:func:`true_occupancy` and
-:func:`trajectory_from_uniforms` are twins of :func:`~regretlab.cmdp.occupancy.occupancy_from_policy` and
-:func:`~regretlab.cmdp.occupancy.sample_trajectory`, tested equal; :func:`track_episode` keeps the sums), so
-an episode's cost is the learner's, dominated by the projection.
+Every episode runs compiled (:func:`play_episodes`, called once per stretch of episodes up to the next
+checkpoint or chunk end, so no Python runs per episode): the true occupancy of the played policy
+(:func:`true_occupancy`) and the trajectory (:func:`trajectory_into`), twins of
+:func:`~regretlab.cmdp.occupancy.occupancy_from_policy` and
+:func:`~regretlab.cmdp.occupancy.sample_trajectory`
+tested equal; the learner's episode (Algorithm 2 lines 6-9 or Algorithm 4) on the learner's own arrays, with
+the kernels its ``update`` uses for the counters, the epoch test, the confidence set, the projection and the
+policy; and the running sums (:func:`track_episode`). Python only handles the checkpoint rows and the rare
+projection that Newton cannot certify (OSQP, Clarabel). The loop reproduces ``learner.update`` exactly for
+UC-O-GDPS alone and up to round-off in ``λ`` for PDGD-OPS (its ``G_t^T q̂_t`` is summed in another order
+than numpy's ``@``); tests compare both with the reference learner and every column with brute force.
 
 Columns of the record (one row per checkpoint ``t``, sums over episodes ``τ <= t``, ``q_τ = q^{P,π_τ}`` the
 true occupancy of the played policy ``π_τ = π^{q̂_τ}``, pair view unless said otherwise):
@@ -19,6 +26,19 @@ true occupancy of the played policy ``π_τ = π^{q̂_τ}``, pair view unless sa
   ``ρ/(1+ρ)`` (line 433); NaN when ``OPT = 0``.
 * ``lambda_l1_max``: ``max ||λ_τ||_1`` over ``λ_1, ..., λ_{t+1}`` (Theorem 4 bounds it by ``ζ`` for all
   ``τ ∈ [T+1]``, line 319, so at ``t = T`` this is exactly Theorem 4's range).
+* ``lambda_l1``: ``||λ_t||_1``, the multiplier of episode ``t`` (the one in ``ℓ_t = G_t λ_t - r_t``), to draw
+  ``λ_t`` against ``λ*``. For UC-O-GDPS alone the fixed ``λ``.
+* ``dual_regret``: ``R^D_t(0) = R^D_{1,t}(0) = Σ_{τ<=t} (0 - λ_τ)^T G_τ^T q̂_τ`` (App. C.1.1, line 701, at
+  ``λ = 0``), the term of Theorem 5's regret bound (line 365) that App. C.1.1 bounds by
+  ``||λ_1||²/(2η) + η m L² t / 2`` (lines 711-715, ``λ_1 = 0``). Sign: the dual's loss is
+  ``-λ^T G_τ^T q̂_τ``, so a dual that raises ``λ`` where ``q̂_τ`` violates (``G_τ^T q̂_τ > 0``) has negative
+  regret against ``0``. ``q̂_τ`` is the estimated occupancy (pair view), as in the dual's update (eq. (16)).
+  For UC-O-GDPS alone (no dual player) the same sum at its fixed ``λ`` (0 at ``λ = 0``).
+* ``coverage``: the fraction of the epochs ``2, ..., i`` started so far whose confidence set ``𝒫_j``
+  (eq. (10)) contains the true ``P``, i.e. ``||P(·|x, a) - P̄_j(·|x, a)||_1 <= ε_j(x, a)`` for every
+  non-terminal pair (Lemma 5, line 548; the event ``E^Δ`` holds on ``[1..t]`` iff this is 1). Checked once
+  per epoch, when it starts. Epoch 1 is left out: ``𝒫_1`` is every transition function (it contains ``P``
+  by construction) and is never projected onto (:mod:`regretlab.cmdp.uc_o_gdps`).
 * ``q_error_l1``: ``Σ ||q_τ - q̂_τ||_1`` on triples (Lemma 2, line 237).
 * ``ell_bar``: ``ℓ̄_t = max ||ℓ_τ||_∞`` of the losses fed to the primal (Algorithm 2 line 7).
 * ``primal_regret``: ``max_{q ∈ Δ(M)} Σ ℓ_τ^T (q_τ - q)``, the primal's regret on ``[1..t]`` (Definition 4)
@@ -48,10 +68,13 @@ import pandas as pd
 from numba import njit
 
 from regretlab.checkpoints import log_checkpoints
-from regretlab.cmdp import bounds
+from regretlab.cmdp import bounds, projection
+from regretlab.cmdp.confidence import confidence_set, count_episode, pair_doubled
 from regretlab.cmdp.environments import CMDPEnvironment
 from regretlab.cmdp.instance import CMDP, condition2_holds
-from regretlab.cmdp.pdgd_ops import UCOGDPSAlone
+from regretlab.cmdp.occupancy import induced_policy_into
+from regretlab.cmdp.pdgd_ops import PDGDOPS, UCOGDPSAlone
+from regretlab.cmdp.projection import project_newton, reset_confidence_set
 
 #: Episodes of ``r_t``, ``G_t`` drawn per call to the environment.
 CHUNK_EPISODES = 1024
@@ -63,6 +86,9 @@ RECORD_COLUMNS = (
     "reward",
     "reward_ratio",
     "lambda_l1_max",
+    "lambda_l1",
+    "dual_regret",
+    "coverage",
     "q_error_l1",
     "ell_bar",
     "primal_regret",
@@ -120,8 +146,15 @@ def trajectory_from_uniforms(P: np.ndarray, pi: np.ndarray, uniforms: np.ndarray
     """Compiled :func:`~regretlab.cmdp.occupancy.sample_trajectory` from its ``2L`` uniforms, in the order it
     draws them (``a_k`` then ``x_{k+1}``), so ``rng.random(2 * L)`` gives the rows it would give with ``rng``.
     """
+    trajectory = np.empty((uniforms.shape[0] // 2, 3), dtype=np.int64)
+    trajectory_into(P, pi, uniforms, trajectory)
+    return trajectory
+
+
+@njit(cache=True)
+def trajectory_into(P: np.ndarray, pi: np.ndarray, uniforms: np.ndarray, trajectory: np.ndarray) -> None:
+    """:func:`trajectory_from_uniforms` into the preallocated ``(L, 3)`` int array ``trajectory``."""
     n_steps = uniforms.shape[0] // 2
-    trajectory = np.empty((n_steps, 3), dtype=np.int64)
     x = 0
     for k in range(n_steps):
         a = _inverse_cdf(pi[x], uniforms[2 * k])
@@ -130,7 +163,6 @@ def trajectory_from_uniforms(P: np.ndarray, pi: np.ndarray, uniforms: np.ndarray
         trajectory[k, 1] = a
         trajectory[k, 2] = x_next
         x = x_next
-    return trajectory
 
 
 @njit(cache=True)
@@ -156,8 +188,22 @@ def best_response_values(P: np.ndarray, starts: np.ndarray, losses: np.ndarray) 
     return out
 
 
+@njit(cache=True)
+def contains(P: np.ndarray, P_bar: np.ndarray, epsilon: np.ndarray) -> bool:
+    """Whether the confidence set of eq. (10) with centre ``P̄`` and radii ``ε`` contains ``P``:
+    ``||P(·|x, a) - P̄(·|x, a)||_1 <= ε(x, a)`` for every non-terminal pair (Lemma 5)."""
+    for x in range(P.shape[0] - 1):
+        for a in range(P.shape[1]):
+            distance = 0.0
+            for y in range(P.shape[2]):
+                distance += abs(P[x, a, y] - P_bar[x, a, y])
+            if distance > epsilon[x, a]:
+                return False
+    return True
+
+
 #: Slots of the ``sums`` array of :func:`track_episode`.
-_REWARD, _PLAYED, _Q_ERROR, _ELL_BAR, _INTERVAL_MAX, _INTERVAL_BOUND, _RATIO_MAX = range(7)
+_REWARD, _PLAYED, _Q_ERROR, _ELL_BAR, _INTERVAL_MAX, _INTERVAL_BOUND, _RATIO_MAX, _DUAL_REGRET = range(8)
 
 
 @njit(cache=True)
@@ -228,6 +274,136 @@ def track_episode(
         level_ell[s] = 0.0
 
 
+#: Slots of the learner's ``reals`` array (:func:`play_episodes`): ``ℓ̄_t``, ``C√T``, the dual step ``η``,
+#: ``T^{1/4}``, ``max ||λ_τ||_1``, ``||λ_t||_1``; and of its ``ints`` array: the epoch ``i``, the epochs
+#: ``2..i`` whose set contains ``P``, whether the dual moves (PDGD-OPS) and Newton's step and ridge limits.
+_ELL, _SCALE, _ETA, _UPPER, _LAM_MAX, _LAM_T = range(6)
+_EPOCH, _COVERED, _DUAL, _MAX_STEPS, _MAX_RIDGES = range(5)
+
+
+@njit(cache=True)
+def finish_update(q_hat: np.ndarray, triples: tuple, solution: np.ndarray, policy: np.ndarray) -> None:
+    """Algorithm 3 line 8's result into ``q̂`` (support triples, in place), then ``π_{t+1} = π^{q̂_{t+1}}``
+    (Algorithm 4 line 13)."""
+    x, a, y = triples
+    for k in range(x.shape[0]):
+        q_hat[x[k], a[k], y[k]] = solution[k]
+    induced_policy_into(q_hat, policy)
+
+
+@njit(cache=True)
+def play_episodes(
+    t, t_stop, t0, uniforms, r_chunk, G_chunk, P, starts, learner, confidence, projector, evaluator
+):
+    """Episodes ``t .. t_stop`` (1-based; rows ``t - 1 - t0`` of the chunk) of Algorithm 2 (PDGD-OPS) or
+    Algorithm 4 alone, with every recorded sum, in place; returns ``(last, failed)``.
+
+    ``learner = (q̂, π, λ, ℓ, trajectory, q̂ pairs, target, reals, ints)``; ``confidence = (N, M, N_start,
+    M_start, eps_numerator, P̄, ε)``; ``projector`` the projector's
+    :attr:`~regretlab.cmdp.projection.ConfidenceSetProjector.kernel_arrays` and a solution buffer;
+    ``evaluator = (q, q pairs, sums, violation, Σ ℓ, level_loss, level_played, level_ell, per_ell_interval,
+    regret_offset)``. Per episode: the true occupancy of ``π_t``, the trajectory, ``ℓ_t = G_t λ_t - r_t``
+    (Algorithm 2 line 6), ``η_t`` (line 7), the dual step on ``G_t^T q̂_t`` (line 9, eq. (16); PDGD-OPS only)
+    and ``R^D``, the evaluator's sums, the counters and epoch test (Algorithm 3 lines 2-7, with the
+    coverage check and the projector's new set at a new epoch) and the projection (line 8) by
+    :func:`~regretlab.cmdp.projection.project_newton`. When Newton fails, the episode stops before line 8
+    with ``target`` holding ``q̂_t - η_t ℓ_t`` and ``failed`` is true: the caller finishes it with the
+    projector's fallbacks and :func:`finish_update`.
+    """
+    q_hat, policy, lam, loss, trajectory, q_hat_pairs, target, reals, ints = learner
+    N, M, N_start, M_start, eps_numerator, P_bar, epsilon = confidence
+    (triples, flow_rhs, p_starts, P_t, eps_t, out_row, in_row, nu, pieces, where, state, counts, solution) = (
+        projector
+    )
+    (q, q_pairs, sums, violation, cum_loss, level_loss, level_played, level_ell, per_ell, offset) = evaluator
+    xs, as_ = triples[0], triples[1]
+    m = lam.shape[0]
+    for episode in range(t, t_stop + 1):
+        j = episode - 1 - t0
+        r, G = r_chunk[j], G_chunk[j]
+        true_occupancy(P, policy, starts, q, q_pairs)
+        trajectory_into(P, policy, uniforms[j], trajectory)
+        lam_t = 0.0
+        for i in range(m):
+            lam_t += lam[i]
+        reals[_LAM_T] = lam_t
+        ell = 0.0
+        for x in range(loss.shape[0]):
+            for a in range(loss.shape[1]):
+                value = 0.0
+                for i in range(m):
+                    value += lam[i] * G[i, x, a]
+                loss[x, a] = value - r[x, a]
+                ell = max(ell, abs(loss[x, a]))
+                pair = 0.0
+                for y in range(q_hat.shape[2]):
+                    pair += q_hat[x, a, y]
+                q_hat_pairs[x, a] = pair
+        reals[_ELL] = max(reals[_ELL], ell)
+        eta = 1.0 / (reals[_ELL] * reals[_SCALE]) if reals[_ELL] > 0.0 else 0.0
+        for i in range(m):  # G_t^T q̂_t: R^D_t(0) and the dual step
+            estimated = 0.0
+            for x in range(loss.shape[0]):
+                for a in range(loss.shape[1]):
+                    estimated += G[i, x, a] * q_hat_pairs[x, a]
+            sums[_DUAL_REGRET] -= lam[i] * estimated
+            if ints[_DUAL]:
+                lam[i] = min(max(lam[i] + reals[_ETA] * estimated, 0.0), reals[_UPPER])
+        lam_next = 0.0
+        for i in range(m):
+            lam_next += lam[i]
+        reals[_LAM_MAX] = max(reals[_LAM_MAX], lam_next)
+        track_episode(
+            episode,
+            r,
+            G,
+            loss,
+            q,
+            q_pairs,
+            q_hat,
+            P,
+            starts,
+            sums,
+            violation,
+            cum_loss,
+            level_loss,
+            level_played,
+            level_ell,
+            per_ell,
+            offset,
+        )
+        count_episode(N, M, trajectory)
+        if pair_doubled(N, N_start, trajectory):
+            ints[_EPOCH] += 1
+            N_start[...] = N
+            M_start[...] = M
+            confidence_set(N_start, M_start, eps_numerator, P_bar, epsilon)
+            ints[_COVERED] += contains(P, P_bar, epsilon)
+            reset_confidence_set(P_bar, epsilon, triples, P_t, eps_t, pieces, where, nu, state)
+        for k in range(target.shape[0]):
+            target[k] = q_hat[xs[k], as_[k], triples[2][k]] - eta * loss[xs[k], as_[k]]
+        if not project_newton(
+            target,
+            flow_rhs,
+            p_starts,
+            P_t,
+            eps_t,
+            out_row,
+            in_row,
+            nu,
+            pieces,
+            where,
+            state,
+            counts,
+            solution,
+            ints[_MAX_STEPS],
+            ints[_MAX_RIDGES],
+        ):
+            return episode, True
+        finish_update(q_hat, triples, solution, policy)
+    return t_stop, False
+
+
 def simulate(
     learner: UCOGDPSAlone,
     cmdp: CMDP,
@@ -246,6 +422,11 @@ def simulate(
     :data:`RECORD_COLUMNS`; the metadata holds the learner's constants, the setting, ``OPT``, ``ρ``, ``ζ``,
     ``ρ/(1+ρ)``, whether Condition 2 holds at this ``T``, the final epoch and fallback counts and the wall
     time per episode.
+
+    The episodes run in :func:`play_episodes` on the learner's own state (its ``q̂``, policy, counters,
+    confidence set and projector, updated in place, with the kernels its ``update`` uses), reading its
+    constants (``C``, the dual's ``η`` and box); ``λ``, ``ℓ̄_t`` and the epoch are written back at the end, so
+    the learner is left as ``T`` calls of ``update`` would leave it (up to round-off in ``λ``).
     """
     if learner.constants.T != T:
         raise ValueError(f"the learner was built for T={learner.constants.T}, not T={T}")
@@ -257,7 +438,7 @@ def simulate(
         or checkpoints[-1] > T
     ):
         raise ValueError("checkpoints must be strictly increasing episodes in [1, T]")
-    sizes, P = cmdp.layer_sizes, np.ascontiguousarray(cmdp.P)
+    sizes, P = cmdp.layer_sizes, np.array(cmdp.P)
     n_states, n_actions, m, L = cmdp.n_states, cmdp.n_actions, cmdp.m, cmdp.L
     if environment.rewards.phases.shape[1:] != (n_states, n_actions) or environment.constraints.phases.shape[
         1:
@@ -271,68 +452,105 @@ def simulate(
     root = learner.constants.C * np.sqrt(T)
     Eq = bounds.lemma2_Eq(T, learner.constants.delta, L, n_states, n_actions).value
     per_ell_interval = Eq + n_states * n_actions / 2 * 2.0 ** np.arange(n_levels) / root
-    level_loss = np.zeros((n_levels, n_states, n_actions))
-    level_played = np.zeros(n_levels)
-    level_ell = np.zeros(n_levels)
+    sums = np.zeros(8)
+    sums[[_INTERVAL_MAX, _RATIO_MAX]] = -np.inf
+    evaluator = (
+        np.zeros_like(P),
+        np.zeros((n_states, n_actions)),
+        sums,
+        np.zeros(m),
+        np.zeros((n_states, n_actions)),
+        np.zeros((n_levels, n_states, n_actions)),
+        np.zeros(n_levels),
+        np.zeros(n_levels),
+        per_ell_interval,
+        float(L * root),
+    )
+
+    primal, confidence = learner.primal, learner.primal.confidence
+    dual = isinstance(learner, PDGDOPS)
+    lam = np.array(learner.lam, dtype=float)
+    reals = np.array(
+        [
+            learner.rate.ell_bar,
+            learner.rate.scale,
+            learner.dual.eta if dual else 0.0,
+            learner.dual.upper if dual else 0.0,
+            lam.sum(),  # ||λ_1||_1 (λ >= 0)
+            lam.sum(),
+        ]
+    )
+    limits = projection.MAX_NEWTON_STEPS, projection.MAX_RIDGES
+    ints = np.array([confidence.epoch, 0, dual, *limits], dtype=np.int64)
+    projector = primal.projector
+    arrays = projector.kernel_arrays
+    n_triples = arrays[0][0].size
+    state = (
+        primal.q_hat,
+        primal.policy,
+        lam,
+        np.zeros((n_states, n_actions)),
+        np.zeros((L, 3), dtype=np.int64),
+        np.zeros((n_states, n_actions)),
+        np.zeros(n_triples),
+        reals,
+        ints,
+    )
+    counters = (
+        confidence.N,
+        confidence.M,
+        confidence.N_start,
+        confidence.M_start,
+        np.array(confidence.eps_numerator),
+        confidence.P_bar,
+        confidence.epsilon,
+    )
+    solver = (*arrays, np.zeros(n_triples))
 
     records = np.full((checkpoints.size, len(RECORD_COLUMNS)), np.nan)
-    sums = np.zeros(7)
-    sums[[_INTERVAL_MAX, _RATIO_MAX]] = -np.inf
-    violation = np.zeros(m)
-    cum_loss = np.zeros((n_states, n_actions))
-    q = np.zeros_like(P)
-    q_pairs = np.zeros((n_states, n_actions))
-    lam_max = float(learner.lam.sum())  # ||λ_1||_1 (λ >= 0)
+    last = int(checkpoints[-1])
     position = 0
     start = time.perf_counter()
-    for t0 in range(0, int(checkpoints[-1]), CHUNK_EPISODES):
-        r_chunk, G_chunk = environment.draw(env_rng, t0, min(CHUNK_EPISODES, int(checkpoints[-1]) - t0))
-        for j in range(r_chunk.shape[0]):
-            t = t0 + j + 1
-            policy, q_hat = learner.policy, learner.q_hat
-            true_occupancy(P, policy, starts, q, q_pairs)
-            trajectory = trajectory_from_uniforms(P, policy, trajectory_rng.random(2 * L))
-            loss = learner.update(trajectory, r_chunk[j], G_chunk[j])
-            lam_max = max(lam_max, float(learner.lam.sum()))
-            track_episode(
-                t,
-                r_chunk[j],
-                G_chunk[j],
-                loss,
-                q,
-                q_pairs,
-                q_hat,
-                P,
-                starts,
-                sums,
-                violation,
-                cum_loss,
-                level_loss,
-                level_played,
-                level_ell,
-                per_ell_interval,
-                L * root,
+    for t0 in range(0, last, CHUNK_EPISODES):
+        n = min(CHUNK_EPISODES, last - t0)
+        r_chunk, G_chunk = environment.draw(env_rng, t0, n)
+        uniforms = trajectory_rng.random((n, 2 * L))  # the stream of per-episode rng.random(2 * L) calls
+        t = t0 + 1
+        while t <= t0 + n:
+            t_stop = min(t0 + n, int(checkpoints[position]))
+            t, failed = play_episodes(
+                t, t_stop, t0, uniforms, r_chunk, G_chunk, P, starts, state, counters, solver, evaluator
             )
+            if failed:  # Newton failed: OSQP, Clarabel, then the rest of the episode
+                finish_update(primal.q_hat, arrays[0], projector.solve(state[6], True), primal.policy)
             if t == checkpoints[position]:
                 optimum = t * benchmark.opt
                 reward = sums[_REWARD]
                 records[position] = (
                     optimum - reward,
-                    violation.max(),
+                    evaluator[3].max(),
                     reward,
                     reward / optimum if optimum != 0 else np.nan,
-                    lam_max,
+                    reals[_LAM_MAX],
+                    reals[_LAM_T],
+                    sums[_DUAL_REGRET],
+                    ints[_COVERED] / (ints[_EPOCH] - 1),
                     sums[_Q_ERROR],
                     sums[_ELL_BAR],
-                    sums[_PLAYED] - best_response_values(P, starts, cum_loss[None])[0],
+                    sums[_PLAYED] - best_response_values(P, starts, evaluator[4][None])[0],
                     sums[_INTERVAL_MAX],
                     sums[_INTERVAL_BOUND],
                     sums[_RATIO_MAX],
-                    learner.primal.epochs,
-                    learner.primal.fallbacks,
+                    ints[_EPOCH],
+                    projector.fallbacks,
                 )
                 position += 1
+            t += 1
     wall_time = time.perf_counter() - start
+    learner.rate.ell_bar = float(reals[_ELL])
+    confidence.epoch = int(ints[_EPOCH])
+    if dual:
+        learner.dual.lam[:] = lam
 
     frame = pd.DataFrame(records, columns=list(RECORD_COLUMNS))
     frame.insert(0, "t", checkpoints)
@@ -350,10 +568,10 @@ def simulate(
         "zeta": bounds.theorem4_zeta(m, L, rho).value,
         "alpha": rho / (1 + rho),
         "condition2": bool(condition2_holds(rho, T, L, m)),
-        "episodes": int(checkpoints[-1]),
+        "episodes": last,
         "epochs": learner.primal.epochs,
         "fallbacks": learner.primal.fallbacks,
         "wall_time_s": wall_time,
-        "us_per_episode": 1e6 * wall_time / int(checkpoints[-1]),
+        "us_per_episode": 1e6 * wall_time / last,
     }
     return frame, metadata

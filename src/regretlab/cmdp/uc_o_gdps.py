@@ -9,8 +9,8 @@ Line by line:
   transition function, and ``q̂_1(x, a, x') = 1 / (|X_k| |A| |X_{k+1}|)`` on ``X_k × A × X_{k+1}``: the
   occupancy of the uniform policy under the uniform transition, so ``π_1 = π^{q̂_1}`` is uniform.
 * UPDATE (Algorithm 3, lines 255-279): lines 2-7 are :class:`~regretlab.cmdp.confidence.TransitionConfidence`
-  (``observe`` then ``maybe_new_epoch``); when a new epoch starts, the projector onto ``Δ(𝒫_i)`` is rebuilt
-  from the new ``P̄_i``, ``ε_i`` (once per epoch); line 8 is the projected OGD step
+  (``observe`` then ``maybe_new_epoch``); when a new epoch starts, the projector onto ``Δ(𝒫_i)`` is pointed
+  at the new ``P̄_i``, ``ε_i`` (once per epoch); line 8 is the projected OGD step
   ``q̂_{t+1} = Π_{Δ(𝒫_i)}(q̂_t - η_t ℓ_t)`` with :class:`~regretlab.cmdp.projection.ConfidenceSetProjector`.
 * Algorithm 4 lines 12-13: ``η_t = 1 / (ℓ̄_t C √T)``, ``ℓ̄_t = max_{τ<=t} ||ℓ_τ||_∞`` (:class:`AdaptiveRate`,
   shared with Algorithm 2 line 7), then ``π_{t+1} = π^{q̂_{t+1}}`` (eq. (4)).
@@ -25,7 +25,7 @@ Readings of the paper (ambiguities):
   the number of support triples; :mod:`regretlab.cmdp.bounds` keeps the paper's constant.)
 * Which epoch's set. Line 8 projects after lines 4-7, so an episode that starts epoch ``i + 1`` already
   projects onto ``Δ(𝒫_{i+1})``. The first episode always starts epoch 2 (its pairs have ``N = 1 >=
-  max{1, 2·0}``), so the set ``𝒫_1`` of INIT is never projected onto and no projector is built for it.
+  max{1, 2·0}``), so the set ``𝒫_1`` of INIT is never projected onto.
 * Algorithm 4 line 12 writes ``max{||ℓ_t||_∞}_{t=1}^{t}``: read as Algorithm 2 line 7,
   ``max_{τ=1..t} ||ℓ_τ||_∞``, the current loss included. While every loss so far is 0, ``ℓ̄_t = 0`` and
   ``η_t = 1/0``; the step ``η_t ℓ_t`` is 0 for any ``η_t`` and :class:`AdaptiveRate` returns ``η_t = 0``.
@@ -44,7 +44,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from regretlab.cmdp.confidence import TransitionConfidence
-from regretlab.cmdp.occupancy import check_layer_sizes, induced_policy, layer_slices
+from regretlab.cmdp.occupancy import check_layer_sizes, induced_policy, induced_policy_into, layer_slices
 from regretlab.cmdp.projection import ConfidenceSetProjector
 
 
@@ -78,6 +78,11 @@ class AdaptiveRate:
         self._scale = self.C * math.sqrt(T)
         self.ell_bar = 0.0
 
+    @property
+    def scale(self) -> float:
+        """``C √T``, so that ``η_t = 1 / (ℓ̄_t · scale)``."""
+        return self._scale
+
     def __call__(self, loss: np.ndarray) -> float:
         self.ell_bar = max(self.ell_bar, float(np.abs(loss).max()))
         return 1.0 / (self.ell_bar * self._scale) if self.ell_bar > 0.0 else 0.0
@@ -96,6 +101,10 @@ class UCOGDPS:
     q_hat : ``(|X|, |A|, |X|)``, the occupancy ``q̂_t`` whose policy is played in episode ``t``.
     policy : ``(|X|, |A|)``, ``π_t = π^{q̂_t}`` (eq. (4)).
     confidence : the counters and ``𝒫_i`` (:class:`~regretlab.cmdp.confidence.TransitionConfidence`).
+    projector : the :class:`~regretlab.cmdp.projection.ConfidenceSetProjector` onto ``Δ(𝒫_i)``.
+
+    Every array is updated in place (copy ``q_hat`` or ``policy`` to keep an episode's), so that the compiled
+    episode loop of :mod:`regretlab.cmdp.simulate` can drive the same state with the same kernels.
     """
 
     def __init__(self, layer_sizes: Sequence[int], n_actions: int, T: int, delta: float) -> None:
@@ -104,8 +113,9 @@ class UCOGDPS:
         self.confidence = TransitionConfidence(self.layer_sizes, self.n_actions, T, delta)
         self.q_hat = uniform_occupancy(self.layer_sizes, self.n_actions)
         self.policy = induced_policy(self.q_hat)
-        self._projector: ConfidenceSetProjector | None = None
-        self._retired_fallbacks = 0
+        self.projector = ConfidenceSetProjector(
+            self.layer_sizes, self.n_actions, self.confidence.P_bar, self.confidence.epsilon
+        )
 
     @property
     def epochs(self) -> int:
@@ -115,18 +125,13 @@ class UCOGDPS:
     @property
     def fallbacks(self) -> int:
         """Projections, over all epochs so far, that needed the projector's robust fallback solver."""
-        current = self._projector.fallbacks if self._projector is not None else 0
-        return self._retired_fallbacks + current
+        return self.projector.fallbacks
 
     def update(self, loss: np.ndarray, eta: float, trajectory: np.ndarray) -> None:
         """Algorithm 3 with inputs ``ℓ_t`` ``(|X|, |A|)``, ``η_t`` and the episode's ``(L, 3)`` trajectory."""
         self.confidence.observe(trajectory)  # lines 2-3
         if self.confidence.maybe_new_epoch():  # lines 4-7
-            if self._projector is not None:
-                self._retired_fallbacks += self._projector.fallbacks
-            self._projector = ConfidenceSetProjector(
-                self.layer_sizes, self.n_actions, self.confidence.P_bar, self.confidence.epsilon
-            )
+            self.projector.set_confidence_set(self.confidence.P_bar, self.confidence.epsilon)
         # Line 8, with ℓ_t(x, a, x') = ℓ_t(x, a) (module docstring).
-        self.q_hat = self._projector.project(self.q_hat - (eta * loss)[:, :, None])
-        self.policy = induced_policy(self.q_hat)  # Algorithm 4 line 13
+        self.q_hat[...] = self.projector.project(self.q_hat - (eta * loss)[:, :, None])
+        induced_policy_into(self.q_hat, self.policy)  # Algorithm 4 line 13
