@@ -40,7 +40,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from regretlab.cmdp.dual import DualOGD, dual_learning_rate, paper_K
+from regretlab.cmdp.dual import DualOGD, dual_learning_rate, paper_K, tuned_dual_learning_rate
 from regretlab.cmdp.occupancy import check_layer_sizes
 from regretlab.cmdp.uc_o_gdps import UCOGDPS, AdaptiveRate, paper_C
 
@@ -69,18 +69,31 @@ class PDGDConstants:
 
 
 def pdgd_constants(
-    preset: str, layer_sizes: Sequence[int], n_actions: int, m: int, T: int, delta: float
+    preset: str,
+    layer_sizes: Sequence[int],
+    n_actions: int,
+    m: int,
+    T: int,
+    delta: float,
+    rho: float | None = None,
 ) -> PDGDConstants:
-    """The ``C``, ``K`` and dual ``η`` of a preset for the given sizes, horizon and ``δ``."""
+    """The ``C``, ``K`` and dual ``η`` of a preset for the given sizes, horizon and ``δ``.
+
+    ``rho`` (the instance's feasibility parameter) is used by ``"tuned"`` only, for the dual radius of
+    :func:`~regretlab.cmdp.dual.tuned_dual_radius`; ``"paper"`` ignores it.
+    """
     sizes = check_layer_sizes(layer_sizes)
     n_states, L = sum(sizes), len(sizes) - 1
     if preset == "paper":
         C, K = paper_C(n_states, n_actions, L), paper_K(m, n_states, n_actions)
+        eta = dual_learning_rate(K, T, delta)
     elif preset == "tuned":
-        C, K = math.sqrt(n_states * n_actions / (2.0 * L)), L * math.sqrt(m)
+        C = math.sqrt(n_states * n_actions / (2.0 * L))
+        eta = tuned_dual_learning_rate(L, m, T, rho)
+        K = 1.0 / (eta * math.sqrt(T * math.log(T**2 / delta)))  # the K of line 187 giving this η
     else:
         raise ValueError(f"constants must be one of {PRESETS}, got {preset!r}")
-    return PDGDConstants(preset, C, K, dual_learning_rate(K, T, delta), float(delta), int(T))
+    return PDGDConstants(preset, C, K, eta, float(delta), int(T))
 
 
 def lagrangian_loss(lam: np.ndarray, r: np.ndarray, G: np.ndarray) -> np.ndarray:
@@ -109,8 +122,9 @@ class UCOGDPSAlone:
         delta: float,
         constants: str = "paper",
         lam: np.ndarray | None = None,
+        rho: float | None = None,
     ) -> None:
-        self.constants = pdgd_constants(constants, layer_sizes, n_actions, m, T, delta)
+        self.constants = pdgd_constants(constants, layer_sizes, n_actions, m, T, delta, rho)
         self.primal = UCOGDPS(layer_sizes, n_actions, T, delta)
         self.rate = AdaptiveRate(self.constants.C, T)
         self.lam = np.zeros(m) if lam is None else np.array(lam, dtype=float)
@@ -156,8 +170,9 @@ class PDGDOPS(UCOGDPSAlone):
         T: int,
         delta: float,
         constants: str = "paper",
+        rho: float | None = None,
     ) -> None:
-        super().__init__(layer_sizes, n_actions, m, T, delta, constants)
+        super().__init__(layer_sizes, n_actions, m, T, delta, constants, rho=rho)
         self.dual = DualOGD(m, T, self.constants.eta)  # line 3
         self.lam = self.dual.lam
 
@@ -189,8 +204,12 @@ def make_learner(
     T: int,
     delta: float,
     constants: str = "paper",
+    rho: float | None = None,
 ) -> UCOGDPSAlone:
-    """A fresh ``"pdgd_ops"`` or ``"uc_o_gdps"`` learner (the latter at ``λ = 0``, i.e. ``ℓ_t = -r_t``)."""
+    """A fresh ``"pdgd_ops"`` or ``"uc_o_gdps"`` learner (the latter at ``λ = 0``, i.e. ``ℓ_t = -r_t``).
+
+    ``rho`` is the instance's feasibility parameter, read by the ``"tuned"`` dual step only.
+    """
     if algorithm not in LEARNERS:
         raise ValueError(f"algorithm must be one of {sorted(LEARNERS)}, got {algorithm!r}")
-    return LEARNERS[algorithm](layer_sizes, n_actions, m, T, delta, constants)
+    return LEARNERS[algorithm](layer_sizes, n_actions, m, T, delta, constants, rho=rho)
