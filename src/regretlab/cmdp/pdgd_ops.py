@@ -19,13 +19,14 @@ Constants (``constants=``):
   ``K = 100 m|X||A|`` (line 977). These make Theorem 4's contradiction argument go through; they are very
   conservative (for ``|X||A| = 24``, ``m = 1``, ``T = 10^4`` the dual step is ``η ≈ 10^{-6}``, so ``λ`` can
   grow by at most ``ηL`` per episode).
-* ``"tuned"`` (ablation): the same formulas with the constants that minimise the paper's own OGD bounds
-  instead of the constants the proof of Theorem 4 needs. Primal: ``C = √(|X||A| / (2L))``, the minimiser of
-  ``LC√T + (|X||A|/2) T / (C√T)`` (Theorem 3 on ``[1..T]``, line 305). Dual: ``K = L√m``, from minimising
-  ``||λ||²/(2η) + η mL² T/2`` (App. C.1.1, lines 711-715) at a unit comparator ``||λ||_2 = 1``, keeping the
-  paper's ``√(ln(T²/δ))`` factor so that only the instance constants change. Both keep the paper's
-  dependence on ``T`` (``η_t ∝ 1/√T``, ``η ∝ 1/√(T ln T)``), so the theory exponents are comparable; none of
-  Theorems 4-7 is proved for them.
+* ``"tuned"``: constants chosen so that the primal–dual mechanism works within the horizons one can run,
+  keeping the paper's ``η ∝ 1/√T``. Primal: ``C = √(|X||A| / (2L))``, the minimiser of
+  ``LC√T + (|X||A|/2) T / (C√T)`` (Theorem 3 on ``[1..T]``, line 305). Dual:
+  ``η = D / (L √(m T))`` with ``D = min{L/ρ, √m T^{1/4}}``
+  (:func:`~regretlab.cmdp.dual.tuned_dual_learning_rate`), OGD's optimal step for comparators within ``D``
+  of ``λ_1 = 0``, ``D`` bounding ``||λ*||`` by Slater's argument; it needs the instance's ``ρ`` (``rho=``;
+  ``None`` takes ``D = 1``). ``K`` is reported as the ``K`` of line 187 that gives this ``η``. None of
+  Theorems 4-7 is proved for these constants.
 
 UC-O-GDPS alone (for Theorem 3 and Lemma 2): :class:`UCOGDPSAlone` feeds Algorithm 4 the losses
 ``ℓ_t = G_t λ - r_t`` at a fixed multiplier ``λ`` (default ``0``, i.e. ``ℓ_t = -r_t``), a loss sequence fixed
