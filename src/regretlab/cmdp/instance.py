@@ -209,17 +209,21 @@ def make_binding_cmdp(
 ) -> CMDP:
     """A random CMDP whose constraints bind, with feasibility parameter exactly ``rho`` (close to ``L``).
 
-    Every non-terminal state has ``⌊|A|/2⌋`` *risky* actions (a random subset, the same for every
-    constraint) and the others *safe*. A draw ``G_0`` puts risky entries uniformly in
-    ``[1 - constraint_spread, 1]`` and safe ones in ``[-1, -1 + constraint_spread]`` (independently per
-    constraint); ``r̄`` is uniform on :data:`RISKY_REWARDS` for risky and on :data:`SAFE_REWARDS` for safe
+    Every non-terminal state has ``⌊|A|/2⌋`` *risky* actions (a random subset) and the others *safe*. A draw
+    ``G_0`` puts safe entries uniformly in ``[-1, -1 + constraint_spread]`` for every constraint; constraint
+    ``i`` *charges* the layers ``k ≡ i (mod m)``, where its risky entries are uniform in
+    ``[1 - constraint_spread, 1]``, and is neutral about risky actions elsewhere (uniform in
+    ``[-constraint_spread, constraint_spread]``). With ``m = 1`` every layer is charged; with ``2 <= m <= L``
+    the constraints penalise different layers, so they are not parallel and several can be active at the
+    optimum. ``r̄`` is uniform on :data:`RISKY_REWARDS` for risky and on :data:`SAFE_REWARDS` for safe
     actions. ``P`` is drawn as in :func:`make_layered_cmdp`.
 
     ``ρ = max_q min_i -[Ḡ^T q]_i`` is positively homogeneous in ``Ḡ``, so ``Ḡ = (rho / ρ(G_0)) G_0`` hits
     ``rho`` exactly with the same ``q°``; the all-safe policy gives ``ρ(G_0) >= L (1 - constraint_spread)``,
     and every ``rho <= ρ(G_0)`` is reachable (the scale is at most 1, so ``Ḡ`` stays in ``[-1, 1]``).
     With ``L <= 3`` the unconstrained optimum takes the risky action everywhere (a risky step pays at least
-    0.6 more now and at most 0.2 less per later step), so it violates by about ``rho`` per episode; for any
+    0.6 more now and at most 0.2 less per later step), so it violates constraint ``i`` by about the number of
+    layers ``i`` charges (``rho`` per episode when ``m = 1``); for any
     ``L`` the binding is checked (:func:`constraint_summary`) and a draw that does not bind raises
     ``ValueError``.
     """
@@ -240,7 +244,10 @@ def make_binding_cmdp(
         risky[x] = rng.permutation(n_actions) < n_actions // 2
     r_bar = np.where(risky, rng.uniform(*RISKY_REWARDS, risky.shape), rng.uniform(*SAFE_REWARDS, risky.shape))
     band = rng.uniform(1.0 - constraint_spread, 1.0, size=(m, *risky.shape))
-    G_0 = np.where(risky, band, -band)
+    neutral = rng.uniform(-constraint_spread, constraint_spread, size=(m, *risky.shape))
+    layer_of = np.repeat(np.arange(len(layer_sizes)), layer_sizes)
+    charged = layer_of[None, :, None] % m == np.arange(m)[:, None, None]  # constraint i charges layers k ≡ i
+    G_0 = np.where(risky, np.where(charged, band, neutral), -band)
     r_bar[-1], G_0[:, -1] = 0.0, 0.0
     rho_0, q_circ = feasibility_parameter(P, G_0)
     if rho > rho_0:
