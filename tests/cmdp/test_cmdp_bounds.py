@@ -183,3 +183,36 @@ def test_the_corrected_mixture_is_safe_for_every_episode_of_a_random_adversarial
     _, q_star = solve_opt(cmdp.P, cmdp.r_bar, G.mean(axis=0))
     alpha = bounds.theorem7_corrected_ratio(L, rho)
     assert np.einsum("tixa,xa->ti", G, alpha * q_star + (1 - alpha) * q_circ).max() <= 1e-9
+
+
+def test_theory_entries_of_paper_000_directions_and_values():
+    from regretlab.theory import BOUNDS
+
+    point = {
+        "T": 10_000,
+        "t": 10_000,
+        "delta": 0.1,
+        "L": 3,
+        "m": 1,
+        "n_states": 6,
+        "n_actions": 2,
+        "rho": 2.92,
+    }
+    point |= {"opt": 1.5, "stochastic_rewards": True, "lambda_star_l1": 0.4, "C": 1.0, "ell_bar": 1.0}
+    stated, corrected = BOUNDS["theorem7_reward_ratio"], BOUNDS["theorem7_reward_ratio_corrected"]
+    assert stated.evaluate(point) == pytest.approx(2.92 / 3.92)
+    assert corrected.evaluate(point) == pytest.approx(2.92 / 5.92)
+    assert stated.direction == corrected.direction == "lower" and stated.metric == corrected.metric
+    assert BOUNDS["lambda_star"].direction == "reference" and BOUNDS["lambda_star"].evaluate(point) == 0.4
+    assert BOUNDS["lemma5_coverage"].evaluate(point) == pytest.approx(0.9)
+    assert BOUNDS["theorem5_regret"].direction == "upper"
+    # The corrected regret bound exceeds the stated one by T·OPT (L/(L+ρ) - 1/(1+ρ)).
+    gap = BOUNDS["theorem7_regret_corrected"].evaluate(point) - BOUNDS["theorem7_regret"].evaluate(point)
+    assert gap == pytest.approx(10_000 * 1.5 * (3 / 5.92 - 1 / 3.92), rel=1e-9)
+    # Unit-constant rates for tuned runs; the dual-regret bounds at each preset's η.
+    assert BOUNDS["theorem5_regret_rate"].evaluate(point) == pytest.approx(180 / 2.92**2 * 100)
+    assert not BOUNDS["theorem5_regret_rate"].explicit and not BOUNDS["theorem6_violation_rate"].explicit
+    tuned_eta = (3 / 2.92) / (3 * 100)  # D = L/ρ, η = D/(L√(mT))
+    assert BOUNDS["dual_regret_tuned"].evaluate(point) == pytest.approx(tuned_eta * 9 * 10_000 / 2)
+    paper_eta = 1 / (1200 * math.sqrt(10_000 * math.log(10_000**2 / 0.1)))
+    assert BOUNDS["dual_regret_paper"].evaluate(point) == pytest.approx(paper_eta * 9 * 10_000 / 2)
