@@ -57,7 +57,7 @@ def instance_spec(wildcards):
 
 def run_seeds_of_batch(wildcards):
     """The seeds one run job simulates."""
-    return batch_seeds(config, wildcards.regime, int(wildcards.batch))
+    return batch_seeds(config, wildcards.regime, int(wildcards.batch), int(wildcards.T))
 
 
 def regime_runs(wildcards):

@@ -12,4 +12,14 @@ with job_log(snakemake) as log:
     rng = np.random.default_rng(job_seed_sequence(regime, name, "instance"))
     instance = build_instance(snakemake.params.spec, rng)
     write_json(snakemake.output[0], instance)
-    log.info("instance %s/%s: %s", regime, name, instance["numbers"])
+    numbers = instance["numbers"]
+    log.info("instance %s/%s: %s", regime, name, numbers)
+    log.info(
+        "%s family: binds=%s, λ*=%s, OPT=%.6g vs unconstrained %.6g (violating by %.4g per episode)",
+        numbers["family"],
+        numbers["binds"],
+        numbers["lambda_star"],
+        numbers["opt"],
+        numbers["opt_unconstrained"],
+        numbers["unconstrained_violation"],
+    )

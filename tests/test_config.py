@@ -11,7 +11,15 @@ from regretlab.bandits.algorithms import ALGORITHMS
 from regretlab.bandits.instance import GRAPH_FAMILIES, LOSS_KINDS, build_instance
 from regretlab.bandits.simulate import run_seeds
 from regretlab.checks import GRAPH_CLASSES, HORIZON_RULES, INSTANCE_CHECKS, LOSS_RULES, X_RULES
-from regretlab.config import ConfigError, batch_seeds, load_schema, run_jobs, seed_batches, validate_config
+from regretlab.config import (
+    ConfigError,
+    batch_seeds,
+    bounds_for,
+    load_schema,
+    run_jobs,
+    seed_batches,
+    validate_config,
+)
 from regretlab.graphs import families
 from regretlab.kinds import KINDS
 from regretlab.theory import BOUNDS
@@ -270,3 +278,32 @@ def test_cross_field_rules_name_field_and_allowed_values(mutate, field, allowed,
     with pytest.raises(ConfigError) as error:
         validate_config(config, schema_path)
     assert field in str(error.value) and allowed in str(error.value), str(error.value)
+
+
+def test_per_horizon_seeds_and_per_preset_bounds(schema_path):
+    config = smoke()
+    cmdp = config["regimes"]["smoke_cmdp"]
+    cmdp["constants"] = ["paper", "tuned"]
+    cmdp["bounds"] = {"pdgd_ops": {"paper": ["theorem5_regret"], "tuned": ["theorem5_regret_rate"]}}
+    horizons = cmdp["scales"]["quick"]["horizons"]
+    cmdp["scales"]["quick"]["seeds"] = [3] + [1] * (len(horizons) - 1)
+    config = validate_config(config, schema_path)
+    assert bounds_for(cmdp, "pdgd_ops", "paper") == ["theorem5_regret"]
+    assert bounds_for(cmdp, "pdgd_ops", "tuned") == ["theorem5_regret_rate"]
+    assert bounds_for(regime(config), "exp3g", "paper") == ["exp3g_rate"]
+    config["seeds_per_job"] = 2
+    jobs = run_jobs(config, "smoke_cmdp")
+    first = [job.batch for job in jobs if job.T == horizons[0] and job.constants == "paper"]
+    assert first == [0, 1] and all(job.batch == 0 for job in jobs if job.T != horizons[0])
+    assert batch_seeds(config, "smoke_cmdp", 1, horizons[0]) == [2]
+    assert batch_seeds(config, "smoke_cmdp", 0, horizons[-1]) == [0]
+    with pytest.raises(ConfigError, match="per-horizon seeds"):
+        batch_seeds(config, "smoke_cmdp", 0)
+    wrong = smoke()
+    wrong["regimes"]["smoke_cmdp"]["scales"]["quick"]["seeds"] = [1] * (len(horizons) + 1)
+    with pytest.raises(ConfigError, match="one count per horizon"):
+        validate_config(wrong, schema_path)
+    wrong = smoke()
+    wrong["regimes"]["smoke_cmdp"]["bounds"] = {"pdgd_ops": {"tuned": ["theorem5_regret_rate"]}}
+    with pytest.raises(ConfigError, match=r"missing \['paper'\]"):
+        validate_config(wrong, schema_path)

@@ -41,7 +41,9 @@ def _describe(error: jsonschema.ValidationError) -> str:
     if error.validator == "additionalProperties" and "properties" in schema:
         message += f"; allowed fields: {sorted(schema['properties'])}"
     elif error.validator == "type":
-        message = f"{error.instance!r} has the wrong type; expected {schema.get('type')}"
+        expected = schema.get("type")
+        expected = " or ".join(expected) if isinstance(expected, list) else expected
+        message = f"{error.instance!r} has the wrong type; expected {expected}"
     return f"config field {_field(error.absolute_path)}: {message}"
 
 
@@ -113,7 +115,15 @@ def _regime_problems(name: str, regime: dict) -> list[str]:
         )
     kind = KINDS[regime["kind"]]
     for algorithm, names in bounds.items():
-        for bound in names:
+        if isinstance(names, dict):
+            missing_presets = [c for c in regime["constants"] if c not in names]
+            extra_presets = sorted(set(names) - set(regime["constants"]))
+            if missing_presets or extra_presets:
+                problems.append(
+                    f"{where}.bounds.{algorithm}: per-preset bounds must name exactly the regime's constants "
+                    f"{regime['constants']}; missing {missing_presets}, not in constants {extra_presets}"
+                )
+        for bound in _all_bound_names(names):
             spec = BOUNDS[bound]
             if regime["x"] not in spec.exponents:
                 problems.append(
@@ -139,7 +149,29 @@ def _regime_problems(name: str, regime: dict) -> list[str]:
                     f"{where}.constants: {constants!r} is not a preset of {algorithm}; "
                     f"allowed: {list(presets)}"
                 )
+    for scale, grid in regime["scales"].items():
+        if isinstance(grid["seeds"], list) and len(grid["seeds"]) != len(grid["horizons"]):
+            problems.append(
+                f"{where}.scales.{scale}.seeds: per-horizon seeds need one count per horizon "
+                f"({len(grid['horizons'])}), got {len(grid['seeds'])}"
+            )
     return problems
+
+
+def _all_bound_names(names: list[str] | dict[str, list[str]]) -> list[str]:
+    """Every bound named for one algorithm, whether one list or one list per constants preset."""
+    return [b for group in names.values() for b in group] if isinstance(names, dict) else list(names)
+
+
+def bounds_for(regime: dict, algorithm: str, constants: str) -> list[str]:
+    """The bounds drawn against ``algorithm`` run with the ``constants`` preset in ``regime``.
+
+    ``regime["bounds"][algorithm]`` is either one list (the same bounds for every preset) or a mapping
+    preset → list, e.g. the paper's explicit bounds for ``paper`` and unit-constant rates for ``tuned``,
+    whose constants the theorems do not cover.
+    """
+    names = regime["bounds"][algorithm]
+    return list(names[constants]) if isinstance(names, dict) else list(names)
 
 
 @dataclass(frozen=True)
@@ -161,9 +193,21 @@ def seed_batches(n_seeds: int, seeds_per_job: int) -> list[list[int]]:
     ]
 
 
-def batch_seeds(config: dict, regime: str, batch: int) -> list[int]:
-    """The seeds of batch ``batch`` of ``regime`` at the configured scale."""
-    n_seeds = config["regimes"][regime]["scales"][config["scale"]]["seeds"]
+def seeds_at(grid: dict, horizon: int | None = None) -> int:
+    """Number of seeds of one scale's grid at ``horizon``: ``seeds`` itself, or — when ``seeds`` is a list
+    aligned with ``horizons`` (fewer seeds for the long runs) — its entry for ``horizon``."""
+    seeds = grid["seeds"]
+    if isinstance(seeds, int):
+        return seeds
+    if horizon is None or int(horizon) not in grid["horizons"]:
+        raise ConfigError(f"per-horizon seeds {seeds} need a horizon among {grid['horizons']}, got {horizon}")
+    return int(seeds[grid["horizons"].index(int(horizon))])
+
+
+def batch_seeds(config: dict, regime: str, batch: int, horizon: int | None = None) -> list[int]:
+    """The seeds of batch ``batch`` of ``regime`` at the configured scale (and at ``horizon``, needed when
+    the regime's seeds are per horizon)."""
+    n_seeds = seeds_at(config["regimes"][regime]["scales"][config["scale"]], horizon)
     batches = seed_batches(n_seeds, config["seeds_per_job"])
     if not 0 <= batch < len(batches):
         raise ConfigError(f"seed batch {batch} does not exist for regime {regime}: it has {len(batches)}")
@@ -174,14 +218,13 @@ def run_jobs(config: dict, regime: str) -> list[RunJob]:
     """Every run job of ``regime`` at the configured scale, in a stable order."""
     spec = config["regimes"][regime]
     grid = spec["scales"][config["scale"]]
-    n_batches = math.ceil(grid["seeds"] / config["seeds_per_job"])
     return [
         RunJob(regime, instance, algorithm, constants, int(horizon), batch)
         for instance in spec["instances"]
         for algorithm in spec["algorithms"]
         for constants in spec["constants"]
         for horizon in grid["horizons"]
-        for batch in range(n_batches)
+        for batch in range(math.ceil(seeds_at(grid, horizon) / config["seeds_per_job"]))
     ]
 
 

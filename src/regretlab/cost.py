@@ -46,9 +46,10 @@ ROUND_COST_US_PER_ARM = {
 #: For a bandit algorithm not yet measured (add it above from benchmarks/ once known): ten times Exp3.G's.
 UNMEASURED_ROUND_COST_US_PER_ARM = 1.0
 #: Cost of one constrained-MDP episode, in microseconds, per (state, action) pair of the instance: the
-#: warm-started projection, the true-occupancy recursion and the evaluator's bookkeeping (~1–3 ms per episode
-#: measured for the small instances of config.yaml, |X||A| ≈ 30).
-EPISODE_COST_US_PER_PAIR = 100.0
+#: compiled episode loop (warm-started projection, true occupancy, every recorded metric) measured 9.3 µs
+#: CPU per episode on the small instance (12 pairs) and 181 µs on the medium one (~110 pairs) with
+#: benchmarks/bench_cmdp.py, i.e. 0.8–1.7 µs per pair; 3 leaves room for slower cluster cores.
+EPISODE_COST_US_PER_PAIR = 3.0
 #: Multiplies the estimated simulation time in the request: shared nodes, slower CPUs, file-system latency.
 RUNTIME_SAFETY_FACTOR = 3
 #: Fixed part of every run job's request: interpreter start, imports, numba compilation, files.
@@ -138,7 +139,7 @@ def job_cost(config: dict, job: RunJob) -> JobCost:
     """Rounds (or episodes) of one run job and its predicted simulation time."""
     regime = config["regimes"][job.regime]
     model = KIND_COSTS[regime["kind"]]
-    rounds = job.T * len(batch_seeds(config, job.regime, job.batch))
+    rounds = job.T * len(batch_seeds(config, job.regime, job.batch, job.T))
     size = model.size(job.regime, job.instance, regime["instances"][job.instance])
     return JobCost(rounds, rounds * size * model.unit_cost_us(job.algorithm) * 1e-6)
 

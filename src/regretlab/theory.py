@@ -29,6 +29,8 @@ class BoundSpec:
         source: where the paper states it.
         hypotheses: the theorem's conditions on the point's numbers (e.g. Condition 2 at this T), if any;
             figures grey out the points where they fail.
+        direction: ``"upper"`` (the metric should stay below), ``"lower"`` (above, e.g. Theorem 7's reward
+            ratio) or ``"reference"`` (a line to compare with, no verdict, e.g. λ*).
     """
 
     evaluate: Callable[[dict], float]
@@ -38,6 +40,7 @@ class BoundSpec:
     exponents: dict[str, float]
     source: str
     hypotheses: Callable[[dict], bool] | None = None
+    direction: str = "upper"
 
 
 def _cmdp_args(n: dict) -> tuple:
@@ -60,6 +63,14 @@ def _theorem6(n: dict):
 
 def _theorem7(n: dict):
     return cmdp_bounds.theorem7(*_cmdp_args(n), n["m"], n["rho"], n["opt"], n["stochastic_rewards"])
+
+
+def _theorem7_corrected(n: dict):
+    return cmdp_bounds.theorem7_corrected(*_cmdp_args(n), n["m"], n["rho"], n["opt"], n["stochastic_rewards"])
+
+
+def _zeta_sqrt_T(n: dict) -> float:
+    return cmdp_bounds.theorem5_rate(int(n["T"]), n["m"], n["L"], n["rho"]).value
 
 
 BOUNDS: dict[str, BoundSpec] = {
@@ -181,10 +192,122 @@ BOUNDS: dict[str, BoundSpec] = {
         evaluate=lambda n: n["rho"] / (1 + n["rho"]),
         metric="reward_ratio",
         explicit=False,
-        label="ρ/(1+ρ) — a lower bound on Σ r_t^T q_t / (T·OPT)",
+        label="ρ/(1+ρ) — Theorem 7 as stated, a lower bound on Σ r_t^T q_t / (T·OPT)",
         exponents={"T": 0.0},
         source="paper 000 Theorem 7 (line 433): Σ r_t^T q_t ≥ Ω(ρ/(1+ρ) T·OPT); drawn with unit constant",
         hypotheses=_condition2,
+        direction="lower",
+    ),
+    "theorem7_reward_ratio_corrected": BoundSpec(
+        evaluate=lambda n: cmdp_bounds.theorem7_corrected_ratio(n["L"], n["rho"]),
+        metric="reward_ratio",
+        explicit=False,
+        label="ρ/(L+ρ) — Theorem 7's proof with [G_tᵀq*]_i ≤ L (line 1248 says ≤ 1)",
+        exponents={"T": 0.0},
+        source=(
+            "paper 000 Theorem 7, proof lines 1244-1262 corrected: the safe mixture is "
+            "ρ/(L+ρ) q* + L/(L+ρ) q°; see regretlab.cmdp.bounds.theorem7_corrected_ratio"
+        ),
+        hypotheses=_condition2,
+        direction="lower",
+    ),
+    "theorem7_regret_corrected": BoundSpec(
+        evaluate=lambda n: _theorem7_corrected(n)[0].value,
+        metric="regret",
+        explicit=True,
+        label="L·T·OPT/(L+ρ) + E^r_δ + ζE^q_δ + R^D_T(0) + R^P_T(q̃)",
+        exponents={"T": 1.0},
+        source="paper 000 Theorem 7 (lines 421/427) with line 1248 corrected to [G_tᵀq*]_i ≤ L",
+        hypotheses=_condition2,
+    ),
+    "theorem5_regret_rate": BoundSpec(
+        evaluate=_zeta_sqrt_T,
+        metric="regret",
+        explicit=False,
+        label="ζ√T",
+        exponents={"T": 0.5},
+        source="paper 000 Theorem 5 (lines 377-379): R_T = Õ(ζ√T); drawn with unit constant",
+        hypotheses=_condition2,
+    ),
+    "theorem5_violation_rate": BoundSpec(
+        evaluate=_zeta_sqrt_T,
+        metric="violation",
+        explicit=False,
+        label="ζ√T",
+        exponents={"T": 0.5},
+        source="paper 000 Theorems 5 and 7 (lines 379, 435): V_T = Õ(ζ√T); drawn with unit constant",
+        hypotheses=_condition2,
+    ),
+    "theorem6_regret_rate": BoundSpec(
+        evaluate=lambda n: cmdp_bounds.theorem6_rate(int(n["T"])).value,
+        metric="regret",
+        explicit=False,
+        label="T^{3/4}",
+        exponents={"T": 0.75},
+        source="paper 000 Theorem 6 (lines 407-409): R_T = Õ(T^{3/4}); drawn with unit constant",
+    ),
+    "theorem6_violation_rate": BoundSpec(
+        evaluate=lambda n: cmdp_bounds.theorem6_rate(int(n["T"])).value,
+        metric="violation",
+        explicit=False,
+        label="T^{3/4}",
+        exponents={"T": 0.75},
+        source="paper 000 Theorem 6 (lines 407-409): V_T = Õ(T^{3/4}); drawn with unit constant",
+    ),
+    "dual_regret_paper": BoundSpec(
+        evaluate=lambda n: cmdp_bounds.dual_regret_paper(
+            int(n["T"]), n["delta"], n["m"], n["L"], n["n_states"], n["n_actions"]
+        ).value,
+        metric="dual_regret",
+        explicit=True,
+        label="R^D_T(0) ≤ ηmL²T/2, η of App. C",
+        exponents={"T": 0.5, "t": 0.5},
+        source="paper 000 App. C.1.1 (lines 711-715) with λ_1 = 0 and η of line 977",
+    ),
+    "dual_regret_tuned": BoundSpec(
+        evaluate=lambda n: cmdp_bounds.dual_regret_tuned(int(n["T"]), n["m"], n["L"], n["rho"]).value,
+        metric="dual_regret",
+        explicit=True,
+        label="R^D_T(0) ≤ ηmL²T/2, tuned η = D/(L√(mT))",
+        exponents={"T": 0.5, "t": 0.5},
+        source=(
+            "paper 000 App. C.1.1 (lines 711-715; OGD's bound holds for any η) at the tuned preset's η "
+            "(regretlab.cmdp.dual.tuned_dual_learning_rate). With adversarial constraints the point's ρ "
+            "(adversarial) is at most the instance's ρ the learner used, so this η is at least the run's: "
+            "still a bound"
+        ),
+    ),
+    "theorem3_interval_regret": BoundSpec(
+        evaluate=lambda n: 1.0,
+        metric="interval_regret_ratio_max",
+        explicit=True,
+        label=(
+            "max over dyadic [t1..t2] of R^P_{t1,t2} / "
+            "(ℓ̄_{t1,t2}E^q_δ + ℓ̄_{t2}LC√T + ℓ̄_{t1,t2}(|X||A|/2)(t2−t1+1)/(C√T)) ≤ 1"
+        ),
+        exponents={"T": 0.0, "t": 0.0},
+        source=(
+            "paper 000 Theorem 3 (line 305) on every dyadic sub-interval (Definitions 4-5), any C; the ratio "
+            "is computed per interval by regretlab.cmdp.simulate"
+        ),
+    ),
+    "lemma5_coverage": BoundSpec(
+        evaluate=lambda n: 1.0 - n["delta"],
+        metric="coverage",
+        explicit=True,
+        label="1 − δ: P(E^Δ), every confidence set contains the true P",
+        exponents={"T": 0.0, "t": 0.0},
+        source="paper 000 Lemma 5 (App. A, lines 443-447, 548): E^Δ(δ) holds with probability ≥ 1 − δ",
+        direction="lower",
+    ),
+    "lambda_star": BoundSpec(
+        evaluate=lambda n: n["lambda_star_l1"],
+        metric="lambda_l1",
+        explicit=True,
+        label="‖λ*‖₁, the Lagrange multiplier of the offline LP (5)",
+        exponents={"T": 0.0, "t": 0.0},
+        source="LP dual of eq. (5) (regretlab.cmdp.offline_lp.lagrange_multiplier); a reference, not a bound",
+        direction="reference",
     ),
     "theorem4_zeta": BoundSpec(
         evaluate=lambda n: cmdp_bounds.theorem4_zeta(n["m"], n["L"], n["rho"]).value,

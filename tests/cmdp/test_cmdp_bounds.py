@@ -2,11 +2,14 @@
 
 import math
 
+import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from regretlab.cmdp import bounds
+from regretlab.cmdp.instance import make_layered_cmdp
+from regretlab.cmdp.offline_lp import feasibility_parameter_adversarial, solve_opt
 
 # The example: T = 100, δ = 0.1, layers (1, 2, 1) so L = 2 and |X| = 4, |A| = 2, m = 1, ρ = 1.
 T, DELTA, L, X, A, M, RHO = 100, 0.1, 2, 4, 2, 1, 1.0
@@ -109,3 +112,107 @@ def test_log_log_slopes_approach_the_theory_exponents():
             assert slope == pytest.approx(1.0)
             continue
         assert abs(slope - low.exponent) <= 0.03, (low.source, slope)
+
+
+def test_theorem7_corrected_by_hand():
+    # L = 2, ρ = 1, OPT = 1.5, T = 100: the proof's safe mixture keeps ρ/(L+ρ) = 1/3 of T·OPT = 150, so the
+    # regret term is L·T·OPT/(L+ρ) = 100 (the statement's T·OPT/(1+ρ) is 75).
+    assert bounds.theorem7_corrected_ratio(L, RHO) == pytest.approx(1 / 3)
+    assert bounds.theorem7_corrected_ratio(3, 2.92) == pytest.approx(2.92 / 5.92)
+    regret, violation, reward = bounds.theorem7_corrected(
+        T, DELTA, L, X, A, M, RHO, 1.5, stochastic_rewards=False
+    )
+    dual = ETA * 200
+    assert regret.value == pytest.approx(100 + 80 * EQ + dual + PRIMAL, rel=1e-10)
+    assert reward.value == pytest.approx(150 - regret.value)
+    assert violation.value == pytest.approx(80 / ETA + EQ, rel=1e-10)  # the violation bound is unchanged
+    stated = bounds.theorem7(T, DELTA, L, X, A, M, RHO, 1.5, stochastic_rewards=True)
+    corrected = bounds.theorem7_corrected(T, DELTA, L, X, A, M, RHO, 1.5, stochastic_rewards=True)
+    assert corrected[0].value - stated[0].value == pytest.approx(100 - 75, rel=1e-9)
+    assert [b.exponent for b in corrected] == [1.0, 0.5, 1.0] and all(b.explicit for b in corrected)
+    # With L = 1 (layers (1, 1): |X| = 2) the statement and the corrected proof coincide.
+    one = bounds.theorem7(T, DELTA, 1, 2, A, M, 0.7, 0.8, False)
+    one_corrected = bounds.theorem7_corrected(T, DELTA, 1, 2, A, M, 0.7, 0.8, False)
+    assert [b.value for b in one] == pytest.approx([b.value for b in one_corrected], rel=1e-12)
+    assert bounds.theorem7_corrected_ratio(1, 0.7) == pytest.approx(0.7 / 1.7)
+
+
+def chain_with_switching_constraints(rho: float, L: int = 3):
+    """One state per layer, two actions. Action 1 pays 1 and violates by +1 in phase 0, -1 in phase 1 (mean
+    0); action 0 pays 0 and has ḡ = -ρ/L in both phases. Adversarial ρ is ``rho``, q* plays action 1."""
+    sizes = (1,) * (L + 1)
+    P = np.zeros((L + 1, 2, L + 1))
+    for x in range(L):
+        P[x, :, x + 1] = 1.0
+    r = np.zeros((L + 1, 2))
+    r[:L, 1] = 1.0
+    G = np.zeros((2, 1, L + 1, 2))
+    G[:, 0, :L, 0] = -rho / L
+    G[0, 0, :L, 1], G[1, 0, :L, 1] = 1.0, -1.0
+    return sizes, P, r, G
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.floats(0.05, 3.0))
+def test_the_stated_mixture_violates_a_phase_and_the_corrected_one_does_not(rho):
+    sizes, P, r, G = chain_with_switching_constraints(rho)
+    L = len(sizes) - 1
+    rho_adv, q_circ = feasibility_parameter_adversarial(P, G)
+    assert rho_adv == pytest.approx(rho, abs=1e-9)
+    opt, q_star = solve_opt(P, r, G.mean(axis=0))
+    assert opt == pytest.approx(L)
+    worst = lambda q: np.einsum("tixa,xa->ti", G, q).max()  # noqa: E731
+    assert worst(q_star) == pytest.approx(L)  # [G_t^T q*]_i reaches L, not 1 (line 1248)
+    stated = rho / (1 + rho) * q_star + 1 / (1 + rho) * q_circ
+    corrected_alpha = bounds.theorem7_corrected_ratio(L, rho)
+    corrected = corrected_alpha * q_star + (1 - corrected_alpha) * q_circ
+    assert worst(stated) == pytest.approx(rho * (L - 1) / (1 + rho)) and worst(stated) > 0
+    assert worst(corrected) <= 1e-9
+    assert float(np.sum(r * corrected)) == pytest.approx(corrected_alpha * opt)  # the guaranteed share
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 4), st.integers(2, 4))
+def test_the_corrected_mixture_is_safe_for_every_episode_of_a_random_adversarial_instance(seed, L, n_phases):
+    rng = np.random.default_rng(seed)
+    cmdp = make_layered_cmdp(rng, L, 2, 2, 2, 0.5 * L, constraint_spread=0.2)  # ρ = L/2 is in reach
+    G = np.zeros((n_phases, *cmdp.G_bar.shape))
+    G[:, :, :-1] = np.clip(cmdp.G_bar[None, :, :-1] + rng.uniform(-0.5, 0.5, G[:, :, :-1].shape), -1, 1)
+    rho, q_circ = feasibility_parameter_adversarial(cmdp.P, G)
+    assume(rho > 0)
+    _, q_star = solve_opt(cmdp.P, cmdp.r_bar, G.mean(axis=0))
+    alpha = bounds.theorem7_corrected_ratio(L, rho)
+    assert np.einsum("tixa,xa->ti", G, alpha * q_star + (1 - alpha) * q_circ).max() <= 1e-9
+
+
+def test_theory_entries_of_paper_000_directions_and_values():
+    from regretlab.theory import BOUNDS
+
+    point = {
+        "T": 10_000,
+        "t": 10_000,
+        "delta": 0.1,
+        "L": 3,
+        "m": 1,
+        "n_states": 6,
+        "n_actions": 2,
+        "rho": 2.92,
+    }
+    point |= {"opt": 1.5, "stochastic_rewards": True, "lambda_star_l1": 0.4, "C": 1.0, "ell_bar": 1.0}
+    stated, corrected = BOUNDS["theorem7_reward_ratio"], BOUNDS["theorem7_reward_ratio_corrected"]
+    assert stated.evaluate(point) == pytest.approx(2.92 / 3.92)
+    assert corrected.evaluate(point) == pytest.approx(2.92 / 5.92)
+    assert stated.direction == corrected.direction == "lower" and stated.metric == corrected.metric
+    assert BOUNDS["lambda_star"].direction == "reference" and BOUNDS["lambda_star"].evaluate(point) == 0.4
+    assert BOUNDS["lemma5_coverage"].evaluate(point) == pytest.approx(0.9)
+    assert BOUNDS["theorem5_regret"].direction == "upper"
+    # The corrected regret bound exceeds the stated one by T·OPT (L/(L+ρ) - 1/(1+ρ)).
+    gap = BOUNDS["theorem7_regret_corrected"].evaluate(point) - BOUNDS["theorem7_regret"].evaluate(point)
+    assert gap == pytest.approx(10_000 * 1.5 * (3 / 5.92 - 1 / 3.92), rel=1e-9)
+    # Unit-constant rates for tuned runs; the dual-regret bounds at each preset's η.
+    assert BOUNDS["theorem5_regret_rate"].evaluate(point) == pytest.approx(180 / 2.92**2 * 100)
+    assert not BOUNDS["theorem5_regret_rate"].explicit and not BOUNDS["theorem6_violation_rate"].explicit
+    tuned_eta = (3 / 2.92) / (3 * 100)  # D = L/ρ, η = D/(L√(mT))
+    assert BOUNDS["dual_regret_tuned"].evaluate(point) == pytest.approx(tuned_eta * 9 * 10_000 / 2)
+    paper_eta = 1 / (1200 * math.sqrt(10_000 * math.log(10_000**2 / 0.1)))
+    assert BOUNDS["dual_regret_paper"].evaluate(point) == pytest.approx(paper_eta * 9 * 10_000 / 2)

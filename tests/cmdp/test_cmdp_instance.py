@@ -1,16 +1,33 @@
-"""The CMDP generator hits ρ exactly, validates requests, is reproducible and serialises losslessly."""
+"""The CMDP generators hit ρ exactly, validate requests, are reproducible and serialise losslessly; binding
+instances bind, and λ* is the multiplier of the offline LP (against a cvxpy dual)."""
 
 import json
 import math
+from pathlib import Path
 
+import cvxpy as cp
 import numpy as np
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from regretlab.cmdp.instance import CMDP, condition2_holds, make_layered_cmdp
+from regretlab.cmdp.instance import (
+    CMDP,
+    FAMILIES,
+    condition2_holds,
+    constraint_summary,
+    make_binding_cmdp,
+    make_cmdp,
+    make_layered_cmdp,
+)
 from regretlab.cmdp.occupancy import is_valid_occupancy, triples_from_pairs
-from regretlab.cmdp.offline_lp import feasibility_parameter, solve_opt
+from regretlab.cmdp.offline_lp import feasibility_parameter, solve_opt, solve_unconstrained
+from regretlab.cmdp.runs import build_instance
+from regretlab.config import validate_config
+from regretlab.seeding import job_seed_sequence
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def assert_same_instance(a: CMDP, b: CMDP) -> None:
@@ -123,3 +140,115 @@ def test_condition2_is_rho_at_least_T_to_the_minus_one_eighth_L_sqrt_20m():
     # rho <= L, so the condition needs T >= (20 m)^4.
     assert not condition2_holds(L, (20 * m) ** 4 // 2, L, m)
     assert condition2_holds(L, 2 * (20 * m) ** 4, L, m)
+
+
+def cvxpy_opt_and_multiplier(cmdp: CMDP) -> tuple[float, np.ndarray]:
+    """OPT of eq. (5) and the dual values of ``Ḡ^T q <= 0``, from Lemma 1's flow constraints in cvxpy."""
+    q = cp.Variable(cmdp.P.shape[:2], nonneg=True)
+    flows = [cp.sum(q[0]) == 1, q[-1] == 0]
+    for state in range(1, cmdp.n_states - 1):
+        flows.append(cp.sum(q[state]) == cp.sum(cp.multiply(cmdp.P[:, :, state], q)))
+    budget = [cp.sum(cp.multiply(cmdp.G_bar[i], q)) <= 0 for i in range(cmdp.m)]
+    problem = cp.Problem(cp.Maximize(cp.sum(cp.multiply(cmdp.r_bar, q))), flows + budget)
+    problem.solve(solver=cp.CLARABEL, tol_gap_abs=1e-10, tol_gap_rel=1e-10, tol_feas=1e-10)
+    assert problem.status == cp.OPTIMAL
+    return problem.value, np.array([float(c.dual_value) for c in budget])
+
+
+def lagrangian_value(cmdp: CMDP, lam: np.ndarray) -> float:
+    """``max_{q∈Δ(M)} r̄^T q - λ^T Ḡ^T q``: the dual function of eq. (5) at ``λ``."""
+    return solve_unconstrained(cmdp.P, cmdp.r_bar - np.einsum("i,ixa->xa", lam, cmdp.G_bar))[0]
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_layers=st.integers(1, 3),
+    width=st.integers(1, 3),
+    n_actions=st.integers(2, 3),
+    m=st.integers(1, 2),
+    fraction=st.floats(0.05, 0.98),
+)
+def test_binding_instances_hit_rho_bind_and_report_the_lp_multiplier(
+    seed, n_layers, width, n_actions, m, fraction
+):
+    # With the default bands of width 0.02, every rho <= 0.98 L is reachable (the all-safe policy has margin
+    # at least 0.98 L before the scaling).
+    rho = fraction * n_layers
+    cmdp = make_binding_cmdp(np.random.default_rng(seed), n_layers, width, n_actions, m, rho)
+    assert feasibility_parameter(cmdp.P, cmdp.G_bar)[0] == pytest.approx(rho, abs=1e-9)
+    assert np.all(np.abs(cmdp.G_bar) <= 1) and np.all((cmdp.r_bar >= 0) & (cmdp.r_bar <= 1))
+    summary = constraint_summary(cmdp)
+    # Binding: the unconstrained optimum violates, and the constraint costs reward.
+    assert summary.binds and summary.unconstrained_violation > 0
+    assert summary.opt_unconstrained > cmdp.opt + 1e-7
+    opt_u, q_u = solve_unconstrained(cmdp.P, cmdp.r_bar)
+    assert summary.opt_unconstrained == pytest.approx(opt_u, abs=1e-9)
+    assert summary.unconstrained_violation == pytest.approx(np.max(np.einsum("ixa,xa->i", cmdp.G_bar, q_u)))
+    # λ* against an independent cvxpy dual, and the saddle-point identities it must satisfy.
+    expected_opt, expected_lam = cvxpy_opt_and_multiplier(cmdp)
+    lam = np.asarray(summary.lambda_star)
+    assert cmdp.opt == pytest.approx(expected_opt, abs=1e-7)
+    assert np.all(lam >= 0) and summary.lambda_star_l1 > 0
+    np.testing.assert_allclose(lam, expected_lam, atol=1e-5 * max(1.0, summary.lambda_star_l1))
+    assert lagrangian_value(cmdp, lam) == pytest.approx(cmdp.opt, abs=1e-7)  # strong duality at λ*
+    slack = np.einsum("ixa,xa->i", cmdp.G_bar, cmdp.q_star)
+    assert np.abs(lam * slack).max() <= 1e-7  # complementary slackness
+    # Slater's bound ||λ*||_1 <= (OPT - r̄^T q°)/ρ, which the tuned dual step uses (regretlab.cmdp.dual).
+    assert summary.lambda_star_l1 <= (cmdp.opt - float(np.sum(cmdp.r_bar * cmdp.q_circ))) / rho + 1e-7
+
+
+def test_a_vacuous_instance_does_not_bind_and_its_multiplier_is_zero():
+    # Issue 9's instance: a constant shift of a spread-0.1 draw to rho = 0.9 L leaves no violating policy.
+    cmdp = make_cmdp(np.random.default_rng(0), "vacuous", 3, 2, 2, 1, 2.7, 0.1)
+    summary = constraint_summary(cmdp)
+    assert not summary.binds and summary.unconstrained_violation < 0
+    assert summary.lambda_star == (0.0,) and summary.opt == pytest.approx(summary.opt_unconstrained)
+    assert summary.to_dict()["lambda_star_l1"] == 0.0
+
+
+def test_binding_requests_out_of_reach_are_rejected():
+    with pytest.raises(ValueError, match=r"rho=3\.0 is out of reach.*\(0, 2\.9"):
+        make_binding_cmdp(np.random.default_rng(0), 3, 2, 2, 1, 3.0)
+    with pytest.raises(ValueError, match="n_actions >= 2"):
+        make_binding_cmdp(np.random.default_rng(0), 3, 2, 1, 1, 1.0)
+    with pytest.raises(ValueError, match=r"rho must lie in \(0, L\]"):
+        make_binding_cmdp(np.random.default_rng(0), 3, 2, 2, 1, 0.0)
+    with pytest.raises(ValueError, match="family must be one of"):
+        make_cmdp(np.random.default_rng(0), "loose", 3, 2, 2, 1, 1.0)
+
+
+def test_binding_instances_are_reproducible():
+    make = lambda seed: make_cmdp(np.random.default_rng(seed), "binding", 3, 2, 2, 2, 2.9)  # noqa: E731
+    assert_same_instance(make(3), make(3))
+    assert not np.array_equal(make(3).G_bar, make(4).G_bar)
+
+
+def config_cmdp_instances():
+    config = validate_config(
+        yaml.safe_load((REPO / "config.yaml").read_text()), REPO / "schemas/config.schema.yaml"
+    )
+    return [
+        (regime, name, spec)
+        for regime, regime_spec in config["regimes"].items()
+        if regime_spec["kind"] == "cmdp"
+        for name, spec in regime_spec["instances"].items()
+    ]
+
+
+@pytest.mark.parametrize(("regime", "name", "spec"), config_cmdp_instances(), ids=lambda v: str(v)[:40])
+def test_every_config_instance_meant_to_bind_binds(regime, name, spec):
+    assert spec["family"] in FAMILIES
+    horizons = config_horizons(regime)
+    for horizon in (None, *horizons) if spec["rho_exponent"] else (None,):
+        rng = np.random.default_rng(job_seed_sequence(regime, name, "instance"))
+        numbers = build_instance(spec, rng, horizon)["numbers"]
+        assert numbers["family"] == spec["family"]
+        if spec["family"] == "binding":
+            assert numbers["binds"], f"{regime}/{name} at T={horizon} is meant to bind and does not"
+            assert numbers["lambda_star_l1"] > 0 and numbers["unconstrained_violation"] > 0
+
+
+def config_horizons(regime: str) -> list[int]:
+    config = yaml.safe_load((REPO / "config.yaml").read_text())
+    return sorted({T for grid in config["regimes"][regime]["scales"].values() for T in grid["horizons"]})

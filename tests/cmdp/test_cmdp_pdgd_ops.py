@@ -7,12 +7,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from regretlab.cmdp.dual import DualOGD, dual_learning_rate, paper_K
+from regretlab.cmdp.dual import (
+    DualOGD,
+    dual_learning_rate,
+    paper_K,
+    tuned_dual_learning_rate,
+    tuned_dual_radius,
+)
 from regretlab.cmdp.environments import make_environment
-from regretlab.cmdp.instance import make_layered_cmdp
+from regretlab.cmdp.instance import constraint_summary, make_cmdp, make_layered_cmdp
 from regretlab.cmdp.occupancy import pairs_from_triples, sample_trajectory
 from regretlab.cmdp.pdgd_ops import PDGDOPS, UCOGDPSAlone, lagrangian_loss, make_learner, pdgd_constants
 from regretlab.cmdp.projection import ConfidenceSetProjector
+from regretlab.cmdp.simulate import simulate
 from regretlab.cmdp.uc_o_gdps import uniform_occupancy
 
 
@@ -23,14 +30,52 @@ def test_paper_constants_are_those_of_appendix_c2():
     assert paper.K == 100 * 2 * 11 * 3  # line 977
     assert paper.eta == pytest.approx(1 / (6600 * math.sqrt(T * math.log(T**2 / delta))))
     assert paper.eta == pytest.approx(3.27403e-7, rel=1e-5)  # 1 / (6600 · 100 · sqrt(ln(2e9) = 21.4164))
-    tuned = pdgd_constants("tuned", sizes, n_actions, m, T, delta)
-    assert tuned.C == pytest.approx(math.sqrt(33 / 8)) and tuned.K == pytest.approx(4 * math.sqrt(2))
-    assert tuned.eta == pytest.approx(dual_learning_rate(4 * math.sqrt(2), T, delta))
+    assert pdgd_constants("paper", sizes, n_actions, m, T, delta, rho=0.1) == paper  # ρ is not used
     assert paper_K(m, 11, 3) == paper.K
     with pytest.raises(ValueError, match="constants must be one of"):
         pdgd_constants("fast", sizes, n_actions, m, T, delta)
     with pytest.raises(ValueError, match="algorithm must be one of"):
         make_learner("exp3", sizes, n_actions, m, T, delta)
+
+
+def test_tuned_constants_are_ogd_steps_for_a_radius_that_contains_lambda_star():
+    sizes, n_actions, m, T, delta = (1, 3, 3, 3, 1), 3, 2, 10_000, 0.05  # |X| = 11, L = 4, T^{1/4} = 10
+    tuned = pdgd_constants("tuned", sizes, n_actions, m, T, delta, rho=2.0)
+    assert tuned.C == pytest.approx(math.sqrt(33 / 8))  # argmin_C of L C √T + (|X||A|/2) T / (C √T)
+    # D = min(L/ρ, √m T^{1/4}) = 2 and η = D / (L √(m T)) = 2 / (4 · √2 · 100).
+    assert tuned_dual_radius(4, m, T, 2.0) == 2.0
+    assert tuned.eta == pytest.approx(2 / (400 * math.sqrt(2)))
+    assert tuned.eta == pytest.approx(dual_learning_rate(tuned.K, T, delta))  # K is the K of line 187
+    # Small ρ: the box's diameter √m T^{1/4} caps the radius; no ρ given: D = 1 (the radius at ρ = L).
+    assert tuned_dual_radius(4, m, T, 0.01) == pytest.approx(10 * math.sqrt(2))
+    assert tuned_dual_radius(4, m, T, 0.0) == pytest.approx(10 * math.sqrt(2))
+    assert tuned_dual_learning_rate(4, m, T) == pytest.approx(1 / (400 * math.sqrt(2)))
+    # η minimises D²/(2η) + η m L² T / 2 (App. C.1.1): its value there is D L √(mT), below nearby steps.
+    ogd = lambda eta: 4 / (2 * eta) + eta * m * 16 * T / 2  # noqa: E731
+    assert ogd(tuned.eta) == pytest.approx(2 * 4 * math.sqrt(m * T))
+    assert ogd(tuned.eta) < min(ogd(0.9 * tuned.eta), ogd(1.1 * tuned.eta))
+    paper = pdgd_constants("paper", sizes, n_actions, m, T, delta)
+    assert tuned.eta > 1000 * paper.eta
+
+
+def test_tuned_dual_reaches_lambda_star_and_the_paper_dual_does_not_move():
+    # A binding instance with ρ = 0.97 L; over the second half of a 3000-episode run the tuned λ_t averages
+    # to λ* within 25%, while App. C's step leaves λ_t below a fifth of λ* (||λ_T||_1 <= η m L T).
+    cmdp = make_cmdp(np.random.default_rng(1), "binding", 2, 2, 2, 1, 1.94)
+    lam_star = constraint_summary(cmdp).lambda_star_l1
+    environment = make_environment(cmdp, np.random.default_rng(2))
+    T = 3000
+    second_half = np.linspace(T // 2, T, 11).astype(np.int64)
+    lam = {}
+    for preset in ("tuned", "paper"):
+        learner = make_learner("pdgd_ops", cmdp.layer_sizes, 2, 1, T, 0.1, preset, rho=cmdp.rho)
+        frame, _ = simulate(
+            learner, cmdp, environment, T, np.random.default_rng(3), np.random.default_rng(4), second_half
+        )
+        lam[preset] = frame["lambda_l1"].to_numpy()
+    assert lam_star > 0.1
+    assert 0.75 * lam_star <= lam["tuned"].mean() <= 1.25 * lam_star
+    assert lam["paper"].max() <= 0.2 * lam_star
 
 
 def test_lagrangian_loss_signs_and_shapes():

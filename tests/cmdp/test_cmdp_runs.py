@@ -7,6 +7,7 @@ from regretlab.cmdp.runs import build_instance, instance_at_horizon, rho_at, run
 from regretlab.seeding import job_seed_sequence
 
 SPEC = {
+    "family": "vacuous",
     "n_layers": 2,
     "states_per_layer": 2,
     "n_actions": 2,

@@ -21,6 +21,10 @@ Readings of the paper (ambiguities):
   constant is kept.
 * Theorem 7's reward statement ``Σ r_t^T q_t >= Ω(ρ/(1+ρ) T OPT)`` (line 433) is given both as the explicit
   lower bound ``T·OPT - R_T`` with the explicit ``R_T`` of line 421/427 and as the unit-constant rate.
+  Its proof (line 1248) bounds ``[G_t^T q*]_i <= 1``, but ``||q*||_1 = L`` and ``G_t ∈ [-1, 1]`` only give
+  ``<= L``; :func:`theorem7_corrected` and :func:`theorem7_corrected_ratio` carry the proof through with
+  ``<= L`` (ratio ``ρ/(L+ρ)``, regret term ``L·T·OPT/(L+ρ)``). The stated and corrected forms agree at
+  ``L = 1``.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from regretlab.cmdp.dual import dual_learning_rate, paper_K
+from regretlab.cmdp.dual import dual_learning_rate, paper_K, tuned_dual_learning_rate
 from regretlab.cmdp.uc_o_gdps import paper_C
 
 
@@ -207,6 +211,73 @@ def theorem7(
         Bound(zeta / eta + Eq, True, 0.5, "Theorem 7, paper lines 423/429"),
         Bound(T * opt - regret, True, 1.0, "Theorem 7, paper lines 421/427/433"),
     )
+
+
+def theorem7_corrected_ratio(L: int, rho: float) -> float:
+    """``ρ/(L+ρ)``: the share of ``T·OPT`` that the proof of Theorem 7 guarantees once line 1248 is corrected.
+
+    The proof of Theorem 7 (App. C.4.1, lines 1244-1262), step by step, with the correction:
+
+    1. ``q*`` attains ``OPT_{r̄,Ḡ}`` with ``Ḡ^T q* <= 0`` for the average ``Ḡ = (1/T) Σ_t G_t``, but a single
+       ``G_t`` may be violated by ``q*``: all we know is ``G_t ∈ [-1, 1]^{|X×A|×m}`` and ``||q*||_1 = L``
+       (Lemma 1: mass 1 on each of the ``L`` decision layers), so ``[G_t^T q*]_i <= ||q*||_1 = L``. The paper
+       writes ``<= 1`` (line 1248), which holds only for ``L = 1``.
+    2. ``q°`` (adversarial ``ρ``, §3.5) has ``[G_t^T q°]_i <= -ρ`` for every ``t`` and ``i``.
+    3. For ``q̃ = α q* + (1 - α) q° ∈ Δ(M)`` (``Δ(M)`` is convex):
+       ``[G_t^T q̃]_i <= α L - (1 - α) ρ``, which is ``<= 0`` iff ``α <= ρ/(L+ρ)``. The largest safe weight
+       is ``α = ρ/(L+ρ)`` (the paper's ``α = ρ/(1+ρ)`` gives ``ρ(L-1)/(1+ρ) > 0`` for ``L > 1``: ``q̃`` need
+       not be safe for every ``G_t`` and the step ``-Σ_t λ_t^T G_t^T q̃ >= 0`` of line 1254 fails).
+    4. ``r_t >= 0`` gives ``r_t^T q̃ >= α r_t^T q*``.
+    5. Lines 1252-1258 unchanged: by the primal regret ``R^P_T(q̃) = Σ_t ℓ_t^T (q_t - q̃)`` with
+       ``ℓ_t = G_t λ_t - r_t``, ``Σ r_t^T q_t >= Σ r_t^T q̃ - Σ λ_t^T G_t^T q̃ + Σ λ_t^T G_t^T q_t - R^P_T(q̃)``;
+       step 3 and ``λ_t >= 0`` drop the second term; Lemma 13 gives
+       ``Σ λ_t^T G_t^T q_t >= -λ_{1,T} E^q_δ - R^D_T(0)``; Theorem 4 gives ``λ_{1,T} <= ζ``.
+    6. With adversarial rewards ``Σ_t r_t^T q* = T r̄^T q* = T·OPT``; with stochastic ones Lemma 3 costs
+       ``α E^r_δ <= E^r_δ``. Hence ``Σ r_t^T q_t >= ρ/(L+ρ) T·OPT - [E^r_δ] - ζ E^q_δ - R^D_T(0) - R^P_T(q̃)``,
+       i.e. ``R_T = T·OPT - Σ r_t^T q_t <= L/(L+ρ) T·OPT + [E^r_δ] + ζ E^q_δ + R^D_T(0) + R^P_T(q̃)``.
+
+    Since ``L + ρ <= L(1 + ρ)``, ``ρ/(L+ρ) >= ρ/(L(1+ρ))``: line 433's ``Ω(ρ/(1+ρ) T·OPT)`` survives with a
+    constant ``1/L``; the explicit ``T·OPT/(1+ρ)`` of lines 421/427 does not follow from the proof.
+    """
+    return rho / (L + rho)
+
+
+def theorem7_corrected(
+    T: int,
+    delta: float,
+    L: int,
+    n_states: int,
+    n_actions: int,
+    m: int,
+    rho: float,
+    opt: float,
+    stochastic_rewards: bool,
+) -> tuple[Bound, Bound, Bound]:
+    """Theorem 7 with the proof corrected (:func:`theorem7_corrected_ratio`): regret, violation, reward.
+
+    ``R_T <= L·T·OPT/(L+ρ) + [E^r_δ] + ζ E^q_δ + R^D_T(0) + R^P_T(q̃)`` (exponent 1), ``V_T <= ζ/η + E^q_δ``
+    (unchanged, lines 423/429; exponent 1/2) and ``Σ r_t^T q_t >= T·OPT - (that regret bound)`` (exponent 1,
+    ratio to ``T·OPT`` tending to ``ρ/(L+ρ)``). Same constants and readings as :func:`theorem7`.
+    """
+    stated_regret, violation, _ = theorem7(T, delta, L, n_states, n_actions, m, rho, opt, stochastic_rewards)
+    regret = stated_regret.value - T * opt / (1 + rho) + L * T * opt / (L + rho)
+    source = "Theorem 7 (lines 421-433) with line 1248 corrected to [G_t^T q*]_i <= L"
+    return (
+        Bound(regret, True, 1.0, source),
+        violation,
+        Bound(T * opt - regret, True, 1.0, source),
+    )
+
+
+def dual_regret_tuned(T: int, m: int, L: int, rho: float | None) -> Bound:
+    """``R^D_T(0) <= η m L² T / 2`` (App. C.1.1, lines 711-715, any ``η``) at the ``tuned`` preset's ``η``
+    (:func:`~regretlab.cmdp.dual.tuned_dual_learning_rate`)."""
+    return dual_regret(T, tuned_dual_learning_rate(L, m, T, rho), m, L)
+
+
+def dual_regret_paper(T: int, delta: float, m: int, L: int, n_states: int, n_actions: int) -> Bound:
+    """``R^D_T(0) <= η m L² T / 2`` at App. C's ``η = 1/(100 m|X||A| √(T ln(T²/δ)))`` (lines 977, 1266)."""
+    return dual_regret(T, _paper_eta(T, delta, m, n_states, n_actions), m, L)
 
 
 def theorem5_rate(T: int, m: int, L: int, rho: float) -> Bound:

@@ -28,6 +28,34 @@ def paper_K(m: int, n_states: int, n_actions: int) -> float:
     return 100.0 * m * n_states * n_actions
 
 
+def tuned_dual_radius(L: int, m: int, T: int, rho: float | None = None) -> float:
+    """``D = min{L/ρ, √m T^{1/4}}``: a radius that contains ``λ*`` and fits in the box ``𝒟``.
+
+    Slater's bound: strong duality for eq. (5) gives ``OPT = max_q r̄^T q - λ*^T Ḡ^T q >= r̄^T q° + ρ||λ*||_1``
+    (``-[Ḡ^T q°]_i >= ρ`` and ``λ* >= 0``), so ``||λ*||_2 <= ||λ*||_1 <= (OPT - r̄^T q°)/ρ <= L/ρ``
+    (``OPT <= L`` as ``r̄ <= 1``). ``√m T^{1/4}`` is the Euclidean diameter of ``𝒟 = [0, T^{1/4}]^m``, which
+    caps the radius when ``ρ`` is small. ``rho=None`` (``ρ`` not given) takes ``ρ = L``, i.e. ``D = 1``.
+    """
+    box = math.sqrt(m) * T**0.25
+    if rho is None:
+        return min(1.0, box)
+    return box if rho <= 0 else min(L / rho, box)
+
+
+def tuned_dual_learning_rate(L: int, m: int, T: int, rho: float | None = None) -> float:
+    """``η = D / (L √(m T))`` with ``D`` of :func:`tuned_dual_radius`: the step that minimises OGD's bound
+    ``D²/(2η) + η m L² T / 2`` on ``R^D_T(λ)`` for every comparator ``||λ - λ_1||_2 <= D`` (App. C.1.1,
+    lines 711-715, with ``||G_t^T q̂_t||_2² <= m L²``), in particular for ``λ = λ*``.
+
+    Its point: λ_t needs about ``||λ*||_1 / (η v)`` episodes to climb to ``λ*`` while the iterates violate by
+    ``v`` per episode, i.e. ``O(√T)`` episodes here (a few hundred on the binding instances of the config),
+    against ``||λ*||_1 K √(T ln(T²/δ)) / v`` with App. C's ``K = 100m|X||A|`` (line 977): there λ_T reaches
+    ``λ* ≈ 0.4`` only when ``T ≈ 10^6``. The step is ``∝ 1/√T`` like the paper's, without its
+    ``√(ln(T²/δ))`` (a union-bound artefact of the proof of Theorem 4, not part of OGD's bound).
+    """
+    return tuned_dual_radius(L, m, T, rho) / (L * math.sqrt(m * T))
+
+
 class DualOGD:
     """Projected OGD on ``[0, T^{1/4}]^m`` with a constant step ``eta`` (eq. (9)).
 

@@ -10,16 +10,37 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import asdict, dataclass, fields
 from numbers import Integral
 from typing import Any
 
 import numpy as np
 
 from regretlab.cmdp.occupancy import check_layer_sizes, check_transition, layer_slices
-from regretlab.cmdp.offline_lp import feasibility_parameter, solve_opt
+from regretlab.cmdp.offline_lp import (
+    feasibility_parameter,
+    lagrange_multiplier,
+    solve_opt,
+    solve_unconstrained,
+)
 
 _ARRAY_FIELDS = ("P", "r_bar", "G_bar", "q_star", "q_circ")
+
+#: Instance families of :func:`make_cmdp`: ``binding`` (:func:`make_binding_cmdp`, the unconstrained optimum
+#: violates) and ``vacuous`` (:func:`make_layered_cmdp`, a constant shift of a random ``Ḡ``; with ``ρ``
+#: near ``L`` no occupancy can violate, so the constraint is inert).
+FAMILIES = ("binding", "vacuous")
+
+#: Default ``constraint_spread`` of each family (the width of the bands near ``±1`` for ``binding``, the
+#: half-width of the random draw for ``vacuous``).
+DEFAULT_SPREAD = {"binding": 0.02, "vacuous": 0.5}
+
+#: Reward ranges of the binding family: safe actions pay little, risky actions a lot.
+SAFE_REWARDS, RISKY_REWARDS = (0.0, 0.2), (0.8, 1.0)
+
+#: Tolerance on ``OPT_unconstrained - OPT`` (and on the unconstrained optimum's violation) below which the
+#: constraint is said not to bind; the LPs are solved to ~1e-10.
+BIND_TOLERANCE = 1e-7
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,6 +124,28 @@ class CMDP:
         return cls(**scalars, **{name: np.asarray(data[name], dtype=float) for name in _ARRAY_FIELDS})
 
 
+def _layer_sizes(n_layers: int, states_per_layer: int | Sequence[int]) -> tuple[int, ...]:
+    """``(1, |X_1|, ..., |X_{L-1}|, 1)`` from one interior width or a sequence of ``L - 1`` widths."""
+    if isinstance(states_per_layer, Integral):
+        interior = [int(states_per_layer)] * (n_layers - 1)
+    else:
+        interior = list(states_per_layer)
+    if len(interior) != n_layers - 1:
+        raise ValueError(f"states_per_layer needs L - 1 = {n_layers - 1} sizes, got {len(interior)}")
+    return check_layer_sizes([1, *interior, 1])
+
+
+def _random_transitions(rng: np.random.Generator, layer_sizes: tuple[int, ...], n_actions: int) -> np.ndarray:
+    """``P(·|x, a)`` a uniform Dirichlet draw over the next layer, for every ``(x, a)`` (``x ≠ x_L``)."""
+    slices = layer_slices(layer_sizes)
+    n_states = sum(layer_sizes)
+    P = np.zeros((n_states, n_actions, n_states))
+    for cur, nxt in zip(slices[:-1], slices[1:], strict=True):
+        width = nxt.stop - nxt.start
+        P[cur, :, nxt] = rng.dirichlet(np.ones(width), size=(cur.stop - cur.start, n_actions))
+    return P
+
+
 def make_layered_cmdp(
     rng: np.random.Generator,
     n_layers: int,
@@ -132,20 +175,9 @@ def make_layered_cmdp(
             f"rho must lie in [0, L] = [0, {n_layers}] (paper §3.5; rho < 0 means infeasible constraints), "
             f"got rho={rho}"
         )
-    if isinstance(states_per_layer, Integral):
-        interior = [int(states_per_layer)] * (n_layers - 1)
-    else:
-        interior = list(states_per_layer)
-    if len(interior) != n_layers - 1:
-        raise ValueError(f"states_per_layer needs L - 1 = {n_layers - 1} sizes, got {len(interior)}")
-    layer_sizes = check_layer_sizes([1, *interior, 1])
-    slices = layer_slices(layer_sizes)
+    layer_sizes = _layer_sizes(n_layers, states_per_layer)
     n_states = sum(layer_sizes)
-
-    P = np.zeros((n_states, n_actions, n_states))
-    for cur, nxt in zip(slices[:-1], slices[1:], strict=True):
-        width = nxt.stop - nxt.start
-        P[cur, :, nxt] = rng.dirichlet(np.ones(width), size=(cur.stop - cur.start, n_actions))
+    P = _random_transitions(rng, layer_sizes, n_actions)
     r_bar = np.zeros((n_states, n_actions))
     r_bar[:-1] = rng.uniform(0.0, 1.0, size=(n_states - 1, n_actions))
     G_0 = np.zeros((m, n_states, n_actions))
@@ -164,6 +196,133 @@ def make_layered_cmdp(
     G_bar[:, :-1] = np.clip(G_0[:, :-1] + (rho_0 - rho) / n_layers, -1.0, 1.0)
     opt, q_star = solve_opt(P, r_bar, G_bar)
     return CMDP(layer_sizes, n_actions, P, r_bar, G_bar, opt, q_star, rho, q_circ)
+
+
+def make_binding_cmdp(
+    rng: np.random.Generator,
+    n_layers: int,
+    states_per_layer: int | Sequence[int],
+    n_actions: int,
+    m: int,
+    rho: float,
+    constraint_spread: float = DEFAULT_SPREAD["binding"],
+) -> CMDP:
+    """A random CMDP whose constraints bind, with feasibility parameter exactly ``rho`` (close to ``L``).
+
+    Every non-terminal state has ``⌊|A|/2⌋`` *risky* actions (a random subset) and the others *safe*. A draw
+    ``G_0`` puts safe entries uniformly in ``[-1, -1 + constraint_spread]`` for every constraint; constraint
+    ``i`` *charges* the layers ``k ≡ i (mod m)``, where its risky entries are uniform in
+    ``[1 - constraint_spread, 1]``, and is neutral about risky actions elsewhere (uniform in
+    ``[-constraint_spread, constraint_spread]``). With ``m = 1`` every layer is charged; with ``2 <= m <= L``
+    the constraints penalise different layers, so they are not parallel and several can be active at the
+    optimum. ``r̄`` is uniform on :data:`RISKY_REWARDS` for risky and on :data:`SAFE_REWARDS` for safe
+    actions. ``P`` is drawn as in :func:`make_layered_cmdp`.
+
+    ``ρ = max_q min_i -[Ḡ^T q]_i`` is positively homogeneous in ``Ḡ``, so ``Ḡ = (rho / ρ(G_0)) G_0`` hits
+    ``rho`` exactly with the same ``q°``; the all-safe policy gives ``ρ(G_0) >= L (1 - constraint_spread)``,
+    and every ``rho <= ρ(G_0)`` is reachable (the scale is at most 1, so ``Ḡ`` stays in ``[-1, 1]``).
+    With ``L <= 3`` the unconstrained optimum takes the risky action everywhere (a risky step pays at least
+    0.6 more now and at most 0.2 less per later step), so it violates constraint ``i`` by about the number of
+    layers ``i`` charges (``rho`` per episode when ``m = 1``); for any
+    ``L`` the binding is checked (:func:`constraint_summary`) and a draw that does not bind raises
+    ``ValueError``.
+    """
+    if n_actions < 2 or n_layers < 1 or m < 1:
+        raise ValueError(
+            f"a binding instance needs n_actions >= 2 (a safe and a risky action), n_layers >= 1 and m >= 1; "
+            f"got {n_actions}, {n_layers}, {m}"
+        )
+    if not 0.0 < constraint_spread < 1.0:
+        raise ValueError(f"constraint_spread must lie in (0, 1) when binding, got {constraint_spread}")
+    if not 0.0 < rho <= n_layers:
+        raise ValueError(f"rho must lie in (0, L] = (0, {n_layers}] for a binding instance, got rho={rho}")
+    layer_sizes = _layer_sizes(n_layers, states_per_layer)
+    P = _random_transitions(rng, layer_sizes, n_actions)
+    n_states = sum(layer_sizes)
+    risky = np.zeros((n_states, n_actions), dtype=bool)
+    for x in range(n_states - 1):
+        risky[x] = rng.permutation(n_actions) < n_actions // 2
+    r_bar = np.where(risky, rng.uniform(*RISKY_REWARDS, risky.shape), rng.uniform(*SAFE_REWARDS, risky.shape))
+    band = rng.uniform(1.0 - constraint_spread, 1.0, size=(m, *risky.shape))
+    neutral = rng.uniform(-constraint_spread, constraint_spread, size=(m, *risky.shape))
+    layer_of = np.repeat(np.arange(len(layer_sizes)), layer_sizes)
+    charged = layer_of[None, :, None] % m == np.arange(m)[:, None, None]  # constraint i charges layers k ≡ i
+    G_0 = np.where(risky, np.where(charged, band, neutral), -band)
+    r_bar[-1], G_0[:, -1] = 0.0, 0.0
+    rho_0, q_circ = feasibility_parameter(P, G_0)
+    if rho > rho_0:
+        raise ValueError(
+            f"rho={rho} is out of reach for this draw: scaling G_bar reaches rho in (0, {rho_0:.6g}] only; "
+            f"lower constraint_spread={constraint_spread} to reach closer to L = {n_layers}"
+        )
+    G_bar = np.clip(G_0 * (rho / rho_0), -1.0, 1.0)
+    opt, q_star = solve_opt(P, r_bar, G_bar)
+    cmdp = CMDP(layer_sizes, n_actions, P, r_bar, G_bar, opt, q_star, rho, q_circ)
+    summary = constraint_summary(cmdp)
+    if not summary.binds:
+        raise ValueError(
+            f"this draw does not bind (OPT = {summary.opt:.6g} equals the unconstrained optimum "
+            f"{summary.opt_unconstrained:.6g}); with L = {n_layers} > 3 the risky actions need not be optimal"
+        )
+    return cmdp
+
+
+@dataclass(frozen=True)
+class ConstraintSummary:
+    """How the constraints of a CMDP act on its offline problem (5).
+
+    Attributes
+    ----------
+    opt : ``OPT_{r̄,Ḡ}``; opt_unconstrained : ``max_{q∈Δ(M)} r̄^T q``.
+    unconstrained_violation : ``max_i [Ḡ^T q_u]_i`` of the unconstrained maximiser ``q_u``, the violation per
+        episode of playing it (positive when it violates).
+    lambda_star : ``(m,)``, the Lagrange multiplier of (5) (from
+        :func:`~regretlab.cmdp.offline_lp.lagrange_multiplier`).
+    binds : ``opt_unconstrained - opt > BIND_TOLERANCE``: the constraints change the optimum.
+    """
+
+    opt: float
+    opt_unconstrained: float
+    unconstrained_violation: float
+    lambda_star: tuple[float, ...]
+    binds: bool
+
+    @property
+    def lambda_star_l1(self) -> float:
+        """``||λ*||_1`` (λ* >= 0)."""
+        return float(sum(self.lambda_star))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain fields plus ``lambda_star_l1``, JSON-ready."""
+        return {**asdict(self), "lambda_star": list(self.lambda_star), "lambda_star_l1": self.lambda_star_l1}
+
+
+def constraint_summary(cmdp: CMDP) -> ConstraintSummary:
+    """The :class:`ConstraintSummary` of ``cmdp``'s mean problem ``(P, r̄, Ḡ)``."""
+    opt_u, q_u = solve_unconstrained(cmdp.P, cmdp.r_bar)
+    violation_u = float(np.max(np.einsum("ixa,xa->i", cmdp.G_bar, q_u)))
+    lam = lagrange_multiplier(cmdp.P, cmdp.r_bar, cmdp.G_bar)
+    return ConstraintSummary(
+        cmdp.opt, opt_u, violation_u, tuple(float(v) for v in lam), bool(opt_u - cmdp.opt > BIND_TOLERANCE)
+    )
+
+
+def make_cmdp(
+    rng: np.random.Generator,
+    family: str,
+    n_layers: int,
+    states_per_layer: int | Sequence[int],
+    n_actions: int,
+    m: int,
+    rho: float,
+    constraint_spread: float | None = None,
+) -> CMDP:
+    """A CMDP of the named family (:data:`FAMILIES`); ``constraint_spread=None``: the family's default."""
+    if family not in FAMILIES:
+        raise ValueError(f"family must be one of {FAMILIES}, got {family!r}")
+    spread = DEFAULT_SPREAD[family] if constraint_spread is None else constraint_spread
+    make = make_binding_cmdp if family == "binding" else make_layered_cmdp
+    return make(rng, n_layers, states_per_layer, n_actions, m, rho, spread)
 
 
 def condition2_holds(rho: float, T: int, L: int, m: int) -> bool:

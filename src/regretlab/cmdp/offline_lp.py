@@ -64,6 +64,27 @@ def solve_opt(P: np.ndarray, r: np.ndarray, G: np.ndarray) -> tuple[float, np.nd
     return -float(result.fun), _as_pairs(result.x, n_actions)
 
 
+def lagrange_multiplier(P: np.ndarray, r: np.ndarray, G: np.ndarray) -> np.ndarray:
+    """``λ* ∈ R^m_{>=0}``, the Lagrange multiplier of ``G^T q <= 0`` in eq. (5), from the LP dual (HiGHS).
+
+    ``λ*_i = ∂OPT/∂b_i`` for the relaxed constraint ``[G^T q]_i <= b_i`` at ``b = 0``; HiGHS reports the
+    marginals of the minimisation of ``-r^T q``, which are ``-λ*``. Strong duality gives
+    ``OPT = max_{q∈Δ(M)} r^T q - λ*^T G^T q`` (the Lagrangian of eq. (6) at ``λ*``), and ``λ* = 0`` exactly
+    when the constraints do not bind. Raises ``ValueError`` when (5) is infeasible.
+    """
+    A_eq, b_eq = _flow_equalities(P)
+    A_ub = G[:, :-1, :].reshape(G.shape[0], -1)
+    result = _solve(-r[:-1].ravel(), A_ub, np.zeros(G.shape[0]), A_eq, b_eq, (0, None), "λ* of eq. (5)")
+    return np.maximum(-np.asarray(result.ineqlin.marginals, dtype=float), 0.0)
+
+
+def solve_unconstrained(P: np.ndarray, r: np.ndarray) -> tuple[float, np.ndarray]:
+    """``max_{q∈Δ(M)} r^T q`` and its maximiser (eq. (5) without ``G^T q <= 0``), pair view."""
+    A_eq, b_eq = _flow_equalities(P)
+    result = _solve(-r[:-1].ravel(), None, None, A_eq, b_eq, (0, None), "unconstrained optimum")
+    return -float(result.fun), _as_pairs(result.x, P.shape[1])
+
+
 def _max_min_margin(P: np.ndarray, rows: np.ndarray, what: str) -> tuple[float, np.ndarray]:
     """``max_{q ∈ Δ(M)} min_j -rows[j]^T q`` as the LP ``max s`` s.t. ``s + rows q <= 0`` in ``(q, s)``."""
     n_actions = P.shape[1]

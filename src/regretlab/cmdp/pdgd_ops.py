@@ -19,13 +19,14 @@ Constants (``constants=``):
   ``K = 100 m|X||A|`` (line 977). These make Theorem 4's contradiction argument go through; they are very
   conservative (for ``|X||A| = 24``, ``m = 1``, ``T = 10^4`` the dual step is ``η ≈ 10^{-6}``, so ``λ`` can
   grow by at most ``ηL`` per episode).
-* ``"tuned"`` (ablation): the same formulas with the constants that minimise the paper's own OGD bounds
-  instead of the constants the proof of Theorem 4 needs. Primal: ``C = √(|X||A| / (2L))``, the minimiser of
-  ``LC√T + (|X||A|/2) T / (C√T)`` (Theorem 3 on ``[1..T]``, line 305). Dual: ``K = L√m``, from minimising
-  ``||λ||²/(2η) + η mL² T/2`` (App. C.1.1, lines 711-715) at a unit comparator ``||λ||_2 = 1``, keeping the
-  paper's ``√(ln(T²/δ))`` factor so that only the instance constants change. Both keep the paper's
-  dependence on ``T`` (``η_t ∝ 1/√T``, ``η ∝ 1/√(T ln T)``), so the theory exponents are comparable; none of
-  Theorems 4-7 is proved for them.
+* ``"tuned"``: constants chosen so that the primal–dual mechanism works within the horizons one can run,
+  keeping the paper's ``η ∝ 1/√T``. Primal: ``C = √(|X||A| / (2L))``, the minimiser of
+  ``LC√T + (|X||A|/2) T / (C√T)`` (Theorem 3 on ``[1..T]``, line 305). Dual:
+  ``η = D / (L √(m T))`` with ``D = min{L/ρ, √m T^{1/4}}``
+  (:func:`~regretlab.cmdp.dual.tuned_dual_learning_rate`), OGD's optimal step for comparators within ``D``
+  of ``λ_1 = 0``, ``D`` bounding ``||λ*||`` by Slater's argument; it needs the instance's ``ρ`` (``rho=``;
+  ``None`` takes ``D = 1``). ``K`` is reported as the ``K`` of line 187 that gives this ``η``. None of
+  Theorems 4-7 is proved for these constants.
 
 UC-O-GDPS alone (for Theorem 3 and Lemma 2): :class:`UCOGDPSAlone` feeds Algorithm 4 the losses
 ``ℓ_t = G_t λ - r_t`` at a fixed multiplier ``λ`` (default ``0``, i.e. ``ℓ_t = -r_t``), a loss sequence fixed
@@ -40,7 +41,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from regretlab.cmdp.dual import DualOGD, dual_learning_rate, paper_K
+from regretlab.cmdp.dual import DualOGD, dual_learning_rate, paper_K, tuned_dual_learning_rate
 from regretlab.cmdp.occupancy import check_layer_sizes
 from regretlab.cmdp.uc_o_gdps import UCOGDPS, AdaptiveRate, paper_C
 
@@ -69,18 +70,31 @@ class PDGDConstants:
 
 
 def pdgd_constants(
-    preset: str, layer_sizes: Sequence[int], n_actions: int, m: int, T: int, delta: float
+    preset: str,
+    layer_sizes: Sequence[int],
+    n_actions: int,
+    m: int,
+    T: int,
+    delta: float,
+    rho: float | None = None,
 ) -> PDGDConstants:
-    """The ``C``, ``K`` and dual ``η`` of a preset for the given sizes, horizon and ``δ``."""
+    """The ``C``, ``K`` and dual ``η`` of a preset for the given sizes, horizon and ``δ``.
+
+    ``rho`` (the instance's feasibility parameter) is used by ``"tuned"`` only, for the dual radius of
+    :func:`~regretlab.cmdp.dual.tuned_dual_radius`; ``"paper"`` ignores it.
+    """
     sizes = check_layer_sizes(layer_sizes)
     n_states, L = sum(sizes), len(sizes) - 1
     if preset == "paper":
         C, K = paper_C(n_states, n_actions, L), paper_K(m, n_states, n_actions)
+        eta = dual_learning_rate(K, T, delta)
     elif preset == "tuned":
-        C, K = math.sqrt(n_states * n_actions / (2.0 * L)), L * math.sqrt(m)
+        C = math.sqrt(n_states * n_actions / (2.0 * L))
+        eta = tuned_dual_learning_rate(L, m, T, rho)
+        K = 1.0 / (eta * math.sqrt(T * math.log(T**2 / delta)))  # the K of line 187 giving this η
     else:
         raise ValueError(f"constants must be one of {PRESETS}, got {preset!r}")
-    return PDGDConstants(preset, C, K, dual_learning_rate(K, T, delta), float(delta), int(T))
+    return PDGDConstants(preset, C, K, eta, float(delta), int(T))
 
 
 def lagrangian_loss(lam: np.ndarray, r: np.ndarray, G: np.ndarray) -> np.ndarray:
@@ -109,8 +123,9 @@ class UCOGDPSAlone:
         delta: float,
         constants: str = "paper",
         lam: np.ndarray | None = None,
+        rho: float | None = None,
     ) -> None:
-        self.constants = pdgd_constants(constants, layer_sizes, n_actions, m, T, delta)
+        self.constants = pdgd_constants(constants, layer_sizes, n_actions, m, T, delta, rho)
         self.primal = UCOGDPS(layer_sizes, n_actions, T, delta)
         self.rate = AdaptiveRate(self.constants.C, T)
         self.lam = np.zeros(m) if lam is None else np.array(lam, dtype=float)
@@ -156,8 +171,9 @@ class PDGDOPS(UCOGDPSAlone):
         T: int,
         delta: float,
         constants: str = "paper",
+        rho: float | None = None,
     ) -> None:
-        super().__init__(layer_sizes, n_actions, m, T, delta, constants)
+        super().__init__(layer_sizes, n_actions, m, T, delta, constants, rho=rho)
         self.dual = DualOGD(m, T, self.constants.eta)  # line 3
         self.lam = self.dual.lam
 
@@ -189,8 +205,12 @@ def make_learner(
     T: int,
     delta: float,
     constants: str = "paper",
+    rho: float | None = None,
 ) -> UCOGDPSAlone:
-    """A fresh ``"pdgd_ops"`` or ``"uc_o_gdps"`` learner (the latter at ``λ = 0``, i.e. ``ℓ_t = -r_t``)."""
+    """A fresh ``"pdgd_ops"`` or ``"uc_o_gdps"`` learner (the latter at ``λ = 0``, i.e. ``ℓ_t = -r_t``).
+
+    ``rho`` is the instance's feasibility parameter, read by the ``"tuned"`` dual step only.
+    """
     if algorithm not in LEARNERS:
         raise ValueError(f"algorithm must be one of {sorted(LEARNERS)}, got {algorithm!r}")
-    return LEARNERS[algorithm](layer_sizes, n_actions, m, T, delta, constants)
+    return LEARNERS[algorithm](layer_sizes, n_actions, m, T, delta, constants, rho=rho)

@@ -2,7 +2,9 @@
 run an algorithm for a batch of seeds, write the run table.
 
 The instance file holds the CMDP (P, r̄, Ḡ, OPT, q*, ρ, q°), the environment (the r_t, G_t sequences) and the
-numbers the bounds need. Each seed's randomness comes from ``job_seed_sequence(regime, instance, seed)``,
+numbers the bounds need, among them the instance family and how its constraints act on the offline problem
+(``regretlab.cmdp.instance.ConstraintSummary``: λ*, the unconstrained optimum and its violation, ``binds``).
+Each seed's randomness comes from ``job_seed_sequence(regime, instance, seed)``,
 which spawns the environment's generator (r_t, G_t: the same for every algorithm of a seed) and the
 trajectory generator (actions and transitions).
 """
@@ -15,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from regretlab.cmdp.environments import CMDPEnvironment, make_environment
-from regretlab.cmdp.instance import CMDP, make_layered_cmdp
+from regretlab.cmdp.instance import CMDP, constraint_summary, make_cmdp
 from regretlab.cmdp.pdgd_ops import make_learner
 from regretlab.cmdp.simulate import simulate
 from regretlab.io import stack_run_frames, write_run_table
@@ -40,14 +42,15 @@ def build_instance(spec: dict, rng: np.random.Generator, horizon: int | None = N
     ``rng`` (the instance's own SeedSequence) draws the CMDP, then the adversarial sign pattern. The draws do
     not depend on the horizon: only the shift of the constraints that sets ρ (:func:`rho_at`) does.
     """
-    cmdp = make_layered_cmdp(
+    cmdp = make_cmdp(
         rng,
+        spec["family"],
         spec["n_layers"],
         spec["states_per_layer"],
         spec["n_actions"],
         spec["m"],
         rho_at(spec, horizon),
-        spec["constraint_spread"],
+        spec.get("constraint_spread"),
     )
     environment = make_environment(
         cmdp,
@@ -66,6 +69,8 @@ def build_instance(spec: dict, rng: np.random.Generator, horizon: int | None = N
         "n_actions": cmdp.n_actions,
         "delta": spec["delta"],
         "stochastic_rewards": spec["rewards"] == "stochastic",
+        "family": spec["family"],
+        **constraint_summary(cmdp).to_dict(),
     }
     return {"cmdp": cmdp.to_dict(), "environment": environment.to_dict(), "numbers": numbers}
 
@@ -101,7 +106,9 @@ def run_seeds(
     frames, per_seed = [], []
     for seed in seeds:
         env_rng, trajectory_rng = environment_and_learner_rngs(job_seed_sequence(regime, instance_name, seed))
-        learner = make_learner(algorithm, cmdp.layer_sizes, cmdp.n_actions, cmdp.m, horizon, delta, constants)
+        learner = make_learner(
+            algorithm, cmdp.layer_sizes, cmdp.n_actions, cmdp.m, horizon, delta, constants, rho=cmdp.rho
+        )
         frame, meta = simulate(learner, cmdp, environment, horizon, env_rng, trajectory_rng)
         frame.insert(0, "seed", seed)
         frame["rho"], frame["opt"], frame["C"] = meta["rho"], meta["opt"], learner.constants.C
