@@ -262,7 +262,7 @@ def _L_star_sweep_of_one_instance(c):
 @pytest.mark.parametrize(
     ("mutate", "field", "allowed"),
     [
-        (_rho_out_of_range, "regimes.smoke_cmdp.instances.tiny:", "rho must lie in [0, L] = [0, 2]"),
+        (_rho_out_of_range, "regimes.smoke_cmdp.instances.tiny:", "rho must lie in (0, L] = (0, 2]"),
         (_rho_unattainable, "regimes.smoke_cmdp.instances.tiny:", "out of reach for this draw"),
         (_rho_shrinks_out_of_range, "regimes.smoke_cmdp.scales.quick.horizons:", "at T = 60 (ρ(T) = 2.4)"),
         (_gap_too_large, "instances.cliques_2x3.losses.gap:", "best_mean + gap must be at most 1"),

@@ -171,7 +171,7 @@ OUT_OF_RANGE = [
     ((*QUICK, "horizons"), st.integers(1, 10**6).map(lambda T: [T]), "quick.horizons", "at least 2 horizons"),
     ((*QUICK, "horizons"), st.just([1, 800]), "quick.horizons", "αT ≥ 4"),
     ((*TINY, "rho"), st.floats(-1e3, -0.01), "tiny.rho", "minimum of 0"),
-    ((*TINY, "rho"), st.floats(2.01, 1e3), "instances.tiny", "rho must lie in [0, L] = [0, 2]"),
+    ((*TINY, "rho"), st.floats(2.01, 1e3), "instances.tiny", "rho must lie in (0, L] = (0, 2]"),
     ((*TINY, "n_layers"), st.integers(max_value=1), "tiny.n_layers", "minimum of 2"),
     ((*TINY, "n_actions"), st.integers(max_value=1), "tiny.n_actions", "minimum of 2"),
     ((*TINY, "m"), st.integers(max_value=0), "tiny.m", "minimum of 1"),

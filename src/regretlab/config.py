@@ -62,6 +62,15 @@ def _one_per_wrong_type(errors: list[jsonschema.ValidationError]) -> list[jsonsc
     return sorted(kept, key=lambda e: (list(map(str, e.absolute_path)), e.message))
 
 
+def _outermost(errors: list[jsonschema.ValidationError]) -> list[jsonschema.ValidationError]:
+    """Drop the errors inside a value that is itself in error (e.g. a preset name outside the enum and the
+    wrong type of its list): the outer error names the field and what is allowed; the inner ones follow."""
+    paths = {tuple(e.absolute_path) for e in errors}
+    return [
+        e for e in errors if not any(tuple(e.absolute_path)[:n] in paths for n in range(1, len(e.absolute_path)))
+    ]
+
+
 def _with_defaults(validator_class):
     """A validator class that also writes each property's ``default`` into the instance being validated."""
     validate_properties = validator_class.VALIDATORS["properties"]
@@ -87,7 +96,7 @@ def validate_config(config: dict, schema_path: str | os.PathLike) -> dict:
     schema = load_schema(schema_path)
     validator = _with_defaults(jsonschema.Draft202012Validator)(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: (list(map(str, e.absolute_path)), e.message))
-    problems = [_describe(error) for error in _one_per_wrong_type(errors)]
+    problems = [_describe(error) for error in _outermost(_one_per_wrong_type(errors))]
     if not problems:
         for name, regime in config["regimes"].items():
             problems += _regime_problems(name, regime)
