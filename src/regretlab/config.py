@@ -66,8 +66,12 @@ def _outermost(errors: list[jsonschema.ValidationError]) -> list[jsonschema.Vali
     """Drop the errors inside a value that is itself in error (e.g. a preset name outside the enum and the
     wrong type of its list): the outer error names the field and what is allowed; the inner ones follow."""
     paths = {tuple(e.absolute_path) for e in errors}
-    inside = [any(tuple(e.absolute_path)[:n] in paths for n in range(1, len(e.absolute_path))) for e in errors]
-    return [error for error, nested in zip(errors, inside, strict=True) if not nested]
+
+    def nested(error) -> bool:
+        path = tuple(error.absolute_path)
+        return any(path[:n] in paths for n in range(1, len(path)))
+
+    return [error for error in errors if not nested(error)]
 
 
 def _with_defaults(validator_class):
