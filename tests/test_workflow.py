@@ -38,6 +38,9 @@ SUMMARY_COLUMNS = {
     "bound_label",
     "bound_value",
     "bound_explicit",
+    "direction",
+    "trivial_bound",
+    "verdict",
     "hypotheses_hold",
 } | {f"{m}_{s}" for m in KINDS["bandit"].metrics for s in ("mean", "ci_low", "ci_high")}
 
@@ -93,6 +96,8 @@ def test_smoke_run_produces_every_file(smoke_dir):
         "figures/smoke_exp3g.pdf",
         "figures/exponents.csv",
         "figures/exponents.md",
+        "figures/verdicts.csv",
+        "figures/verdicts.md",
         "results/summary/smoke_exp3g.parquet",
         "figures/smoke_cmdp.png",
         "figures/smoke_cmdp.pdf",
@@ -102,7 +107,7 @@ def test_smoke_run_produces_every_file(smoke_dir):
     summary = pd.read_parquet(smoke_dir / "results/summary/smoke_exp3g.parquet")
     assert SUMMARY_COLUMNS <= set(summary.columns)
     assert not summary.isna().any().any()
-    assert sorted(summary["T"]) == [200, 800]
+    assert sorted(set(summary["T"])) == [200, 800]
     assert (summary["n_seeds"] == 3).all()
     cmdp = pd.read_parquet(smoke_dir / "results/summary/smoke_cmdp.parquet")
     assert SUMMARY_COLUMNS - {
@@ -117,6 +122,15 @@ def test_smoke_run_produces_every_file(smoke_dir):
     meta = pq.read_schema(run).metadata[b"regretlab"]
     for key in (b"regretlab_version", b"git_commit", b"config_hash", b"wall_time_s"):
         assert key in meta
+
+
+def test_no_explicit_bound_is_violated_on_the_smoke_config(smoke_dir):
+    verdicts = pd.read_csv(smoke_dir / "figures/verdicts.csv")
+    explicit = verdicts[verdicts["bound_explicit"]]
+    assert {"theorem2_bound", "theorem5_regret", "theorem5_violation"} <= set(explicit["bound_name"])
+    assert (explicit["rate only"] == 0).all() and (verdicts["points"] > 0).all()
+    counterexamples = explicit[(explicit["violated"] > 0) & explicit["hypotheses_hold"]]
+    assert counterexamples.empty, f"explicit bounds violated where their hypotheses hold:\n{counterexamples}"
 
 
 def test_second_run_does_nothing(smoke_dir):
@@ -137,7 +151,7 @@ def test_two_runs_from_scratch_give_identical_tables(smoke_dir, tmp_path):
 
 def test_bad_config_fails_before_any_job(tmp_path):
     bad = tmp_path / "bad.yaml"
-    bad.write_text(SMOKE.read_text().replace("algorithms: [exp3g]", "algorithms: [exp4]"))
+    bad.write_text(SMOKE.read_text().replace("algorithms: [exp3g, theorem2]", "algorithms: [exp4, theorem2]"))
     done = snakemake("--configfile", str(bad), cwd=tmp_path, check=False)
     assert done.returncode != 0
     assert "regimes.smoke_exp3g.algorithms[0]" in done.stdout + done.stderr
