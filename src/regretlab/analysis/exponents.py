@@ -47,6 +47,8 @@ def unfittable_reason(x: np.ndarray, y: np.ndarray, scale: float = float("nan"))
         return f"≈ 0 at every point (max |mean| = {np.abs(y).max():.3g})"
     if (y > 0).any() and (y < 0).any():
         return "mean changes sign across points"
+    if (y <= 0).all():
+        return "mean ≤ 0 at every point"
     if (y <= 0).any():
         return "mean ≤ 0 at some point"
     return ""
