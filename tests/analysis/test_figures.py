@@ -96,6 +96,9 @@ def hand_made_exponents() -> pd.DataFrame:
                 "ci_low": 0.45,
                 "ci_high": 0.55,
                 "theory_exponent": 0.5,
+                "bound_slope": 0.36 if algorithm == "theorem3" else np.nan,
+                "bound_explicit": algorithm == "theorem3",
+                "reason": "",
             }
             for algorithm, constants in (("exp3g", "paper"), ("theorem3", "paper"), ("theorem3", "tuned"))
             for instance in ("fixed_gap", "minimax")
@@ -164,7 +167,10 @@ def test_panels_draw_reference_grey_bounds_by_kind_and_vacuous_faded():
         assert sorted(line.get_alpha() or 1.0 for line in explicit) == [VACUOUS_ALPHA, 1.0]
         assert any(mcolors.to_hex(line.get_color()) == RATE_COLOUR for line in lines)
         assert any(line.get_linestyle() == ":" for line in lines)  # the trivial bound, since one is vacuous
-        assert "slope 0.50 [0.45, 0.55], theory 0.5" in theorem3_panel.get_title()
+        assert "tuned: slope 0.50 [0.45, 0.55], bound 0.36, theory 0.5" in theorem3_panel.get_title()
+        assert (
+            "paper: slope 0.50 [0.45, 0.55], theory 0.5" in fig.axes[0].get_title()
+        )  # Exp3.G: no bound slope
         exp3g_panel = fig.axes[0]
         assert REFERENCE_GREY not in [mcolors.to_hex(line.get_color()) for line in _lines(exp3g_panel)]
         legend_texts = [text.get_text() for text in fig.legends[0].get_texts()]
@@ -225,6 +231,21 @@ def test_violated_points_of_a_preset_whose_bound_is_not_drawn_are_still_marked()
         crosses = [c for c in fig.axes[1].collections if c.get_offsets().shape[0] and c.get_paths()]
         red = [c for c in crosses if mcolors.to_hex(c.get_facecolor()[0]) == "#ff0000"]
         assert len(red) == 1 and red[0].get_offsets()[0][0] == 10_000  # the tuned preset's last point
+    finally:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+
+
+def test_a_declined_fit_says_why_in_the_title():
+    exponents = hand_made_exponents()
+    exponents.loc[exponents["algorithm"] == "exp3g", ["exponent", "reason"]] = [
+        np.nan,
+        "mean ≈ 0 at 2 points",
+    ]
+    fig = draw_figure(hand_made_summary(), exponents)
+    try:
+        assert "paper: no slope (mean ≈ 0 at 2 points)" in fig.axes[0].get_title()
     finally:
         import matplotlib.pyplot as plt
 

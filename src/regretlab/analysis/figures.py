@@ -191,7 +191,9 @@ def _one_bound(curve: pd.DataFrame) -> pd.DataFrame:
 
 
 def _slope_text(exponents: pd.DataFrame, curve: pd.DataFrame) -> str:
-    """``paper: slope 0.48 [0.41, 0.55], theory 0.5`` for one curve, or '' if it was not fitted."""
+    """``paper: slope 0.48 [0.41, 0.55], bound 0.36, theory 0.5`` for one curve (``bound``: the local slope of
+    the drawn bound over the same points, where the table has it; the explicit bound's first), ``paper: no
+    slope (reason)`` where the fit declined, or '' if the curve was not fitted."""
     first = curve.iloc[0]
     rows = exponents[
         (exponents["algorithm"] == first["algorithm"])
@@ -200,14 +202,18 @@ def _slope_text(exponents: pd.DataFrame, curve: pd.DataFrame) -> str:
     ]
     if is_sweep_in_horizon(first["x_name"]):
         rows = rows[rows["instance"] == first["instance"]]
-    rows = rows.dropna(subset=["exponent"])
     if rows.empty:
         return ""
+    if "bound_explicit" in rows:
+        rows = rows.sort_values("bound_explicit", ascending=False, kind="stable")
     r = rows.iloc[0]
-    return (
-        f"{first['constants']}: slope {r['exponent']:.2f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}], "
-        f"theory {r['theory_exponent']:g}"
-    )
+    if pd.isna(r["exponent"]):
+        reason = str(r.get("reason", "") or "").split(";")[0]
+        return f"{first['constants']}: no slope ({reason})" if reason else ""
+    text = f"{first['constants']}: slope {r['exponent']:.2f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}]"
+    if pd.notna(r.get("bound_slope", np.nan)):
+        text += f", bound {r['bound_slope']:.2f}"
+    return text + f", theory {r['theory_exponent']:g}"
 
 
 def _draw_curve(ax, curve: pd.DataFrame, colour: str, style: dict) -> None:
