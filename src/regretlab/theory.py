@@ -87,7 +87,10 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="√(αT) + K²",
         exponents={"T": 0.5, "L_star": 0.0},
-        source="paper 001 §3.1, Theorem 2: Reg ≤ Õ(1/η + ηαT + K²) = Õ(√(αT) + K²) with η = 1/√(αT)",
+        source=(
+            "paper 001 §3.1, Theorem 2: Reg ≤ Õ(1/η + ηαT + K²) = Õ(√(αT) + K²) with η = 1/√(αT); the "
+            "proof's explicit bound is theorem2_bound"
+        ),
     ),
     "theorem2_bound": BoundSpec(
         evaluate=bandit_bounds.theorem2_bound,
@@ -120,7 +123,7 @@ BOUNDS: dict[str, BoundSpec] = {
         source=(
             "paper 001 §3.2, Theorem 3: Reg = O((s ln T + ln K)/η + ηL* + K² ln T) for η ≤ 1/(64K); "
             "η = min{√((s+1)/L*), 1/(64K)} gives Õ(√((s+1)L*) + K²). The 1/2 is asymptotic: the cap binds "
-            "until L* > (s+1)(64K)²."
+            "until L* > (s+1)(64K)². The proof's explicit bound is theorem3_bound."
         ),
     ),
     "theorem14_rate": BoundSpec(
