@@ -217,8 +217,10 @@ def _slope_text(exponents: pd.DataFrame, curve: pd.DataFrame) -> str:
 
 
 def _draw_curve(ax, curve: pd.DataFrame, colour: str, style: dict) -> None:
-    """Mean with its 95% band; greyed markers where the hypotheses fail; red crosses where violated."""
-    face = colour if style["fill"] else "white"
+    """Mean with its 95% band and greyed markers where the hypotheses fail. Open markers are see-through
+    and larger than filled ones, so a preset whose curve coincides with another's stays visible."""
+    face = colour if style["fill"] else "none"
+    size = 4.5 if style["fill"] else 6.5
     ax.plot(
         curve["x"],
         curve["mean"],
@@ -226,20 +228,21 @@ def _draw_curve(ax, curve: pd.DataFrame, colour: str, style: dict) -> None:
         linestyle=style["linestyle"],
         marker=style["marker"],
         markerfacecolor=face,
-        markersize=4.5,
+        markersize=size,
         linewidth=1.6,
         zorder=3,
     )
     ax.fill_between(curve["x"], curve["ci_low"], curve["ci_high"], color=colour, alpha=0.18, linewidth=0)
     failing = curve[~curve["hypotheses_hold"].astype(bool)]
     if not failing.empty:
-        ax.scatter(
+        ax.plot(
             failing["x"],
             failing["mean"],
-            s=42,
+            linestyle="",
             marker=style["marker"],
-            color="lightgrey",
-            edgecolor="dimgrey",
+            markersize=size + 1,
+            markerfacecolor="lightgrey" if style["fill"] else "none",
+            markeredgecolor="dimgrey",
             zorder=4,
         )
 
@@ -251,7 +254,7 @@ def _draw_reference(ax, curve: pd.DataFrame, style: dict) -> None:
         color=REFERENCE_GREY,
         linestyle=style["linestyle"],
         marker=style["marker"],
-        markerfacecolor=REFERENCE_GREY if style["fill"] else "white",
+        markerfacecolor=REFERENCE_GREY if style["fill"] else "none",
         markersize=3,
         linewidth=1.0,
         zorder=2,
@@ -303,10 +306,25 @@ def _draw_panel(ax, summary: pd.DataFrame, exponents: pd.DataFrame, panel: Panel
     if not violated.empty:
         ax.scatter(violated["x"], violated["mean"], marker="x", s=60, color="red", zorder=5)
     trivial = data.dropna(subset=["trivial_bound"])
-    if any_vacuous and not trivial.empty:
+    top = 3 * trivial["trivial_bound"].max() if not trivial.empty else np.inf
+    beyond = data[data["bound_value"] > top]
+    if (any_vacuous or not beyond.empty) and not trivial.empty:
         line = trivial.drop_duplicates("x").sort_values("x")
         ax.plot(line["x"], line["trivial_bound"], color="black", linestyle=":", linewidth=0.9, zorder=1)
     _axes_scales(ax, summary["x_name"].iloc[0], _select(summary, panel, None))
+    if (
+        not beyond.empty and ax.get_yscale() == "log"
+    ):  # a bound far past the trivial one would flatten the data
+        ax.set_ylim(top=top)
+        ax.text(
+            0.02,
+            0.98,
+            f"off the axis (> 3× trivial bound): up to {beyond['bound_value'].max():.1e}",
+            transform=ax.transAxes,
+            fontsize=6,
+            va="top",
+            color=RATE_COLOUR,
+        )
     return slopes
 
 
@@ -371,7 +389,7 @@ def legend_handles(summary: pd.DataFrame) -> list:
                 color="black",
                 linestyle=style["linestyle"],
                 marker=style["marker"],
-                markerfacecolor="black" if style["fill"] else "white",
+                markerfacecolor="black" if style["fill"] else "none",
                 label=style["label"],
             )
         )
