@@ -250,3 +250,19 @@ def test_a_declined_fit_says_why_in_the_title():
         import matplotlib.pyplot as plt
 
         plt.close(fig)
+
+
+def test_a_bound_far_past_the_trivial_one_is_clipped_off_the_axis_with_a_note():
+    summary = hand_made_summary()
+    far = summary["bound_name"] == "theorem3_rate"
+    summary.loc[far, "bound_value"] = 1e9
+    fig = draw_figure(summary, hand_made_exponents())
+    try:
+        ax = fig.axes[1]
+        assert ax.get_ylim()[1] == pytest.approx(3 * 10_000)
+        assert any("up to 1.0e+09" in text.get_text() for text in ax.texts)
+        assert not any("up to" in text.get_text() for text in fig.axes[0].texts)  # Exp3.G's rate is not
+    finally:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)

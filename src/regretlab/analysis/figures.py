@@ -297,17 +297,20 @@ def _draw_panel(ax, summary: pd.DataFrame, exponents: pd.DataFrame, panel: Panel
         if text:
             prefix = "" if panel.algorithm else f"{ALGORITHM_LABELS.get(algorithm, algorithm)}, "
             slopes.append(prefix + text)
+    drawn = []
     for (_, _), bound_rows in data.groupby(["algorithm", "bound_name"]):
         # Bounds are drawn once, at the paper preset's points when it ran (a tuned run is not covered).
         presets = list(bound_rows["constants"].unique())
         chosen = "paper" if "paper" in presets else sorted(presets)[0]
-        any_vacuous |= _draw_bound(ax, bound_rows[bound_rows["constants"] == chosen])
+        drawn.append(bound_rows[bound_rows["constants"] == chosen])
+        any_vacuous |= _draw_bound(ax, drawn[-1])
     violated = data[data["verdict"] == "violated"]  # of every preset, not only the one whose bound is drawn
     if not violated.empty:
         ax.scatter(violated["x"], violated["mean"], marker="x", s=60, color="red", zorder=5)
     trivial = data.dropna(subset=["trivial_bound"])
     top = 3 * trivial["trivial_bound"].max() if not trivial.empty else np.inf
-    beyond = data[data["bound_value"] > top]
+    beyond = pd.concat(drawn) if drawn else data.iloc[:0]
+    beyond = beyond[beyond["bound_value"] > top]
     if (any_vacuous or not beyond.empty) and not trivial.empty:
         line = trivial.drop_duplicates("x").sort_values("x")
         ax.plot(line["x"], line["trivial_bound"], color="black", linestyle=":", linewidth=0.9, zorder=1)
