@@ -266,3 +266,24 @@ def test_a_bound_far_past_the_trivial_one_is_clipped_off_the_axis_with_a_note():
         import matplotlib.pyplot as plt
 
         plt.close(fig)
+
+
+def test_a_lower_bound_is_never_clipped_by_its_trivial_floor():
+    summary = hand_made_summary()
+    summary = summary[summary["algorithm"] == "exp3g"].assign(
+        metric="reward_ratio",
+        direction="lower",
+        trivial_bound=0.0,
+        mean=0.9,
+        ci_low=0.85,
+        ci_high=0.95,
+        bound_value=0.7,
+    )
+    fig = draw_figure(summary, hand_made_exponents().iloc[:0])
+    try:
+        assert all(not ax.texts for ax in fig.axes)
+        assert all(ax.get_ylim()[1] > 0.95 for ax in fig.axes if ax.lines)
+    finally:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)

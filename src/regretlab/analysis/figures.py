@@ -308,9 +308,10 @@ def _draw_panel(ax, summary: pd.DataFrame, exponents: pd.DataFrame, panel: Panel
     if not violated.empty:
         ax.scatter(violated["x"], violated["mean"], marker="x", s=60, color="red", zorder=5)
     trivial = data.dropna(subset=["trivial_bound"])
-    top = 3 * trivial["trivial_bound"].max() if not trivial.empty else np.inf
+    upper = trivial[trivial["direction"] == "upper"]  # a lower bound's trivial bound is a floor
+    top = 3 * upper["trivial_bound"].max() if not upper.empty and upper["trivial_bound"].max() > 0 else np.inf
     beyond = pd.concat(drawn) if drawn else data.iloc[:0]
-    beyond = beyond[beyond["bound_value"] > top]
+    beyond = beyond[(beyond["direction"] == "upper") & (beyond["bound_value"] > top)]
     if (any_vacuous or not beyond.empty) and not trivial.empty:
         line = trivial.drop_duplicates("x").sort_values("x")
         ax.plot(line["x"], line["trivial_bound"], color="black", linestyle=":", linewidth=0.9, zorder=1)
