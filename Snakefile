@@ -2,6 +2,8 @@
 # Everything scientific is in config.yaml; threads and resources live in profiles/.
 from snakemake.utils import min_version
 
+from regretlab.analysis.verdicts import print_violations
+
 min_version("9.0")
 
 
@@ -26,3 +28,9 @@ rule all:
         summaries=expand(SUMMARY, regime=REGIMES),
         figures=all_figures(),
         exponents=rules.exponent_table.output,
+        verdicts=rules.verdict_table.output,
+
+
+onsuccess:
+    # Every bound with a violated point, read from the verdict table (nothing when there is none).
+    print_violations(rules.verdict_table.output.csv)

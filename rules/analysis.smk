@@ -62,3 +62,21 @@ rule exponent_table:
     localrule: True
     script:
         "../scripts/exponent_table.py"
+
+
+rule verdict_table:
+    """Every bound's verdict counts (holds, violated, vacuous, rate only, reference) over its points."""
+    input:
+        expand(SUMMARY, regime=REGIMES),
+    output:
+        csv=report("figures/verdicts.csv", caption="../report/verdicts.rst", category="Verdicts"),
+        md="figures/verdicts.md",
+    params:
+        library=LIBRARY,
+    log:
+        "logs/verdicts.log",
+    conda:
+        "../envs/regretlab.yaml"
+    localrule: True
+    script:
+        "../scripts/verdict_table.py"

@@ -145,7 +145,7 @@ def test_seed_batches_cover_every_seed_once():
 def test_run_jobs_expand_the_grid(schema_path):
     config = validate_config(smoke(), schema_path)
     jobs = run_jobs(config, "smoke_exp3g")
-    assert len(jobs) == 1 * 1 * 1 * 2 * 2  # instances × algorithms × constants × horizons × batches
+    assert len(jobs) == 1 * 2 * 1 * 2 * 2  # instances × algorithms × constants × horizons × batches
     assert {job.T for job in jobs} == {200, 800}
     assert [batch_seeds(config, "smoke_exp3g", b) for b in (0, 1)] == [[0, 1], [2]]
     with pytest.raises(ConfigError, match="batch 2"):

@@ -19,9 +19,10 @@ def test_slope_of_an_exact_power_law(slope, scale):
     assert loglog_slope(x, scale * x**slope) == pytest.approx(slope, abs=1e-9)
 
 
-def test_slope_ignores_nonpositive_points_and_needs_two():
-    assert loglog_slope([1, 10, 100], [-1.0, 10.0, 100.0]) == pytest.approx(1.0)
+def test_slope_needs_positive_values_at_two_distinct_points():
+    assert np.isnan(loglog_slope([1, 10, 100], [-1.0, 10.0, 100.0]))
     assert np.isnan(loglog_slope([1, 10], [0.0, 5.0]))
+    assert np.isnan(loglog_slope([10, 10], [1.0, 5.0]))
 
 
 def test_mean_interval_brackets_the_mean_and_is_degenerate_for_one_seed():
@@ -39,8 +40,8 @@ def test_exponent_interval_covers_the_slope_of_noisy_power_laws(seed):
     rng = np.random.default_rng(seed)
     x = np.array([1e3, 1e4, 1e5])
     per_point = [xi**0.5 * rng.lognormal(0, 0.05, size=20) for xi in x]
-    slope, low, high = fit_exponent(x, per_point, rng, 500)
-    assert low <= slope <= high
+    slope, low, high, reason = fit_exponent(x, per_point, rng, 500)
+    assert low <= slope <= high and reason == ""
     assert abs(slope - 0.5) < 0.05
 
 
@@ -83,6 +84,8 @@ def test_summary_has_one_row_per_point_with_bounds_and_hypotheses():
     np.testing.assert_allclose(summary["bound_value"], expected)
     assert (summary["ci_low"] <= summary["mean"]).all() and (summary["mean"] <= summary["ci_high"]).all()
     assert (summary["metric"] == "pseudo_regret").all()
+    assert (summary["verdict"] == "rate only").all() and (summary["direction"] == "upper").all()
+    np.testing.assert_array_equal(summary["trivial_bound"], summary["T"])  # regret ≤ T
     np.testing.assert_array_equal(summary["mean"], summary["pseudo_regret_mean"])
     assert summary["instance_label"].iloc[0] == "K=4, α=2, κ=2"
 
@@ -96,6 +99,9 @@ def test_exponent_fit_and_table():
     assert row["exponent"] == pytest.approx(0.5, abs=0.05)
     assert row["ci_low"] <= row["exponent"] <= row["ci_high"]
     assert row["theory_exponent"] == 0.5 and not row["hypotheses_hold"]
+    # √(αT ln K) is an exact power law in T: its local slope is the asymptotic one.
+    assert row["bound_slope"] == pytest.approx(0.5) and row["bound_regime"] == "asymptotic"
+    assert row["reason"] == ""
     table = exponent_table([exponents])
     assert list(table.columns) == EXPONENT_COLUMNS
     markdown = to_markdown(table)

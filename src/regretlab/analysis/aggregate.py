@@ -1,11 +1,19 @@
 """Turn a regime's run files into its aggregate table and its exponent fits.
 
 The runs' final checkpoints (t = T) — or, for a trajectory regime (``x: t``), every checkpoint of the longest
-runs — are grouped into *points* (instance, algorithm, constants, T). The
-aggregate table has one row per point and per bound drawn at it: the mean and 95% bootstrap interval over
-seeds of the bounded metric (``metric``, ``mean``, ``ci_low``, ``ci_high``), the bound's value at that point,
-whether the theorem's hypotheses hold there, and — as wide columns ``<m>_mean``, ``<m>_ci_low``,
-``<m>_ci_high`` — every metric of the regime's kind. A figure needs nothing else.
+runs — are grouped into *points* (instance, algorithm, constants, T, t). The aggregate table has one row per
+point and per bound drawn at it: the mean and 95% bootstrap interval over seeds of the bounded metric
+(``metric``, ``mean``, ``ci_low``, ``ci_high``), the bound's value at that point (the mean over seeds of its
+value on each run, at the constants that run's learner used), whether the theorem's hypotheses hold there, the
+metric's trivial bound, the bound's direction and its verdict (:mod:`regretlab.analysis.verdicts`), and — as
+wide columns ``<m>_mean``, ``<m>_ci_low``, ``<m>_ci_high`` — every metric of the regime's kind. A figure needs
+nothing else.
+
+A trajectory point keeps ``T``, the horizon of its run, and ``x = t``, its checkpoint. Its bounds and
+hypotheses are evaluated at ``T``: the theorem is a statement about a run of horizon ``T`` (Condition 2 at
+``T``, the confidence sets and δ of a horizon-``T`` run), and every trajectory metric bounded today is
+non-decreasing in ``t`` (``max_τ≤t ||λ_τ||_1`` for Theorem 4, ``Σ_τ≤t ||q_τ − q̂_τ||_1`` for Lemma 2), so the
+bound at ``T`` bounds every checkpoint ``t ≤ T``. The trivial bound is the one at ``t``.
 """
 
 from __future__ import annotations
@@ -16,13 +24,17 @@ import numpy as np
 import pandas as pd
 
 from regretlab.analysis.bootstrap import mean_interval
-from regretlab.analysis.exponents import fit_exponent
-from regretlab.io import config_hash, read_json, write_parquet
+from regretlab.analysis.exponents import bound_regime, bound_slope, fit_exponent
+from regretlab.analysis.verdicts import verdict
+from regretlab.config import bounds_for
+from regretlab.io import config_hash, read_json, read_parquet_metadata, write_parquet
 from regretlab.kinds import KINDS
 from regretlab.seeding import job_seed_sequence
-from regretlab.theory import BOUNDS
+from regretlab.theory import BOUNDS, TRIVIAL_BOUNDS
 
-GROUP_KEYS = ["instance", "algorithm", "constants", "T"]
+GROUP_KEYS = ["instance", "algorithm", "constants", "T", "t"]
+#: The key of one run's learner parameters: its point's key without ``t``, and the seed.
+RUN_KEYS = ["instance", "algorithm", "constants", "T", "seed"]
 #: Instance numbers shown in figure titles, with their symbols.
 LABELLED_NUMBERS = {"K": "K", "alpha": "α", "kappa": "κ", "L": "L", "m": "m", "rho": "ρ"}
 
@@ -39,18 +51,27 @@ def instance_label(numbers: dict) -> str:
 
 
 def points_of(runs: pd.DataFrame, x_name: str) -> pd.DataFrame:
-    """The per-seed rows the aggregate summarises, with ``T`` the horizon a point stands for.
+    """The per-seed rows the aggregate summarises.
 
     For sweeps in T or L*, the final checkpoint t = T of every run. For ``x: t`` (a trajectory within a
-    run), every checkpoint of the runs at the regime's largest horizon, with ``T`` set to the checkpoint t:
-    the point "after t rounds", at which the bounds are evaluated with t in place of T (their anytime
-    reading).
+    run), every checkpoint of the runs at the regime's largest horizon; ``T`` stays that horizon (see the
+    module docstring for why the bounds are evaluated there).
     """
     if x_name != "t":
         return runs[runs["t"] == runs["T"]]
-    longest = runs[runs["T"] == runs["T"].max()].copy()
-    longest["T"] = longest["t"]
-    return longest
+    return runs[runs["T"] == runs["T"].max()]
+
+
+def learner_params(run_paths: list[str]) -> dict[tuple, dict]:
+    """``(instance, algorithm, constants, T, seed) -> params`` from the run tables' metadata (the constants
+    each learner reports, e.g. η and c); runs whose metadata carries no ``learners`` entry map to nothing."""
+    params = {}
+    for path in run_paths:
+        metadata = read_parquet_metadata(path)
+        keys = pd.read_parquet(path, columns=RUN_KEYS[:-1]).iloc[0]
+        for learner in metadata.get("learners", []):
+            params[(*keys, learner["seed"])] = learner["params"]
+    return params
 
 
 def _point_statistics(group: pd.DataFrame, metrics: tuple[str, ...], rng, n_resamples: int) -> dict:
@@ -63,23 +84,59 @@ def _point_statistics(group: pd.DataFrame, metrics: tuple[str, ...], rng, n_resa
     return stats
 
 
+def _seed_points(group: pd.DataFrame, numbers: dict, metrics: tuple[str, ...], params: dict) -> list[dict]:
+    """One point dict (see :mod:`regretlab.theory`) per seed of a point: horizon, checkpoint, instance
+    numbers, that run's metrics and its learner's parameters."""
+    points = []
+    for row in group.itertuples(index=False):
+        key = (row.instance, row.algorithm, row.constants, int(row.T), int(row.seed))
+        point = {"T": int(row.T), "t": int(row.t), **numbers, "params": params.get(key, {})}
+        point.update({metric: getattr(row, metric) for metric in metrics})
+        points.append(point)
+    return points
+
+
+def _mean_over(points: list[dict], evaluate) -> float:
+    return float(np.mean([evaluate(point) for point in points]))
+
+
 def summarise(
-    regime: str, regime_config: dict, instances: dict[str, dict], runs: pd.DataFrame, n_resamples: int
+    regime: str,
+    regime_config: dict,
+    instances: dict[str, dict],
+    runs: pd.DataFrame,
+    n_resamples: int,
+    params: dict[tuple, dict] | None = None,
 ) -> pd.DataFrame:
-    """The aggregate table of one regime (see module docstring), in a stable row order."""
+    """The aggregate table of one regime (see module docstring), in a stable row order.
+
+    ``params`` are the learners' parameters by run (:func:`learner_params`); bounds that need them (the
+    explicit bounds of paper 001) read them under the point dict's ``params``.
+    """
     rng = np.random.default_rng(job_seed_sequence(regime, "aggregate", "bootstrap"))
     metrics = KINDS[regime_config["kind"]].metrics
     x_name = regime_config["x"]
     final = points_of(runs, x_name)
+    # Each row's run at its horizon, aligned with the rows (the identity but for trajectory points).
+    ends = runs[runs["t"] == runs["T"]].set_index(RUN_KEYS)
+    at_horizon = ends.loc[pd.MultiIndex.from_frame(final[RUN_KEYS])].reset_index().set_index(final.index)
     rows = []
-    for (instance, algorithm, constants, horizon), group in final.groupby(GROUP_KEYS, sort=True):
-        stats = _point_statistics(group.sort_values("seed"), metrics, rng, n_resamples)
+    for (instance, algorithm, constants, horizon, checkpoint), group in final.groupby(GROUP_KEYS, sort=True):
+        group = group.sort_values("seed")
+        stats = _point_statistics(group, metrics, rng, n_resamples)
         numbers = instances[instance]["numbers"]
-        # The bounds see the horizon, the instance's numbers and every metric's mean (L*, ρ, OPT, ℓ̄, C …).
-        point = {"T": int(horizon), "t": int(horizon), **numbers}
-        point.update({metric: stats[f"{metric}_mean"] for metric in metrics})
-        for bound_name in regime_config["bounds"][algorithm]:
+        seed_points = _seed_points(group, numbers, metrics, params or {})
+        # The bound and the hypotheses of a horizon-T run: its metrics at t = T (module docstring).
+        horizon_group = group if checkpoint == horizon else at_horizon.loc[group.index]
+        horizon_points = _seed_points(horizon_group, numbers, metrics, params or {})
+        swept = {"T": horizon, "t": checkpoint}
+        x_value = float(swept[x_name]) if x_name in swept else float(stats[f"{x_name}_mean"])
+        for bound_name in bounds_for(regime_config, algorithm, constants):
             spec = BOUNDS[bound_name]
+            bound_value = _mean_over(horizon_points, spec.evaluate)
+            trivial = TRIVIAL_BOUNDS.get(spec.metric)
+            trivial_value = _mean_over(seed_points, trivial) if trivial else float("nan")
+            ci_low, ci_high = stats[f"{spec.metric}_ci_low"], stats[f"{spec.metric}_ci_high"]
             rows.append(
                 {
                     "regime": regime,
@@ -90,19 +147,25 @@ def summarise(
                     "algorithm": algorithm,
                     "constants": constants,
                     "T": int(horizon),
+                    "t": int(checkpoint),
                     "n_seeds": len(group),
                     "x_name": x_name,
-                    "x": float(point[x_name]),
+                    "x": x_value,
                     "metric": spec.metric,
                     "mean": stats[f"{spec.metric}_mean"],
-                    "ci_low": stats[f"{spec.metric}_ci_low"],
-                    "ci_high": stats[f"{spec.metric}_ci_high"],
+                    "ci_low": ci_low,
+                    "ci_high": ci_high,
                     "bound_name": bound_name,
                     "bound_label": spec.label,
-                    "bound_value": float(spec.evaluate(point)),
+                    "bound_value": bound_value,
                     "bound_explicit": spec.explicit,
+                    "direction": spec.direction,
+                    "trivial_bound": trivial_value,
+                    "verdict": verdict(
+                        spec.direction, spec.explicit, bound_value, trivial_value, ci_low, ci_high
+                    ),
                     "hypotheses_hold": bool(group["hypotheses_hold"].all())
-                    and (spec.hypotheses is None or spec.hypotheses(point)),
+                    and (spec.hypotheses is None or all(spec.hypotheses(p) for p in horizon_points)),
                     **stats,
                 }
             )
@@ -112,10 +175,13 @@ def summarise(
 def fit_exponents(
     regime: str, regime_config: dict, runs: pd.DataFrame, summary: pd.DataFrame, n_resamples: int
 ) -> pd.DataFrame:
-    """Log–log slope of each bounded metric's mean in the regime's swept variable, per curve of the figure.
+    """Log–log slope of each bounded metric's mean in the regime's swept variable, per curve of the figure,
+    beside the theory's asymptotic exponent and the local slope of the drawn bound over the same points.
 
-    With ``x: T`` a curve is one (instance, algorithm, constants, bound); with ``x: L_star`` it is one
-    (algorithm, constants, T, bound) across the instances, whose mean L* are the abscissae.
+    With ``x: T`` or ``x: t`` a curve is one (instance, algorithm, constants, bound); with ``x: L_star`` it is
+    one (algorithm, constants, T, bound) across the instances, whose mean L* are the abscissae. ``exponent``
+    is NaN where the means cannot carry a rate (``reason`` says why: not positive, ≈ 0, changing sign); see
+    :func:`regretlab.analysis.exponents.bound_regime` for ``bound_regime``.
     """
     rng = np.random.default_rng(job_seed_sequence(regime, "aggregate", "exponents"))
     x_name = regime_config["x"]
@@ -133,7 +199,15 @@ def fit_exponents(
             per_seed[point][bound.metric].to_numpy()
             for point in curve[GROUP_KEYS].itertuples(index=False, name=None)
         ]
-        slope, low, high = fit_exponent(curve["x"].to_numpy(), per_point, rng, n_resamples)
+        # The scale below which a mean counts as ≈ 0: the metric's trivial bound, else the bound itself.
+        scale = curve["trivial_bound"].abs().max()
+        if not np.isfinite(scale):
+            scale = curve["bound_value"].abs().replace(np.inf, np.nan).max()
+        slope, low, high, reason = fit_exponent(curve["x"].to_numpy(), per_point, rng, n_resamples, scale)
+        drawn_slope, bound_reason = bound_slope(curve["x"].to_numpy(), curve["bound_value"].to_numpy())
+        if x_name == "t":
+            drawn_slope, bound_reason = float("nan"), "bound taken at the run's horizon T: flat in t"
+        theory = bound.exponents.get(x_name, float("nan"))
         rows.append(
             {
                 "regime": regime,
@@ -142,12 +216,16 @@ def fit_exponents(
                 "exponent": slope,
                 "ci_low": low,
                 "ci_high": high,
-                "theory_exponent": bound.exponents[x_name],
+                "theory_exponent": theory,
+                "bound_slope": drawn_slope,
+                "bound_regime": bound_regime(drawn_slope, theory),
+                "reason": "; ".join(r for r in (reason, bound_reason) if r),
                 "hypotheses_hold": bool(curve["hypotheses_hold"].all()),
                 "instance": key_of.get("instance", "all"),
                 "constants": key_of["constants"],
                 "metric": bound.metric,
                 "bound_name": key_of["bound_name"],
+                "bound_explicit": bound.explicit,
                 "n_points": len(curve),
             }
         )
@@ -170,7 +248,8 @@ def aggregate_regime(
     """
     instances = {Path(path).stem: read_json(path) for path in instance_paths}
     runs = pd.concat([pd.read_parquet(path) for path in sorted(run_paths)], ignore_index=True)
-    summary = summarise(regime, regime_config, instances, runs, n_resamples)
+    params = learner_params(sorted(run_paths))
+    summary = summarise(regime, regime_config, instances, runs, n_resamples, params)
     exponents = fit_exponents(regime, regime_config, runs, summary, n_resamples)
     metadata = {"regime": regime, "config_hash": config_hash(regime_config), "n_resamples": n_resamples}
     write_parquet(summary_path, summary, metadata)

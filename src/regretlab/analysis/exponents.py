@@ -1,4 +1,10 @@
-"""Log–log slope fits with bootstrap intervals: the empirical counterpart of paper 001's Table 1."""
+"""Log–log slope fits with bootstrap intervals: the empirical counterpart of paper 001's Table 1.
+
+Three slopes describe a curve: the fitted slope of the metric's means (``exponent``), the local slope of the
+drawn bound over the same points (``bound_slope``) and the theory's asymptotic exponent (Table 1). When the
+last two differ, the swept range is not where the theorem's rate describes its own bound, and comparing the
+data with the asymptotic exponent says nothing about the theorem: :func:`bound_regime` labels that.
+"""
 
 from __future__ import annotations
 
@@ -6,38 +12,74 @@ import numpy as np
 
 from regretlab.analysis.bootstrap import bootstrap_indices, percentile_interval
 
+#: A curve of means all within this fraction of its scale (the metric's trivial bound, else the bound) of 0 is
+#: "≈ 0": its logarithm measures noise or round-off, not a rate (e.g. an inert multiplier, ‖λ‖₁ ~ 1e-5).
+ZERO_TOLERANCE = 1e-5
+#: ``bound_regime`` is ``pre-asymptotic`` when the drawn bound's local slope is further than this from the
+#: asymptotic exponent: the lower-order terms (K² ln T, 1/η caps, log factors) still shape the bound.
+ASYMPTOTIC_TOLERANCE = 0.1
+
 
 def loglog_slope(x: np.ndarray, y: np.ndarray) -> float:
-    """Least-squares slope of log y against log x over the points with ``x > 0`` and ``y > 0``.
-
-    NaN when fewer than two such points with distinct x remain (a regret that is not positive has no
-    logarithm; such points carry no information about a polynomial rate).
-    """
+    """Least-squares slope of log y against log x; NaN unless every x and y is finite and positive and at
+    least two x differ (a value that is not positive has no logarithm; dropping it would bias the fit)."""
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    keep = (x > 0) & (y > 0)
-    if np.unique(x[keep]).size < 2:
+    if not (np.all(np.isfinite(x) & (x > 0)) and np.all(np.isfinite(y) & (y > 0))):
         return float("nan")
-    lx, ly = np.log(x[keep]), np.log(y[keep])
+    if np.unique(x).size < 2:
+        return float("nan")
+    lx, ly = np.log(x), np.log(y)
     lx_c = lx - lx.mean()
     return float(np.dot(lx_c, ly - ly.mean()) / np.dot(lx_c, lx_c))
 
 
+def unfittable_reason(x: np.ndarray, y: np.ndarray, scale: float = float("nan")) -> str:
+    """Why no power law can be fitted to the means ``y`` at ``x`` ("" when one can).
+
+    ``scale`` is what "≈ 0" is relative to (see :data:`ZERO_TOLERANCE`); NaN skips that test.
+    """
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if np.unique(x).size < 2:
+        return "fewer than two distinct x"
+    if not np.all(np.isfinite(y)):
+        return "mean not finite at some point"
+    if np.isfinite(scale) and scale > 0 and np.abs(y).max() <= ZERO_TOLERANCE * scale:
+        return f"≈ 0 at every point (max |mean| = {np.abs(y).max():.3g})"
+    if (y > 0).any() and (y < 0).any():
+        return "mean changes sign across points"
+    if (y <= 0).all():
+        return "mean ≤ 0 at every point"
+    if (y <= 0).any():
+        return "mean ≤ 0 at some point"
+    return ""
+
+
 def fit_exponent(
-    x: np.ndarray, per_point_values: list[np.ndarray], rng: np.random.Generator, n_resamples: int
-) -> tuple[float, float, float]:
+    x: np.ndarray,
+    per_point_values: list[np.ndarray],
+    rng: np.random.Generator,
+    n_resamples: int,
+    scale: float = float("nan"),
+) -> tuple[float, float, float, str]:
     """Slope of the per-point mean against ``x`` on log–log axes, with a bootstrap interval.
 
     Args:
-        x: ``(n_points,)`` swept variable (T, or the mean L*).
+        x: ``(n_points,)`` swept variable (T, t, or the mean L*).
         per_point_values: for each point, the per-seed values (e.g. final regrets).
         rng: the bootstrap's generator.
         n_resamples: number of bootstrap replicates; seeds are resampled independently at every point.
+        scale: the curve's scale for the "≈ 0" test of :func:`unfittable_reason`.
 
     Returns:
-        ``(slope, ci_low, ci_high)`` — the slope of the observed means and the percentile interval of the
-        slopes of resampled means (NaN where it cannot be fitted).
+        ``(slope, ci_low, ci_high, reason)`` — the slope of the observed means and the percentile interval of
+        the slopes of resampled means (replicates with a non-positive mean are left out), or NaNs and the
+        reason no slope is fitted.
     """
+    nan = float("nan")
     means = np.array([np.mean(v) for v in per_point_values])
+    reason = unfittable_reason(x, means, scale)
+    if reason:
+        return nan, nan, nan, reason
     slope = loglog_slope(x, means)
     boot_means = np.column_stack(
         [
@@ -47,6 +89,24 @@ def fit_exponent(
     )
     slopes = np.array([loglog_slope(x, row) for row in boot_means])
     if np.all(np.isnan(slopes)):
-        return slope, float("nan"), float("nan")
+        return slope, nan, nan, ""
     low, high = percentile_interval(slopes)
-    return slope, low, high
+    return slope, low, high, ""
+
+
+def bound_slope(x: np.ndarray, bound: np.ndarray) -> tuple[float, str]:
+    """The local log–log slope of a drawn bound over the curve's points, and why it is NaN if it is."""
+    bound = np.asarray(bound, dtype=float)
+    if not np.all(np.isfinite(bound) & (bound > 0)):
+        return float("nan"), "bound not finite and positive at every point"
+    slope = loglog_slope(x, bound)
+    return slope, "" if np.isfinite(slope) else "fewer than two distinct x"
+
+
+def bound_regime(slope: float, theory_exponent: float) -> str:
+    """``asymptotic`` when the drawn bound's local slope is within :data:`ASYMPTOTIC_TOLERANCE` of the
+    theory's exponent, ``pre-asymptotic`` otherwise, ``undetermined`` when the bound has no slope (or the
+    theory no exponent in this variable)."""
+    if not (np.isfinite(slope) and np.isfinite(theory_exponent)):
+        return "undetermined"
+    return "asymptotic" if abs(slope - theory_exponent) <= ASYMPTOTIC_TOLERANCE else "pre-asymptotic"

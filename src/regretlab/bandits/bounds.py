@@ -1,8 +1,10 @@
 """Regret bounds of paper 001, one function per theorem, evaluated on a point's numbers.
 
-Each function takes a dict with the horizon ``T``, the mean ``L_star`` of the point and the instance's graph
-numbers (``K``, ``alpha``, ``kappa``, ``s``, …). Where the paper only gives Õ(·) the function returns the rate
-with unit constant; :mod:`regretlab.theory` records which is which.
+Each function takes a dict with the horizon ``T``, the run's ``L_star``, the instance's graph numbers
+(``K``, ``alpha``, ``kappa``, ``s``, …) and, under ``params``, the constants the learner ran with (η, c …,
+as it reports them). Where a proof states its constants (Theorems 2 and 3) the function returns that bound at
+the run's η and c; where the paper gives only Õ(·) (Exp3.G, Theorems 4, 13 and 14) it returns the rate with
+unit constant; :mod:`regretlab.theory` records which is which.
 """
 
 from __future__ import annotations
@@ -58,3 +60,64 @@ def algorithm4_rate(numbers: dict) -> float:
     constants."""
     beta = numbers["kappa"] + numbers["s_bar"]
     return math.sqrt((numbers["kappa"] + 1) * numbers["L_star"]) + beta**2
+
+
+def theorem2_bound(numbers: dict) -> float:
+    """Theorem 2's explicit bound, from the last display of its proof (paper 001, App. A, line 414):
+
+    Reg ≤ ln K/η + cK ln T + 32ηαT ln(4KT/α) + 16ηT + K,
+
+    at the η and c the run used (``numbers["params"]``: c = 64K and η = 1/√(αT) for the ``paper`` preset).
+    The 32 ln(4KT/α) is 8 × Alon et al. (2015, Lemma 5)'s Σ_{i∈S} p_i/W_i ≤ 4α ln(4KT/α); 16ηT is the
+    S̄ part of the local norm, K the 1/T uniform exploration. α may be an upper bound on the independence
+    number (the bound increases with α while 4KT/α > e, so it stays a bound).
+    """
+    eta, c = numbers["params"]["eta"], numbers["params"]["c"]
+    n_arms, alpha, horizon = numbers["K"], numbers["alpha"], numbers["T"]
+    return (
+        math.log(n_arms) / eta
+        + c * n_arms * math.log(horizon)
+        + 32 * eta * alpha * horizon * math.log(4 * n_arms * horizon / alpha)
+        + 16 * eta * horizon
+        + n_arms
+    )
+
+
+def theorem3_bound(numbers: dict) -> float:
+    """Theorem 3's explicit bound, from the last display of its proof (paper 001, App. B, line 480):
+
+    Reg ≤ (1/(1 − 16η)) · ((s ln T + ln K)/η + cK ln T + K + 16ηL*),
+
+    at the run's η and c (``numbers["params"]``; ``paper``: c = 64K, η = min{√((s+1)/L*), 1/(64K)}) and the
+    run's L* (``numbers["L_star"]``, the best arm's total loss, which the oracle tuning also used). The proof
+    divides by 1 − 16η, positive under the theorem's η ≤ 1/(64K); for η ≥ 1/16 (possible only outside the
+    theorem, e.g. the ``tuned`` preset on K < 16 arms) it bounds nothing and this returns +∞.
+    """
+    eta, c = numbers["params"]["eta"], numbers["params"]["c"]
+    if 16 * eta >= 1:
+        return math.inf
+    n_arms, log_t = numbers["K"], math.log(numbers["T"])
+    inner = (
+        (numbers["s"] * log_t + math.log(n_arms)) / eta
+        + c * n_arms * log_t
+        + n_arms
+        + 16 * eta * numbers["L_star"]
+    )
+    return inner / (1 - 16 * eta)
+
+
+def algorithm4_proof_rate(numbers: dict) -> float:
+    """max{(κ+1)/η₁, 2√((κ+1)L*)} + β²: the terms the proof of Theorem 13 carries (paper 001, App. C.3,
+    Eq. (16) and lines 755–765), with every constant it hides in O(·)/Õ(·) set to 1.
+
+    Eq. (16) bounds the regret by Õ((κ+1)/η_{λ*} + β²λ*), where either no reset happens (η_{λ*} = η₁) or the
+    last reset condition gives (κ+1)/η_{λ*} = 2(κ+1)/η_{λ*−1} ≤ 2√((κ+1)Σ⟨p_t, ℓ̂_t⟩), read with L* as the
+    proof's final step does. The proof hides the constants of Lemma 12 (an O(·), line 572) and the per-epoch
+    Õ(β² + (κ+1)/η_λ), so this is a rate, not a bound; it shows where the theorem's √((κ+1)L*) can start:
+    once 2√((κ+1)L*) exceeds (κ+1)/η₁. η₁ is the run's starting rate (``numbers["params"]["eta_start"]``;
+    ``paper``: 1/(2000 ln T ln²(KT) + 80κ ln T)).
+    """
+    kappa = numbers["kappa"]
+    beta = kappa + numbers["s_bar"]
+    eta_start = numbers["params"]["eta_start"]
+    return max((kappa + 1) / eta_start, 2 * math.sqrt((kappa + 1) * numbers["L_star"])) + beta**2

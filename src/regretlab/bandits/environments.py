@@ -3,10 +3,14 @@
 An environment hands out its losses in chunks of rounds, drawn from a Generator the caller owns, so a run's
 memory does not grow with T. The sequence depends only on that Generator and the round index, never on the
 learner (oblivious adversary); an environment never sees the learner.
+
+An environment whose losses depend on the horizon (:class:`MinimaxGap`) is resolved for a run's T by
+``at_horizon(T)``; every other environment returns itself.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -56,6 +60,10 @@ class StochasticBernoulli:
         """K."""
         return len(self.means)
 
+    def at_horizon(self, horizon: int) -> StochasticBernoulli:
+        """The same environment: its losses do not depend on the horizon."""
+        return self
+
     def draw(self, rng: np.random.Generator, t0: int, n_rounds: int) -> np.ndarray:
         """Losses of rounds ``t0+1 … t0+n_rounds``, shape ``(n_rounds, K)``, values in {0, 1}."""
         return (rng.random((n_rounds, self.n_arms)) < np.asarray(self.means)).astype(np.float64)
@@ -63,6 +71,66 @@ class StochasticBernoulli:
     def to_dict(self) -> dict:
         """JSON-ready representation."""
         return {"kind": "bernoulli", "means": list(self.means)}
+
+
+@dataclass(frozen=True)
+class MinimaxGap:
+    """Bernoulli losses whose gap shrinks with the horizon, so that Exp3.G's regret is Θ(√(αT)) at every T.
+
+    At horizon T the best arm ``best_arm`` has mean ``best_mean`` and every other arm
+    ``best_mean + ε(T)`` with ``ε(T) = min{gap_constant · √(α/T), 1 − best_mean}``: the gap of the classical
+    √(αT) lower-bound construction (an α-armed bandit hidden in the graph's independent sets, e.g. Alon et
+    al. 2017), at which telling the best arm apart costs ~α/ε² rounds and ignoring it costs εT — both
+    ~√(αT). A fixed gap instead gives a regret that flattens to O(α ln T / gap) once T ≫ α/gap², so its
+    fitted slope over any finite range says nothing about the √T rate (it is pre-asymptotic).
+
+    The environment of a run at horizon T is :meth:`at_horizon` (a :class:`StochasticBernoulli`); for a
+    given seed, the runs at every T draw the same uniforms, so only ε changes between them (each arm's
+    loss at T is ``1{u < mean(T)}`` with the same u).
+    """
+
+    n_arms: int
+    best_arm: int
+    best_mean: float
+    gap_constant: float
+    alpha: int
+
+    def __post_init__(self) -> None:
+        _check_arm(self.best_arm, self.n_arms)
+        _check_mean(self.best_mean, "best_mean")
+        if not self.best_mean < 1.0:
+            raise ValueError(f"best_mean must be below 1 to leave room for a gap, got {self.best_mean}")
+        if not self.gap_constant > 0:
+            raise ValueError(f"gap_constant must be positive, got {self.gap_constant}")
+        if self.alpha < 1:
+            raise ValueError(f"alpha must be a positive integer, got {self.alpha}")
+
+    def gap(self, horizon: int) -> float:
+        """ε(T) = min{gap_constant · √(α/T), 1 − best_mean}."""
+        if horizon < 1:
+            raise ValueError(f"horizon must be a positive integer, got {horizon}")
+        return min(self.gap_constant * math.sqrt(self.alpha / horizon), 1.0 - self.best_mean)
+
+    def at_horizon(self, horizon: int) -> StochasticBernoulli:
+        """The environment of a run at horizon T: Bernoulli means ``best_mean`` and ``best_mean + ε(T)``."""
+        return StochasticBernoulli.with_best_arm(
+            self.n_arms, self.best_arm, self.best_mean, self.gap(horizon)
+        )
+
+    def draw(self, rng: np.random.Generator, t0: int, n_rounds: int) -> np.ndarray:
+        """Not defined without a horizon: call ``at_horizon(T)`` first."""
+        raise ValueError("a minimax environment's losses depend on T: draw from at_horizon(T)")
+
+    def to_dict(self) -> dict:
+        """JSON-ready representation."""
+        return {
+            "kind": "minimax",
+            "n_arms": self.n_arms,
+            "best_arm": self.best_arm,
+            "best_mean": self.best_mean,
+            "gap_constant": self.gap_constant,
+            "alpha": self.alpha,
+        }
 
 
 @dataclass(frozen=True)
@@ -100,6 +168,10 @@ class SwitchingAdversary:
                 f"for the best arm to be best in hindsight, got {self.best_mean}"
             )
 
+    def at_horizon(self, horizon: int) -> SwitchingAdversary:
+        """The same environment: its losses do not depend on the horizon."""
+        return self
+
     def draw(self, rng: np.random.Generator, t0: int, n_rounds: int) -> np.ndarray:
         """Losses of rounds ``t0+1 … t0+n_rounds``, shape ``(n_rounds, K)``."""
         others = np.array([i for i in range(self.n_arms) if i != self.best_arm])
@@ -124,7 +196,7 @@ class SwitchingAdversary:
         }
 
 
-Environment = StochasticBernoulli | SwitchingAdversary
+Environment = StochasticBernoulli | SwitchingAdversary | MinimaxGap
 
 
 def environment_from_dict(data: dict) -> Environment:
@@ -134,4 +206,8 @@ def environment_from_dict(data: dict) -> Environment:
         return StochasticBernoulli(tuple(data["means"]))
     if kind == "switching":
         return SwitchingAdversary(**{k: v for k, v in data.items() if k != "kind"})
-    raise ValueError(f"unknown loss environment kind {kind!r}; allowed: ['bernoulli', 'switching']")
+    if kind == "minimax":
+        return MinimaxGap(**{k: v for k, v in data.items() if k != "kind"})
+    raise ValueError(
+        f"unknown loss environment kind {kind!r}; allowed: ['bernoulli', 'minimax', 'switching']"
+    )

@@ -8,6 +8,7 @@ import numpy as np
 
 from regretlab.bandits.environments import (
     Environment,
+    MinimaxGap,
     StochasticBernoulli,
     SwitchingAdversary,
     environment_from_dict,
@@ -27,7 +28,7 @@ GRAPH_FAMILIES = {
     "mycielski_complement": lambda spec, rng: families.mycielski_complement(spec["k"]),
 }
 #: Loss environments an instance spec may name. The schema lists the same names.
-LOSS_KINDS = ("bernoulli", "switching")
+LOSS_KINDS = ("bernoulli", "switching", "minimax")
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,11 @@ class BanditInstance:
         """JSON-ready representation (the instance file of the workflow)."""
         return {"graph": self.graph.to_dict(), "losses": self.environment.to_dict(), "numbers": self.numbers}
 
+    def at_horizon(self, horizon: int) -> BanditInstance:
+        """The instance a run at horizon T plays: the same graph and draw, the environment resolved for T
+        (only :class:`~regretlab.bandits.environments.MinimaxGap` changes, through its gap ε(T))."""
+        return BanditInstance(self.graph, self.environment.at_horizon(horizon), self.numbers)
+
     @classmethod
     def from_dict(cls, data: dict) -> BanditInstance:
         """Inverse of :meth:`to_dict`."""
@@ -52,12 +58,15 @@ class BanditInstance:
         )
 
 
-def build_environment(spec: dict, n_arms: int, best_arm: int) -> Environment:
-    """The loss environment of a validated ``losses`` config entry."""
+def build_environment(spec: dict, n_arms: int, best_arm: int, alpha: int) -> Environment:
+    """The loss environment of a validated ``losses`` config entry (``alpha``: the graph's independence
+    number, which sets a minimax instance's gap)."""
     if spec["kind"] == "bernoulli":
         return StochasticBernoulli.with_best_arm(n_arms, best_arm, spec["best_mean"], spec["gap"])
     if spec["kind"] == "switching":
         return SwitchingAdversary(n_arms, best_arm, spec["best_mean"], spec["decoy_mean"], spec["period"])
+    if spec["kind"] == "minimax":
+        return MinimaxGap(n_arms, best_arm, spec["best_mean"], spec["gap_constant"], alpha)
     raise ValueError(f"losses.kind must be one of {list(LOSS_KINDS)}, got {spec['kind']!r}")
 
 
@@ -72,4 +81,6 @@ def build_instance(spec: dict, rng: np.random.Generator) -> BanditInstance:
         raise ValueError(f"graph.family must be one of {sorted(GRAPH_FAMILIES)}, got {family!r}")
     graph = GRAPH_FAMILIES[family](spec["graph"], rng)
     best_arm = int(rng.integers(graph.n_arms))
-    return BanditInstance(graph, build_environment(spec["losses"], graph.n_arms, best_arm), describe(graph))
+    numbers = describe(graph)
+    environment = build_environment(spec["losses"], graph.n_arms, best_arm, int(numbers["alpha"]))
+    return BanditInstance(graph, environment, numbers)

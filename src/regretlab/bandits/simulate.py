@@ -70,8 +70,10 @@ def run_seeds(
 
     Each seed's randomness comes from ``job_seed_sequence(regime, instance_name, seed)``. An algorithm whose
     theorem tunes η with L* gets the true L* of the seed's loss sequence (computed by a dry pass of the same
-    environment stream) and the run records ``oracle_L_star = True``.
+    environment stream) and the run records ``oracle_L_star = True``. The instance is resolved for the
+    horizon first (:meth:`BanditInstance.at_horizon`: a minimax instance's gap depends on T).
     """
+    instance = instance.at_horizon(horizon)
     frames, learners = [], []
     needs_oracle = ALGORITHMS[algorithm].needs_L_star if algorithm in ALGORITHMS else False
     for seed in seeds:

@@ -1,0 +1,129 @@
+"""A verdict for every point and bound of the aggregate tables, and the table of verdict counts.
+
+* ``rate only``: the bound is an Õ(·) rate drawn with unit constant (``explicit`` False): it can be neither
+  met nor broken.
+* ``reference``: a line drawn for comparison (``direction`` ``"reference"``).
+* ``violated``: for an upper bound, the upper end of the metric's 95% interval over seeds is above the bound
+  (for a lower bound, the lower end is below it). This is conservative: the interval is not certified to lie
+  on the bound's side, even if the mean does; checked before ``vacuous`` so that no violation is hidden.
+* ``vacuous``: the bound is not finite or lies beyond the metric's trivial bound
+  (:data:`regretlab.theory.TRIVIAL_BOUNDS`): it says nothing that every learner does not already guarantee.
+* ``holds``: otherwise — the whole interval is on the bound's side and the bound is informative.
+
+The verdict does not look at the theorem's hypotheses (a separate column): a ``violated`` point where they
+fail is no counterexample, and the verdict table and :func:`violation_report` say so.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+import pandas as pd
+
+from regretlab.io import write_text
+
+#: Every verdict, in the order tables list them.
+VERDICTS = ("holds", "violated", "vacuous", "rate only", "reference")
+#: One row of the verdict table per value of these columns.
+VERDICT_KEYS = [
+    "regime",
+    "algorithm",
+    "constants",
+    "metric",
+    "bound_name",
+    "bound_explicit",
+    "direction",
+    "hypotheses_hold",
+]
+
+
+def verdict(
+    direction: str, explicit: bool, bound: float, trivial: float, ci_low: float, ci_high: float
+) -> str:
+    """The verdict of one bound at one point (module docstring). ``trivial`` is NaN for a metric without a
+    trivial bound."""
+    if direction == "reference":
+        return "reference"
+    if direction not in ("upper", "lower"):
+        raise ValueError(f"direction must be 'upper', 'lower' or 'reference', got {direction!r}")
+    if not explicit:
+        return "rate only"
+    upper = direction == "upper"
+    if (ci_high > bound) if upper else (ci_low < bound):
+        return "violated"
+    if math.isnan(bound) or math.isinf(bound):
+        return "vacuous"
+    if not math.isnan(trivial) and ((bound >= trivial) if upper else (bound <= trivial)):
+        return "vacuous"
+    return "holds"
+
+
+def verdict_table(summaries: list[pd.DataFrame]) -> pd.DataFrame:
+    """Counts of each verdict per (regime, algorithm, constants, metric, bound, …, hypotheses), with the
+    range of horizons and the number of points."""
+    rows = pd.concat(summaries, ignore_index=True)
+    counts = pd.crosstab([rows[key] for key in VERDICT_KEYS], rows["verdict"]).reindex(
+        columns=list(VERDICTS), fill_value=0
+    )
+    counts.columns.name = None
+    extent = rows.groupby(VERDICT_KEYS).agg(
+        points=("verdict", "size"), T_min=("T", "min"), T_max=("T", "max")
+    )
+    table = extent.join(counts).reset_index()
+    return table.sort_values(VERDICT_KEYS, ignore_index=True)
+
+
+def _markdown(table: pd.DataFrame) -> str:
+    lines = ["| " + " | ".join(table.columns) + " |", "|" + "---|" * len(table.columns)]
+    lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in table.itertuples(index=False)]
+    return "\n".join(lines) + "\n"
+
+
+def write_verdict_table(
+    summaries: list[pd.DataFrame], csv_path: str | os.PathLike, md_path: str | os.PathLike
+) -> None:
+    """Write ``figures/verdicts.csv`` and ``figures/verdicts.md`` atomically."""
+    table = verdict_table(summaries)
+    write_text(csv_path, table.to_csv(index=False))
+    header = (
+        "Verdict counts per regime, algorithm, constants preset, metric and bound, over the points (horizons "
+        "T_min…T_max; checkpoints for trajectory regimes). `holds`: the 95% interval over seeds is on the "
+        "bound's side and the bound is below the metric's trivial bound; `violated`: it is not; `vacuous`: "
+        "the bound is at or beyond the trivial bound (T for bandit regret, L·T for CMDP regret and "
+        "violation, 2L·T for Σ‖q−q̂‖₁, 2Lℓ̄T for primal regret); `rate only`: an Õ(·) rate with unit "
+        "constant, which can be neither met nor broken; `reference`: a comparison line. "
+        "`hypotheses_hold` False: the theorem's hypotheses fail at these points, so a violation there is "
+        "no counterexample.\n\n"
+    )
+    write_text(md_path, header + _markdown(table))
+
+
+def violations(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows of a verdict table with at least one ``violated`` point."""
+    return table[table["violated"] > 0]
+
+
+def violation_report(csv_path: str | os.PathLike) -> str:
+    """A few lines naming every bound with a ``violated`` point in ``figures/verdicts.csv`` ("" when there is
+    none, or no such file): what ``snakemake`` prints when it finishes."""
+    if not os.path.exists(csv_path):
+        return ""
+    bad = violations(pd.read_csv(csv_path))
+    if bad.empty:
+        return ""
+    lines = [f"regretlab: {len(bad)} bound(s) with violated points (see {csv_path}):"]
+    for row in bad.itertuples(index=False):
+        note = "" if row.hypotheses_hold else " — the theorem's hypotheses fail there: no counterexample"
+        lines.append(
+            f"  {row.regime} / {row.algorithm} ({row.constants}): {row.metric} vs {row.bound_name}: "
+            f"{row.violated} of {row.points} points violated{note}"
+        )
+    return "\n".join(lines)
+
+
+def print_violations(csv_path: str | os.PathLike) -> None:
+    """Print :func:`violation_report` when it is not empty (the Snakefile's ``onsuccess`` handler)."""
+    report = violation_report(csv_path)
+    if report:
+        print(report)

@@ -1,0 +1,289 @@
+"""Figures from hand-built aggregate tables: layout, fixed styles, bounds by kind and verdict, footer."""
+
+import matplotlib.colors as mcolors
+import numpy as np
+import pandas as pd
+import pytest
+
+from regretlab.analysis.figures import (
+    ALGORITHM_COLOURS,
+    AXIS_LABELS,
+    EXPLICIT_BOUND_COLOUR,
+    RATE_COLOUR,
+    REFERENCE_GREY,
+    VACUOUS_ALPHA,
+    algorithm_colour,
+    draw_figure,
+    footer_lines,
+    panels,
+    plot_regime,
+    verdict_counts,
+)
+from regretlab.kinds import KINDS
+
+
+def point_rows(algorithm, constants, instance, horizons, bound, explicit, verdicts, x_name="T", hyp=True):
+    """Aggregate-table rows of one curve: mean ~ √T, the bound 10·√T (or given per verdict)."""
+    rows = []
+    for horizon, verdict in zip(horizons, verdicts, strict=True):
+        mean = np.sqrt(horizon)
+        rows.append(
+            {
+                "regime": "hand_made",
+                "paper": "001",
+                "theorem": "a theorem",
+                "instance": instance,
+                "instance_label": "K=4, α=2",
+                "algorithm": algorithm,
+                "constants": constants,
+                "T": horizon if x_name == "T" else 10_000,
+                "n_seeds": 10,
+                "x_name": x_name,
+                "x": float(horizon),
+                "metric": "pseudo_regret",
+                "mean": mean,
+                "ci_low": 0.9 * mean,
+                "ci_high": 1.1 * mean,
+                "bound_name": bound,
+                "bound_label": f"{bound} formula",
+                "bound_value": 10 * mean if verdict != "violated" else 0.5 * mean,
+                "bound_explicit": explicit,
+                "hypotheses_hold": hyp,
+                "verdict": verdict,
+                "trivial_bound": float(horizon),
+                "direction": "upper",
+            }
+        )
+    return rows
+
+
+HORIZONS = [100, 1000, 10_000]
+
+
+def hand_made_summary() -> pd.DataFrame:
+    rows = []
+    for instance in ("fixed_gap", "minimax"):
+        rows += point_rows("exp3g", "paper", instance, HORIZONS, "exp3g_rate", False, ["rate only"] * 3)
+        for constants in ("paper", "tuned"):
+            verdicts = (
+                ["vacuous", "holds", "holds"] if constants == "paper" else ["vacuous", "holds", "violated"]
+            )
+            rows += point_rows(
+                "theorem3",
+                constants,
+                instance,
+                HORIZONS,
+                "theorem3_bound",
+                True,
+                verdicts,
+                hyp=constants == "paper",
+            )
+            rows += point_rows(
+                "theorem3", constants, instance, HORIZONS, "theorem3_rate", False, ["rate only"] * 3
+            )
+    return pd.DataFrame(rows)
+
+
+def hand_made_exponents() -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                "algorithm": algorithm,
+                "constants": constants,
+                "metric": "pseudo_regret",
+                "instance": instance,
+                "exponent": 0.5,
+                "ci_low": 0.45,
+                "ci_high": 0.55,
+                "theory_exponent": 0.5,
+                "bound_slope": 0.36 if algorithm == "theorem3" else np.nan,
+                "bound_explicit": algorithm == "theorem3",
+                "reason": "",
+            }
+            for algorithm, constants in (("exp3g", "paper"), ("theorem3", "paper"), ("theorem3", "tuned"))
+            for instance in ("fixed_gap", "minimax")
+        ]
+    )
+
+
+def test_every_registered_algorithm_has_its_own_fixed_colour():
+    names = {name for kind in KINDS.values() for name in kind.presets}
+    assert names <= set(ALGORITHM_COLOURS)
+    colours = [ALGORITHM_COLOURS[name] for name in sorted(names)]
+    assert len(set(colours)) == len(colours)
+    assert algorithm_colour("not_yet_registered") == algorithm_colour("not_yet_registered")
+
+
+def test_small_multiples_one_column_per_algorithm_reference_first_rows_per_instance():
+    layout = panels(hand_made_summary())
+    assert {(p.row, p.col) for p in layout} == {(r, c) for r in range(2) for c in range(2)}
+    assert [p.algorithm for p in layout if p.row == 0] == ["exp3g", "theorem3"]
+    assert [p.group for p in layout if p.col == 1] == ["fixed_gap", "minimax"]
+
+
+def test_single_algorithm_figures_put_instances_in_columns_and_metrics_in_rows():
+    summary = hand_made_summary()
+    one = summary[summary["algorithm"] == "exp3g"]
+    violation = one.assign(metric="violation")
+    layout = panels(pd.concat([one, violation]))
+    assert {(p.row, p.col, p.metric, p.group) for p in layout} == {
+        (0, 0, "pseudo_regret", "fixed_gap"),
+        (0, 1, "pseudo_regret", "minimax"),
+        (1, 0, "violation", "fixed_gap"),
+        (1, 1, "violation", "minimax"),
+    }
+
+
+def test_verdicts_are_counted_in_the_footer():
+    summary = hand_made_summary()
+    counts = verdict_counts(summary)
+    assert counts == {"holds": 6, "violated": 2, "vacuous": 4, "rate only": 18, "reference": 0}
+    footer = "\n".join(footer_lines(summary))
+    assert "holds 6 · violated 2 · vacuous 4 · rate only 18 · reference 0" in footer
+    assert "theorem3_bound formula — explicit, paper's constants" in footer
+    assert "exp3g_rate formula — rate, unit constant" in footer
+
+
+def _lines(ax):
+    return [line for line in ax.get_lines() if len(line.get_xdata()) > 0]
+
+
+def test_panels_draw_reference_grey_bounds_by_kind_and_vacuous_faded():
+    fig = draw_figure(hand_made_summary(), hand_made_exponents())
+    try:
+        theorem3_panel = fig.axes[1]  # row 0 (fixed_gap), column 1 (theorem3)
+        lines = _lines(theorem3_panel)
+        colours = [mcolors.to_hex(line.get_color()) for line in lines]
+        assert colours.count(REFERENCE_GREY) == 1  # Exp3.G's curve, in grey
+        assert colours.count(mcolors.to_hex(ALGORITHM_COLOURS["theorem3"])) == 2  # paper and tuned
+        styles = {
+            line.get_linestyle()
+            for line in lines
+            if mcolors.to_hex(line.get_color()) == mcolors.to_hex(ALGORITHM_COLOURS["theorem3"])
+        }
+        assert styles == {"-", "--"}
+        explicit = [line for line in lines if mcolors.to_hex(line.get_color()) == EXPLICIT_BOUND_COLOUR]
+        # the explicit bound: faded over its whole range (one point is vacuous) and full-strength where not
+        assert sorted(line.get_alpha() or 1.0 for line in explicit) == [VACUOUS_ALPHA, 1.0]
+        assert any(mcolors.to_hex(line.get_color()) == RATE_COLOUR for line in lines)
+        assert any(line.get_linestyle() == ":" for line in lines)  # the trivial bound, since one is vacuous
+        assert "tuned: slope 0.50 [0.45, 0.55], bound 0.36, theory 0.5" in theorem3_panel.get_title()
+        assert (
+            "paper: slope 0.50 [0.45, 0.55], theory 0.5" in fig.axes[0].get_title()
+        )  # Exp3.G: no bound slope
+        exp3g_panel = fig.axes[0]
+        assert REFERENCE_GREY not in [mcolors.to_hex(line.get_color()) for line in _lines(exp3g_panel)]
+        legend_texts = [text.get_text() for text in fig.legends[0].get_texts()]
+        assert "rate, unit constant" in legend_texts and "violated" in legend_texts
+        legend_box = fig.legends[0].get_window_extent(fig.canvas.get_renderer())
+        for ax in fig.axes:  # the legend sits outside every axes
+            assert not legend_box.overlaps(ax.get_window_extent(fig.canvas.get_renderer()))
+    finally:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+
+
+def test_any_recorded_metric_can_be_the_abscissa():
+    rows = []
+    for mean_loss, instance in ((100, "a"), (1000, "b"), (10_000, "c")):
+        rows += point_rows(
+            "theorem3",
+            "paper",
+            instance,
+            [mean_loss],
+            "theorem3_rate",
+            False,
+            ["rate only"],
+            x_name="L_best_S",
+        )
+    summary = pd.DataFrame(rows)
+    layout = panels(summary)
+    assert len(layout) == 1 and layout[0].group == 10_000  # one curve across the instances, at T = 10⁴
+    fig = draw_figure(summary, hand_made_exponents().iloc[:0])
+    try:
+        assert fig.axes[0].get_xlabel() == AXIS_LABELS["L_best_S"]
+    finally:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+
+
+def test_the_same_table_gives_the_same_bytes(tmp_path):
+    summary, exponents = hand_made_summary(), hand_made_exponents()
+    paths = []
+    for name in ("a", "b"):
+        png, pdf = tmp_path / f"{name}.png", tmp_path / f"{name}.pdf"
+        plot_regime(summary, exponents, png, pdf)
+        paths.append((png.read_bytes(), pdf.read_bytes()))
+    assert paths[0] == paths[1]
+
+
+@pytest.mark.parametrize("missing", ["verdict", "direction"])
+def test_a_table_without_the_verdict_columns_is_refused(missing):
+    with pytest.raises(KeyError, match=missing):
+        draw_figure(hand_made_summary().drop(columns=[missing]), hand_made_exponents())
+
+
+def test_violated_points_of_a_preset_whose_bound_is_not_drawn_are_still_marked():
+    fig = draw_figure(hand_made_summary(), hand_made_exponents())
+    try:
+        crosses = [c for c in fig.axes[1].collections if c.get_offsets().shape[0] and c.get_paths()]
+        red = [c for c in crosses if mcolors.to_hex(c.get_facecolor()[0]) == "#ff0000"]
+        assert len(red) == 1 and red[0].get_offsets()[0][0] == 10_000  # the tuned preset's last point
+    finally:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+
+
+def test_a_declined_fit_says_why_in_the_title():
+    exponents = hand_made_exponents()
+    exponents.loc[exponents["algorithm"] == "exp3g", ["exponent", "reason"]] = [
+        np.nan,
+        "mean ≈ 0 at 2 points",
+    ]
+    fig = draw_figure(hand_made_summary(), exponents)
+    try:
+        assert "paper: no slope (mean ≈ 0 at 2 points)" in fig.axes[0].get_title()
+    finally:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+
+
+def test_a_bound_far_past_the_trivial_one_is_clipped_off_the_axis_with_a_note():
+    summary = hand_made_summary()
+    far = summary["bound_name"] == "theorem3_rate"
+    summary.loc[far, "bound_value"] = 1e9
+    fig = draw_figure(summary, hand_made_exponents())
+    try:
+        ax = fig.axes[1]
+        assert ax.get_ylim()[1] == pytest.approx(3 * 10_000)
+        assert any("up to 1.0e+09" in text.get_text() for text in ax.texts)
+        assert not any("up to" in text.get_text() for text in fig.axes[0].texts)  # Exp3.G's rate is not
+    finally:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+
+
+def test_a_lower_bound_is_never_clipped_by_its_trivial_floor():
+    summary = hand_made_summary()
+    summary = summary[summary["algorithm"] == "exp3g"].assign(
+        metric="reward_ratio",
+        direction="lower",
+        trivial_bound=0.0,
+        mean=0.9,
+        ci_low=0.85,
+        ci_high=0.95,
+        bound_value=0.7,
+    )
+    fig = draw_figure(summary, hand_made_exponents().iloc[:0])
+    try:
+        assert all(not ax.texts for ax in fig.axes)
+        assert all(ax.get_ylim()[1] > 0.95 for ax in fig.axes if ax.lines)
+    finally:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)

@@ -1,0 +1,248 @@
+"""Verdicts, bound slopes, unfittable curves, explicit bounds of paper 001 and trajectory points."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from regretlab.analysis.aggregate import fit_exponents, summarise
+from regretlab.analysis.exponents import bound_regime, bound_slope, fit_exponent
+from regretlab.analysis.tables import TABLE1, table1_comparison
+from regretlab.analysis.verdicts import (
+    VERDICTS,
+    print_violations,
+    verdict,
+    verdict_table,
+    violation_report,
+    write_verdict_table,
+)
+from regretlab.bandits import bounds
+from regretlab.theory import BOUNDS, TRIVIAL_BOUNDS
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (("upper", True, 100.0, 1000.0, 40.0, 60.0), "holds"),
+        (("upper", True, 100.0, 1000.0, 90.0, 110.0), "violated"),  # the interval reaches past the bound
+        (("upper", True, 5000.0, 1000.0, 40.0, 60.0), "vacuous"),  # beyond the trivial bound
+        (("upper", True, math.inf, 1000.0, 40.0, 60.0), "vacuous"),
+        (("upper", True, 100.0, math.nan, 40.0, 60.0), "holds"),  # no trivial bound: never vacuous
+        (("upper", False, 1.0, 1000.0, 40.0, 60.0), "rate only"),
+        (("reference", True, 1.0, 1000.0, 40.0, 60.0), "reference"),
+        (("lower", True, 0.3, 0.0, 0.4, 0.5), "holds"),
+        (("lower", True, 0.45, 0.0, 0.4, 0.5), "violated"),
+        (("lower", True, 0.0, 0.0, 0.4, 0.5), "vacuous"),  # a ratio is ≥ 0 anyway
+        (("lower", False, 0.3, 0.0, 0.4, 0.5), "rate only"),
+    ],
+)
+def test_every_verdict_is_reachable(args, expected):
+    assert verdict(*args) == expected
+
+
+def test_a_violation_is_never_hidden_by_vacuity_and_directions_are_checked():
+    assert verdict("upper", True, 2000.0, 1000.0, 1500.0, 2500.0) == "violated"
+    with pytest.raises(ValueError, match="direction"):
+        verdict("above", True, 1.0, 2.0, 0.0, 0.5)
+
+
+def summary_rows() -> pd.DataFrame:
+    """A hand-made aggregate table: two bounds of one algorithm, one point with hypotheses failing."""
+    rows = []
+    cases = [
+        ("theorem2_bound", True, [("holds", True), ("vacuous", True), ("violated", False)]),
+        ("theorem2_rate", False, [("rate only", True)] * 3),
+    ]
+    for bound_name, explicit, verdicts in cases:
+        for horizon, (value, hypotheses) in zip((100, 1000, 10000), verdicts, strict=True):
+            rows.append(
+                {
+                    "regime": "r",
+                    "algorithm": "theorem2",
+                    "constants": "paper",
+                    "metric": "pseudo_regret",
+                    "bound_name": bound_name,
+                    "bound_explicit": explicit,
+                    "direction": "upper",
+                    "hypotheses_hold": hypotheses,
+                    "T": horizon,
+                    "verdict": value,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def test_verdict_table_counts_per_bound_and_hypotheses(tmp_path, capsys):
+    table = verdict_table([summary_rows()])
+    assert list(table.columns[-len(VERDICTS) :]) == list(VERDICTS)
+    explicit = table[table["bound_name"] == "theorem2_bound"].set_index("hypotheses_hold")
+    assert explicit.loc[True, ["holds", "vacuous", "violated", "points"]].tolist() == [1, 1, 0, 2]
+    assert explicit.loc[False, ["violated", "T_min", "T_max"]].tolist() == [1, 10000, 10000]
+    rate = table[table["bound_name"] == "theorem2_rate"].iloc[0]
+    assert rate["rate only"] == 3 and rate["points"] == 3
+    csv, md = tmp_path / "verdicts.csv", tmp_path / "verdicts.md"
+    write_verdict_table([summary_rows()], csv, md)
+    report = violation_report(csv)
+    assert "theorem2_bound" in report and "1 of 1 points violated" in report
+    assert "no counterexample" in report  # the violation is where the hypotheses fail
+    print_violations(csv)
+    assert capsys.readouterr().out.strip() == report
+    assert "| r | theorem2 | paper | pseudo_regret | theorem2_bound |" in md.read_text()
+    write_verdict_table([summary_rows().assign(verdict="holds")], csv, md)
+    assert violation_report(csv) == "" and violation_report(tmp_path / "missing.csv") == ""
+
+
+@given(slope=st.floats(-2, 2), scale=st.floats(0.1, 100))
+def test_bound_slope_of_a_power_law_is_its_exponent(slope, scale):
+    x = np.array([30.0, 300.0, 3000.0])
+    value, reason = bound_slope(x, scale * x**slope)
+    assert value == pytest.approx(slope, abs=1e-9) and reason == ""
+
+
+def test_bound_slope_and_regime_of_a_bound_with_a_lower_order_term():
+    x = np.array([1e3, 1e4, 1e5])
+    value, _ = bound_slope(x, np.sqrt(x) + 1e4)  # √T + K² with K = 100: flat over this range
+    assert value < 0.2 and bound_regime(value, 0.5) == "pre-asymptotic"
+    assert bound_regime(0.45, 0.5) == "asymptotic" and bound_regime(float("nan"), 0.5) == "undetermined"
+    assert np.isnan(bound_slope(x, np.array([1.0, np.inf, 2.0]))[0])
+
+
+@pytest.mark.parametrize(
+    ("means", "scale", "reason"),
+    [
+        ([0.0, 0.0, 0.0], 100.0, "≈ 0"),
+        ([1e-6, 3e-6, 2e-6], 24.7, "≈ 0"),  # an inert multiplier against ζ = 24.7
+        ([-1.0, 2.0, 5.0], float("nan"), "changes sign"),
+        ([-1.0, -2.0, -5.0], float("nan"), "≤ 0"),
+        ([0.0, 2.0, 5.0], float("nan"), "≤ 0"),
+    ],
+)
+def test_no_slope_on_zero_negative_or_sign_changing_means(means, scale, reason):
+    rng = np.random.default_rng(0)
+    per_point = [np.full(4, m) for m in means]
+    slope, low, high, why = fit_exponent(np.array([1e2, 1e3, 1e4]), per_point, rng, 100, scale)
+    assert np.isnan([slope, low, high]).all() and reason in why
+
+
+def test_theorem2_bound_by_hand():
+    # Line 414 at K = 4, α = 2, T = 1000, η = 0.01, c = 64K = 256, term by term.
+    point = {"K": 4, "alpha": 2, "T": 1000, "params": {"eta": 0.01, "c": 256.0}}
+    by_hand = (
+        math.log(4) / 0.01  # ln K/η = 138.63
+        + 256 * 4 * math.log(1000)  # cK ln T = 7073.54
+        + 32 * 0.01 * 2 * 1000 * math.log(8000)  # 32ηαT ln(4KT/α) = 5751.81
+        + 16 * 0.01 * 1000  # 16ηT = 160
+        + 4  # K
+    )
+    assert bounds.theorem2_bound(point) == pytest.approx(by_hand, rel=1e-12)
+    assert by_hand == pytest.approx(13127.98, abs=0.01)
+
+
+def test_theorem3_bound_by_hand():
+    # Line 480 at K = 4, s = 3, T = 1000, L* = 50, c = 256, η = 1/(64K) = 1/256: 1 − 16η = 15/16.
+    point = {"K": 4, "s": 3, "T": 1000, "L_star": 50.0, "params": {"eta": 1 / 256, "c": 256.0}}
+    inner = (3 * math.log(1000) + math.log(4)) * 256 + 256 * 4 * math.log(1000) + 4 + 16 * 50 / 256
+    assert bounds.theorem3_bound(point) == pytest.approx(inner * 16 / 15, rel=1e-12)
+    assert math.isinf(bounds.theorem3_bound({**point, "params": {"eta": 1 / 16, "c": 4.0}}))
+
+
+def test_algorithm4_proof_rate_switches_from_its_first_rate_to_the_small_loss_term():
+    point = {"kappa": 3, "s_bar": 2, "L_star": 0.0, "params": {"eta_start": 0.001}}
+    assert bounds.algorithm4_proof_rate(point) == pytest.approx(4 / 0.001 + 25)
+    big = {**point, "L_star": 1e8}
+    assert bounds.algorithm4_proof_rate(big) == pytest.approx(2 * math.sqrt(4e8) + 25)
+    assert not BOUNDS["algorithm4_proof_rate"].explicit
+
+
+def test_explicit_bounds_are_registered_with_their_trivial_bound():
+    for name in ("theorem2_bound", "theorem3_bound"):
+        assert BOUNDS[name].explicit and BOUNDS[name].metric in TRIVIAL_BOUNDS
+    assert BOUNDS["theorem7_reward_ratio"].direction == "lower"
+    assert {spec.direction for spec in BOUNDS.values()} <= {"upper", "lower", "reference"}
+    point = {"t": 50, "T": 100, "L": 3, "ell_bar": 2.0}
+    assert TRIVIAL_BOUNDS["violation"](point) == 150 and TRIVIAL_BOUNDS["primal_regret"](point) == 600
+
+
+def per_seed_runs(x_checkpoints: bool) -> tuple[pd.DataFrame, dict]:
+    """Theorem 3's runs on one instance, with per-seed L* (hence η); checkpoints 10, 100, 1000 of T = 1000."""
+    rows, params = [], {}
+    for seed, l_star in enumerate((200.0, 300.0, 400.0)):
+        eta = min(math.sqrt(4 / l_star), 1 / 256)
+        params[("i", "theorem3", "paper", 1000, seed)] = {"eta": eta, "c": 256.0}
+        for t in (10, 100, 1000) if x_checkpoints else (1000,):
+            rows.append(
+                {
+                    "regime": "r",
+                    "instance": "i",
+                    "algorithm": "theorem3",
+                    "constants": "paper",
+                    "T": 1000,
+                    "seed": seed,
+                    "t": t,
+                    "pseudo_regret": 5.0 * t**0.5 + seed,
+                    "realized_regret": 5.0 * t**0.5,
+                    "L_star": l_star * t / 1000,
+                    "best_arm": 0,
+                    "hypotheses_hold": True,
+                }
+            )
+    return pd.DataFrame(rows), params
+
+
+REGIME = {"kind": "bandit", "paper": "001", "theorem": "§3.2", "bounds": {"theorem3": ["theorem3_bound"]}}
+INSTANCES = {"i": {"numbers": {"K": 4, "s": 3, "alpha": 2, "kappa": 2}}}
+
+
+def test_explicit_bound_is_the_mean_of_its_per_run_values_at_the_runs_constants():
+    runs, params = per_seed_runs(x_checkpoints=False)
+    summary = summarise("r", {**REGIME, "x": "T"}, INSTANCES, runs, 200, params)
+    per_run = [
+        bounds.theorem3_bound({"K": 4, "s": 3, "T": 1000, "L_star": row.L_star, "params": params[key]})
+        for row, key in zip(runs.itertuples(), sorted(params), strict=True)
+    ]
+    assert summary["bound_value"].iloc[0] == pytest.approx(np.mean(per_run))
+    assert summary["verdict"].iloc[0] == "vacuous"  # 64K² ln T alone exceeds T = 1000
+
+
+def test_trajectory_points_keep_the_run_horizon_for_the_bound():
+    runs, params = per_seed_runs(x_checkpoints=True)
+    summary = summarise("r", {**REGIME, "x": "t"}, INSTANCES, runs, 200, params)
+    assert list(summary["x"]) == [10.0, 100.0, 1000.0] and (summary["T"] == 1000).all()
+    np.testing.assert_array_equal(summary["trivial_bound"], [10, 100, 1000])  # regret after t rounds ≤ t
+    final = summarise("r", {**REGIME, "x": "T"}, INSTANCES, runs[runs["t"] == 1000], 200, params)
+    # The bound of the horizon-T run, with that run's L* at T, at every checkpoint.
+    assert (summary["bound_value"] == final["bound_value"].iloc[0]).all()
+    fits = fit_exponents("r", {**REGIME, "x": "t"}, runs, summary, 200)
+    assert np.isnan(fits["bound_slope"].iloc[0]) and "flat in t" in fits["reason"].iloc[0]
+    assert fits["bound_regime"].iloc[0] == "undetermined"
+
+
+def test_table1_rows_list_their_fits_or_say_not_run():
+    fits = pd.DataFrame(
+        [
+            {
+                "regime": "r",
+                "algorithm": "algorithm4",
+                "constants": "paper",
+                "instance": "i",
+                "x": "L_star",
+                "exponent": 0.1,
+                "ci_low": 0.0,
+                "ci_high": 0.2,
+                "theory_exponent": 0.5,
+                "bound_name": "algorithm4_proof_rate",
+                "bound_explicit": False,
+                "bound_slope": 0.02,
+                "bound_regime": "pre-asymptotic",
+                "reason": "",
+            }
+        ]
+    )
+    table = table1_comparison(fits)
+    assert len(table) == len(TABLE1)  # one line per row: one fit, the rest not run
+    tested = table[table["regime"] == "r"].iloc[0]
+    assert tested["paper's rate"] == "Õ(√((κ+1)L*))" and tested["bound_regime"] == "pre-asymptotic"
+    assert (table["regime"] == "not run").sum() == len(TABLE1) - 1
