@@ -406,8 +406,14 @@ TRIVIAL_BOUNDS: dict[str, Callable[[dict], float]] = {
     "q_error_l1": lambda n: 2 * n["L"] * n["t"],
     "primal_regret": _lagrangian_range,
     "interval_regret_max": _lagrangian_range,
-    # A lower bound on Σ r_τ^T q_τ / (t·OPT) ≥ 0 says something only above 0.
+    # The dual lives in [0, T^{1/4}]^m (App. C), so ||λ_t||_1 ≤ m T^{1/4} and, with |[G_τ^T q̂_τ]_i| ≤ L,
+    # |R^D_t(0)| = |Σ_{τ≤t} λ_τ^T G_τ^T q̂_τ| ≤ m T^{1/4} L t.
+    "lambda_l1": lambda n: n["m"] * int(n["T"]) ** 0.25,
+    "dual_regret": lambda n: n["m"] * int(n["T"]) ** 0.25 * n["L"] * n["t"],
+    # A lower bound on Σ r_τ^T q_τ / (t·OPT) ≥ 0, or on the fraction of epochs whose confidence set holds P,
+    # says something only above 0.
     "reward_ratio": lambda n: 0.0,
+    "coverage": lambda n: 0.0,
 }
 """The trivial bound of each metric at a point (see the point dict above), at the checkpoint ``t``: what
 the metric cannot exceed (or, for a lower-bounded metric, fall below) whatever the learner does. A bound
