@@ -4,6 +4,7 @@ import json
 
 import numpy as np
 import pandas as pd
+import yaml
 
 from regretlab.bandits.instance import build_instance
 from regretlab.bandits.simulate import run_seeds
@@ -64,5 +65,13 @@ def test_estimate_prints_every_regime_and_a_total(repo, capsys, monkeypatch):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "scale: paper"
     assert [line.split()[0] for line in lines[2:5]] == ["smoke_exp3g", "smoke_cmdp", "total"]
+    config = yaml.safe_load((repo / "tests/config/smoke.yaml").read_text())
+    points = [
+        (len(spec["algorithms"]) * len(spec.get("constants", ["paper"])), T, spec["scales"]["paper"]["seeds"])
+        for spec in config["regimes"].values()
+        for T in spec["scales"]["paper"]["horizons"]
+    ]  # every algorithm of the smoke config has every preset its regime names
+    seeds_per_job = config.get("seeds_per_job", 8)
+    jobs = sum(runs * -(-seeds // seeds_per_job) for runs, _, seeds in points)
     total = lines[4].split()
-    assert total[1] == "6" and float(total[2]) == 3000 + 360  # run jobs; Σ T × seeds
+    assert int(total[1]) == jobs and float(total[2]) == sum(runs * T * seeds for runs, T, seeds in points)

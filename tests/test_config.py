@@ -123,7 +123,11 @@ def _one_horizon(c):
         (_unknown_field, "regimes.smoke_exp3g", "allowed fields"),
         (_unknown_scale, "config field scale", "'quick', 'paper'"),
         (_bound_missing, "regimes.smoke_exp3g.bounds", "exp3g_rate"),
-        (_bad_constants, "regimes.smoke_exp3g.constants", "not a preset of exp3g; allowed: ['paper']"),
+        (
+            _bad_constants,
+            "regimes.smoke_exp3g.constants",
+            "exp3g has none of the presets ['tuned']; allowed: ['paper']",
+        ),
         (_one_horizon, "regimes.smoke_exp3g.scales.quick.horizons", "at least 2 horizons"),
     ],
     ids=lambda v: getattr(v, "__name__", None),

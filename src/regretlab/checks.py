@@ -205,7 +205,7 @@ def _bandit_instance(regime_name: str, name: str, spec: dict, plan: Plan) -> lis
     rules = LOSS_RULES.get(losses["kind"], lambda _: [])
     problems = [(f"{where}.losses.{field}", message) for field, message in rules(losses)]
     try:
-        build_environment(losses, graph.n_arms, best_arm=0)
+        build_environment(losses, graph.n_arms, best_arm=0, alpha=graph.independence_number.value)
     except ValueError as error:
         problems.append((f"{where}.losses", str(error)))
     for algorithm in plan.algorithms:

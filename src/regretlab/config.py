@@ -103,7 +103,10 @@ def validate_config(config: dict, schema_path: str | os.PathLike) -> dict:
     if not problems:
         for name, regime in config["regimes"].items():
             problems += _regime_problems(name, regime)
-            problems += [f"config field {field}: {msg}" for field, msg in regime_problems(name, regime)]
+            by_field: dict[str, list[str]] = {}
+            for field, message in regime_problems(name, regime):
+                by_field.setdefault(field, []).append(message)
+            problems += [f"config field {field}: {'; '.join(notes)}" for field, notes in by_field.items()]
     if problems:
         raise ConfigError("\n".join(problems))
     return config
@@ -128,12 +131,13 @@ def _regime_problems(name: str, regime: dict) -> list[str]:
     kind = KINDS[regime["kind"]]
     for algorithm, names in bounds.items():
         if isinstance(names, dict):
-            missing_presets = [c for c in regime["constants"] if c not in names]
-            extra_presets = sorted(set(names) - set(regime["constants"]))
+            runs = presets_of(regime, algorithm) if algorithm in kind.presets else regime["constants"]
+            missing_presets = [c for c in runs if c not in names]
+            extra_presets = sorted(set(names) - set(runs))
             if missing_presets or extra_presets:
                 problems.append(
-                    f"{where}.bounds.{algorithm}: per-preset bounds must name exactly the regime's constants "
-                    f"{regime['constants']}; missing {missing_presets}, not in constants {extra_presets}"
+                    f"{where}.bounds.{algorithm}: per-preset bounds must name exactly the presets it runs "
+                    f"{runs}; missing {missing_presets}, not run {extra_presets}"
                 )
         for bound in _all_bound_names(names):
             spec = BOUNDS[bound]
@@ -155,12 +159,11 @@ def _regime_problems(name: str, regime: dict) -> list[str]:
             )
             continue
         presets = kind.presets[algorithm]
-        for constants in regime["constants"]:
-            if constants not in presets:
-                problems.append(
-                    f"{where}.constants: {constants!r} is not a preset of {algorithm}; "
-                    f"allowed: {list(presets)}"
-                )
+        if not any(constants in presets for constants in regime["constants"]):
+            problems.append(
+                f"{where}.constants: {algorithm} has none of the presets {regime['constants']}; "
+                f"allowed: {list(presets)}"
+            )
     for scale, grid in regime["scales"].items():
         if isinstance(grid["seeds"], list) and len(grid["seeds"]) != len(grid["horizons"]):
             problems.append(
@@ -226,6 +229,14 @@ def batch_seeds(config: dict, regime: str, batch: int, horizon: int | None = Non
     return batches[batch]
 
 
+def presets_of(regime: dict, algorithm: str) -> list[str]:
+    """The constants presets ``algorithm`` runs with in ``regime``: those of the regime's ``constants`` it
+    has (a learner without a ``tuned`` preset, e.g. Exp3.G, runs once as the reference of a paper-vs-tuned
+    regime)."""
+    presets = KINDS[regime["kind"]].presets[algorithm]
+    return [constants for constants in regime["constants"] if constants in presets]
+
+
 def run_jobs(config: dict, regime: str) -> list[RunJob]:
     """Every run job of ``regime`` at the configured scale, in a stable order."""
     spec = config["regimes"][regime]
@@ -234,7 +245,7 @@ def run_jobs(config: dict, regime: str) -> list[RunJob]:
         RunJob(regime, instance, algorithm, constants, int(horizon), batch)
         for instance in spec["instances"]
         for algorithm in spec["algorithms"]
-        for constants in spec["constants"]
+        for constants in presets_of(spec, algorithm)
         for horizon in grid["horizons"]
         for batch in range(math.ceil(seeds_at(grid, horizon) / config["seeds_per_job"]))
     ]
