@@ -2,8 +2,9 @@
 
 Prints one JSON object per (algorithm, K): ``{"name", "K", "metric": "rounds_per_s", "value", "unit",
 "baseline": "cvxpy_step", "baseline_value", "ratio"}``. Both are measured in the same process on one core, on
-disjoint unions of 4-cliques (self-aware) with Bernoulli losses — or, for the Section 4 algorithms, on the K-arm
-graph of their class (:func:`instance_for`) — and the compiled kernels are warmed up (compiled) first. The baseline is the Theorem 2 learner's loop with its eq. (5) step
+disjoint unions of 4-cliques (self-aware) with Bernoulli losses — or, for the Section 4 algorithms, on the
+K-arm graph of their class (:func:`instance_for`) — and the compiled kernels are warmed up (compiled)
+first. The baseline is the Theorem 2 learner's loop with its eq. (5) step
 posed as a fresh cvxpy + Clarabel problem each round — what one would write without an exact solver.
 
     python benchmarks/bench_bandits.py [--horizon 100000] [--baseline-rounds 100] [--arms 8 16 64]
