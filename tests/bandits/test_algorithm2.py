@@ -241,3 +241,36 @@ def test_regimes_run_each_algorithm_with_the_presets_it_has(repo, schema_path):
     grid = config["regimes"]["weak_bipartite_best_in_S"]["scales"]["quick"]
     assert batch_seeds(config, "weak_bipartite_best_in_S", 0) == list(range(grid["seeds"]))
     assert len(jobs) == len(pairs) * len(config["regimes"]["weak_bipartite_best_in_S"]["instances"])
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The theorems' per-arm bounds hold on runs of the paper preset (theory.BOUNDS, evaluated like the aggregate)
+# ------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "graph, algorithm, best_in, bounds",
+    [
+        (directed_complete_bipartite(2, 4), "algorithm2_bipartite", "S", ["theorem7_best_S"]),
+        (directed_complete_bipartite(2, 4), "algorithm2_bipartite", "S_bar", ["theorem7_best_Sbar"]),
+        (weakly_observable_stars([2, 2]), "algorithm2_weak", "S", ["theorem8_best_S_third"]),
+        (weakly_observable_stars([2, 2]), "algorithm2_weak_half", "S_bar", ["theorem8_best_Sbar_half"]),
+    ],
+)
+def test_per_arm_bounds_hold_with_the_paper_constants(graph, algorithm, best_in, bounds):
+    from regretlab.bandits.instance import parts_means
+    from regretlab.theory import BOUNDS
+
+    in_s = np.isin(np.arange(graph.n_arms), graph.S)
+    best = int(graph.S[0] if best_in == "S" else graph.S_bar[0])
+    spec = {"best_mean": 0.05, "S_mean": 0.4, "S_bar_mean": 0.6}
+    instance = instance_of(graph, parts_means(spec, in_s, best))
+    horizon = 4000
+    runs, info = run_seeds("r", "i", instance, algorithm, "paper", horizon, [0, 1, 2, 3])
+    final = runs[runs.t == horizon]
+    assert all(all(learner["hypotheses"].values()) for learner in info["learners"])
+    point = {"T": horizon, **instance.numbers, **final.mean(numeric_only=True).to_dict()}
+    for name in bounds:
+        spec = BOUNDS[name]
+        assert spec.hypotheses(point)
+        assert final[spec.metric].mean() <= spec.evaluate(point)
