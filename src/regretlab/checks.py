@@ -28,7 +28,7 @@ import numpy as np
 
 from regretlab.bandits.algorithm1 import meta_graph
 from regretlab.bandits.algorithms import ALGORITHMS
-from regretlab.bandits.instance import GRAPH_FAMILIES, build_environment
+from regretlab.bandits.instance import GRAPH_FAMILIES, build_environment, draw_best_arm
 from regretlab.bandits.theorem2 import clipped_simplex_bounds
 from regretlab.checkpoints import log_checkpoints
 from regretlab.cmdp import runs as cmdp_runs
@@ -205,7 +205,7 @@ def _bandit_instance(regime_name: str, name: str, spec: dict, plan: Plan) -> lis
     rules = LOSS_RULES.get(losses["kind"], lambda _: [])
     problems = [(f"{where}.losses.{field}", message) for field, message in rules(losses)]
     try:
-        build_environment(losses, graph.n_arms, best_arm=0, alpha=graph.independence_number.value)
+        build_environment(losses, graph, draw_best_arm(losses, graph, rng))
     except ValueError as error:
         problems.append((f"{where}.losses", str(error)))
     for algorithm in plan.algorithms:

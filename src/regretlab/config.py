@@ -208,6 +208,11 @@ def seed_batches(n_seeds: int, seeds_per_job: int) -> list[list[int]]:
     ]
 
 
+def seeds_per_job(config: dict, regime: str) -> int:
+    """The regime's ``seeds_per_job`` if it sets one, else the top-level one."""
+    return config["regimes"][regime].get("seeds_per_job", config["seeds_per_job"])
+
+
 def seeds_at(grid: dict, horizon: int | None = None) -> int:
     """Number of seeds of one scale's grid at ``horizon``: ``seeds`` itself, or — when ``seeds`` is a list
     aligned with ``horizons`` (fewer seeds for the long runs) — its entry for ``horizon``."""
@@ -223,7 +228,7 @@ def batch_seeds(config: dict, regime: str, batch: int, horizon: int | None = Non
     """The seeds of batch ``batch`` of ``regime`` at the configured scale (and at ``horizon``, needed when
     the regime's seeds are per horizon)."""
     n_seeds = seeds_at(config["regimes"][regime]["scales"][config["scale"]], horizon)
-    batches = seed_batches(n_seeds, config["seeds_per_job"])
+    batches = seed_batches(n_seeds, seeds_per_job(config, regime))
     if not 0 <= batch < len(batches):
         raise ConfigError(f"seed batch {batch} does not exist for regime {regime}: it has {len(batches)}")
     return batches[batch]
@@ -238,7 +243,11 @@ def presets_of(regime: dict, algorithm: str) -> list[str]:
 
 
 def run_jobs(config: dict, regime: str) -> list[RunJob]:
-    """Every run job of ``regime`` at the configured scale, in a stable order."""
+    """Every run job of ``regime`` at the configured scale, in a stable order.
+
+    Each algorithm runs with the regime's constants presets that it has (e.g. a baseline with only ``paper``
+    next to ``paper`` and ``tuned`` of the algorithm under study).
+    """
     spec = config["regimes"][regime]
     grid = spec["scales"][config["scale"]]
     return [
@@ -247,7 +256,7 @@ def run_jobs(config: dict, regime: str) -> list[RunJob]:
         for algorithm in spec["algorithms"]
         for constants in presets_of(spec, algorithm)
         for horizon in grid["horizons"]
-        for batch in range(math.ceil(seeds_at(grid, horizon) / config["seeds_per_job"]))
+        for batch in range(math.ceil(seeds_at(grid, horizon) / seeds_per_job(config, regime)))
     ]
 
 

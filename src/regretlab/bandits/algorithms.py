@@ -3,8 +3,9 @@
 A learner is built from ``(instance, horizon, rng, constants, oracle)`` and exposes
 ``play(losses, t0, tracker)``, ``params`` (its tuned constants, stored with the run) and ``hypotheses`` (the
 theorem's conditions, each a bool, evaluated on this run). ``oracle`` carries what a theorem's tuning assumes
-known — ``{"L_star": …}``, the realised total loss of the best arm — and is filled only for the algorithms
-whose spec asks for it; adaptive algorithms never receive it.
+known — ``{"L_star": …}``, the realised total loss of the best arm, and for Section 4 ``{"L_best_S": …}``
+(L_{i*_S}, the best self-loop arm's) or ``{"L_D": …}`` (the mean over a minimum weakly dominating set D) — and
+is filled only for the algorithms whose spec asks for it; adaptive algorithms never receive it.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from regretlab.bandits.algorithm1 import Algorithm1
+from regretlab.bandits.algorithm2 import Algorithm2
 from regretlab.bandits.algorithm4 import Algorithm4
 from regretlab.bandits.algorithm5 import Algorithm5
 from regretlab.bandits.exp3g import Exp3G
+from regretlab.bandits.exp3g_weak import Exp3GWeak
 from regretlab.bandits.instance import BanditInstance
 from regretlab.bandits.theorem2 import Theorem2
 from regretlab.bandits.theorem3 import Theorem3
@@ -36,6 +39,7 @@ class AlgorithmSpec:
             (``"strongly_observable"``, ``"self_aware"``, ``"weakly_observable"``,
             ``"directed_complete_bipartite"`` or ``"any_observable"``); the config check rejects an
             algorithm on an instance whose graph is not of its class before any job runs.
+        oracle: the realised totals its tuning takes (both presets), besides L*: ``L_best_S``, ``L_D``.
     """
 
     build: Callable
@@ -43,6 +47,7 @@ class AlgorithmSpec:
     needs_L_star: bool
     description: str
     graph_class: str
+    oracle: tuple[str, ...] = ()
 
 
 ALGORITHMS: dict[str, AlgorithmSpec] = {
@@ -100,6 +105,45 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         description="Algorithm 5 for self-aware graphs (paper 001 Theorem 14)",
         graph_class="self_aware",
     ),
+    "exp3g_weak": AlgorithmSpec(
+        build=lambda instance, horizon, rng, constants, oracle: Exp3GWeak(
+            instance.graph, horizon, rng, constants
+        ),
+        presets=Exp3GWeak.presets,
+        needs_L_star=False,
+        description="Exp3.G with exploration on a weakly dominating set (Alon et al. 2015; paper 001 §4)",
+        graph_class="weakly_observable",
+    ),
+    "algorithm2_bipartite": AlgorithmSpec(
+        build=lambda instance, horizon, rng, constants, oracle: Algorithm2(
+            instance.graph, horizon, rng, constants, "bipartite", oracle["L_best_S"]
+        ),
+        presets=Algorithm2.presets,
+        needs_L_star=False,
+        description="Algorithm 2, Ω = {Σ_S p ≥ √η̄}, η, η̄ tuned with the true L_{i*_S} (paper 001 Theorem 7)",
+        graph_class="directed_complete_bipartite",
+        oracle=("L_best_S",),
+    ),
+    "algorithm2_weak": AlgorithmSpec(
+        build=lambda instance, horizon, rng, constants, oracle: Algorithm2(
+            instance.graph, horizon, rng, constants, "weak", oracle["L_D"], gamma=1.0 / 3.0
+        ),
+        presets=Algorithm2.presets,
+        needs_L_star=False,
+        description="Algorithm 2, Ω = {p ≥ δ on D}, γ = 1/3, tuned with the true L_D (paper 001 Theorem 8)",
+        graph_class="weakly_observable",
+        oracle=("L_D",),
+    ),
+    "algorithm2_weak_half": AlgorithmSpec(
+        build=lambda instance, horizon, rng, constants, oracle: Algorithm2(
+            instance.graph, horizon, rng, constants, "weak", oracle["L_D"], gamma=0.5
+        ),
+        presets=Algorithm2.presets,
+        needs_L_star=False,
+        description="Algorithm 2, Ω = {p ≥ δ on D}, γ = 1/2, tuned with the true L_D (paper 001 Theorem 8)",
+        graph_class="weakly_observable",
+        oracle=("L_D",),
+    ),
 }
 
 
@@ -120,5 +164,10 @@ def make_learner(
     if spec.needs_L_star and (oracle is None or "L_star" not in oracle):
         raise ValueError(
             f"{name} is tuned with the true L* (the theorem's oracle tuning): pass oracle['L_star']"
+        )
+    missing = [key for key in spec.oracle if oracle is None or key not in oracle]
+    if missing:
+        raise ValueError(
+            f"{name} is tuned with the realised {missing} (the theorem's oracle tuning): pass them"
         )
     return spec.build(instance, horizon, rng, constants, oracle or {})

@@ -26,9 +26,13 @@ GRAPH_FAMILIES = {
     ),
     "random_self_aware": lambda spec, rng: families.random_self_aware(spec["n_arms"], spec["edge_prob"], rng),
     "mycielski_complement": lambda spec, rng: families.mycielski_complement(spec["k"]),
+    "directed_complete_bipartite": lambda spec, rng: families.directed_complete_bipartite(
+        spec["n_self_loop"], spec["n_no_self_loop"]
+    ),
+    "weakly_observable_stars": lambda spec, rng: families.weakly_observable_stars(spec["leaf_counts"]),
 }
 #: Loss environments an instance spec may name. The schema lists the same names.
-LOSS_KINDS = ("bernoulli", "switching", "minimax")
+LOSS_KINDS = ("bernoulli", "switching", "minimax", "bernoulli_parts")
 
 
 @dataclass(frozen=True)
@@ -58,29 +62,63 @@ class BanditInstance:
         )
 
 
-def build_environment(spec: dict, n_arms: int, best_arm: int, alpha: int) -> Environment:
-    """The loss environment of a validated ``losses`` config entry (``alpha``: the graph's independence
-    number, which sets a minimax instance's gap)."""
+def parts_means(spec: dict, in_s: np.ndarray, best_arm: int) -> tuple[float, ...]:
+    """Bernoulli means of a ``bernoulli_parts`` entry (paper 001 §4): ``best_mean`` on ``best_arm``,
+    ``S_mean`` on the other nodes with a self-loop, ``S_bar_mean`` on the other nodes without one."""
+    means = np.where(in_s, spec["S_mean"], spec["S_bar_mean"]).astype(float)
+    means[best_arm] = spec["best_mean"]
+    return tuple(float(m) for m in means)
+
+
+def draw_best_arm(spec: dict, graph: FeedbackGraph, rng: np.random.Generator) -> int:
+    """The best arm of a ``losses`` entry, uniform over the arms so that no tie-breaking towards low
+    indices can favour a learner — for ``bernoulli_parts`` uniform over the part ``best_in`` (S: nodes with
+    a self-loop; S_bar: without)."""
+    if spec["kind"] != "bernoulli_parts":
+        return int(rng.integers(graph.n_arms))
+    part = graph.S if spec["best_in"] == "S" else graph.S_bar
+    if part.size == 0:
+        raise ValueError(f"losses.best_in = {spec['best_in']!r} but that part of the graph is empty")
+    return int(rng.choice(part))
+
+
+def build_environment(spec: dict, graph: FeedbackGraph, best_arm: int) -> Environment:
+    """The loss environment of a validated ``losses`` config entry on ``graph`` (whose independence number
+    sets a minimax instance's gap, and whose S/S̄ split a ``bernoulli_parts`` instance's means)."""
+    n_arms = graph.n_arms
     if spec["kind"] == "bernoulli":
         return StochasticBernoulli.with_best_arm(n_arms, best_arm, spec["best_mean"], spec["gap"])
     if spec["kind"] == "switching":
         return SwitchingAdversary(n_arms, best_arm, spec["best_mean"], spec["decoy_mean"], spec["period"])
     if spec["kind"] == "minimax":
+        alpha = graph.independence_number.value
         return MinimaxGap(n_arms, best_arm, spec["best_mean"], spec["gap_constant"], alpha)
+    if spec["kind"] == "bernoulli_parts":
+        in_s = np.zeros(n_arms, dtype=bool)
+        in_s[graph.S] = True
+        return StochasticBernoulli(parts_means(spec, in_s, best_arm))
     raise ValueError(f"losses.kind must be one of {list(LOSS_KINDS)}, got {spec['kind']!r}")
 
 
 def build_instance(spec: dict, rng: np.random.Generator) -> BanditInstance:
     """Build an instance from a validated config entry ``{"graph": {...}, "losses": {...}}``.
 
-    Random graph families draw from ``rng`` (the instance's own SeedSequence); then the best arm is drawn
-    uniformly from ``rng``, so that no tie-breaking towards low indices can favour a learner.
+    Random graph families draw from ``rng`` (the instance's own SeedSequence); then the best arm
+    (:func:`draw_best_arm`). A ``bernoulli_parts`` instance's numbers also record the best arm, its part and
+    the weakly dominating set D used by the Section 4 algorithms and metrics.
     """
     family = spec["graph"]["family"]
     if family not in GRAPH_FAMILIES:
         raise ValueError(f"graph.family must be one of {sorted(GRAPH_FAMILIES)}, got {family!r}")
     graph = GRAPH_FAMILIES[family](spec["graph"], rng)
-    best_arm = int(rng.integers(graph.n_arms))
+    losses = spec["losses"]
+    best_arm = draw_best_arm(losses, graph, rng)
     numbers = describe(graph)
-    environment = build_environment(spec["losses"], graph.n_arms, best_arm, int(numbers["alpha"]))
-    return BanditInstance(graph, environment, numbers)
+    if losses["kind"] == "bernoulli_parts":
+        numbers |= {
+            "D": [int(i) for i in graph.weakly_dominating_set.members],
+            "best_arm": best_arm,
+            "best_in": losses["best_in"],
+            "best_in_D": best_arm in graph.weakly_dominating_set.members,
+        }
+    return BanditInstance(graph, build_environment(losses, graph, best_arm), numbers)
