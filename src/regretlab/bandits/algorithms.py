@@ -17,6 +17,8 @@ import numpy as np
 from regretlab.bandits.algorithm1 import Algorithm1
 from regretlab.bandits.algorithm4 import Algorithm4
 from regretlab.bandits.algorithm5 import Algorithm5
+from regretlab.bandits.algorithm6 import Algorithm6
+from regretlab.bandits.algorithm7 import Algorithm7
 from regretlab.bandits.exp3g import Exp3G
 from regretlab.bandits.instance import BanditInstance
 from regretlab.bandits.theorem2 import Theorem2
@@ -32,12 +34,16 @@ class AlgorithmSpec:
         presets: the constants presets it accepts (``paper`` = the theorem's).
         needs_L_star: True when the theorem tunes η with L* (the ``paper`` preset then gets the true L*).
         description: one line for listings and figure legends.
+        graph_class: which graphs it is valid on: ``strongly_observable``, ``self_aware``,
+        ``weakly_observable``,
+            ``directed_complete_bipartite`` or ``any_observable``.
     """
 
     build: Callable
     presets: tuple[str, ...]
     needs_L_star: bool
     description: str
+    graph_class: str
 
 
 ALGORITHMS: dict[str, AlgorithmSpec] = {
@@ -48,6 +54,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         presets=Exp3G.presets,
         needs_L_star=False,
         description="Exp3.G (Alon et al. 2015; paper 001 §3.1)",
+        graph_class="strongly_observable",
     ),
     "theorem2": AlgorithmSpec(
         build=lambda instance, horizon, rng, constants, oracle: Theorem2(
@@ -56,6 +63,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         presets=Theorem2.presets,
         needs_L_star=False,
         description="OMD with eq. (5), Ω = {p_i ≥ 1/T} (paper 001 Theorem 2)",
+        graph_class="strongly_observable",
     ),
     "theorem3": AlgorithmSpec(
         build=lambda instance, horizon, rng, constants, oracle: Theorem3(
@@ -64,6 +72,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         presets=Theorem3.presets,
         needs_L_star=True,
         description="OMD with eq. (6), η tuned with the true L* (paper 001 Theorem 3)",
+        graph_class="strongly_observable",
     ),
     "algorithm1": AlgorithmSpec(
         build=lambda instance, horizon, rng, constants, oracle: Algorithm1(
@@ -72,6 +81,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         presets=Algorithm1.presets,
         needs_L_star=True,
         description="Algorithm 1: cliques as meta-nodes, adaptive Hedge inside (paper 001 Theorem 4)",
+        graph_class="strongly_observable",
     ),
     "algorithm4": AlgorithmSpec(
         build=lambda instance, horizon, rng, constants, oracle: Algorithm4(
@@ -80,6 +90,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         presets=Algorithm4.presets,
         needs_L_star=False,
         description="Algorithm 4: Algorithm 1 with resets, no knowledge of L* (paper 001 Theorem 13)",
+        graph_class="strongly_observable",
     ),
     "algorithm5": AlgorithmSpec(
         build=lambda instance, horizon, rng, constants, oracle: Algorithm5(
@@ -88,6 +99,25 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         presets=Algorithm5.presets,
         needs_L_star=False,
         description="Algorithm 5 for self-aware graphs (paper 001 Theorem 14)",
+        graph_class="self_aware",
+    ),
+    "algorithm6": AlgorithmSpec(
+        build=lambda instance, horizon, rng, constants, oracle: Algorithm6(
+            instance.graph, horizon, rng, constants
+        ),
+        presets=Algorithm6.presets,
+        needs_L_star=False,
+        description="Algorithm 6: Algorithm 2 with clipping and resets, no oracle (paper 001 Theorem 17)",
+        graph_class="directed_complete_bipartite",
+    ),
+    "algorithm7": AlgorithmSpec(
+        build=lambda instance, horizon, rng, constants, oracle: Algorithm7(
+            instance.graph, horizon, rng, constants
+        ),
+        presets=Algorithm7.presets,
+        needs_L_star=False,
+        description="Algorithm 7: Algorithm 2 with resets on δ, no oracle (paper 001 Theorem 18)",
+        graph_class="weakly_observable",
     ),
 }
 
