@@ -26,7 +26,21 @@ class Kind:
 KINDS: dict[str, Kind] = {
     "bandit": Kind(
         presets={name: spec.presets for name, spec in BANDIT_ALGORITHMS.items()},
-        metrics=("pseudo_regret", "realized_regret", "L_star"),
+        # Per-arm regrets and losses (paper 001 §4) and the η, η̄, δ a run used (Theorems 7–8's bounds are
+        # evaluated at them); NaN where an instance or learner has none (regretlab.bandits.simulate).
+        metrics=(
+            "pseudo_regret",
+            "realized_regret",
+            "L_star",
+            "regret_best_S",
+            "regret_best_Sbar",
+            "L_best_S",
+            "L_best_Sbar",
+            "L_D",
+            "eta",
+            "eta_bar",
+            "delta",
+        ),
     ),
     "cmdp": Kind(
         presets={name: CMDP_PRESETS for name in CMDP_LEARNERS},

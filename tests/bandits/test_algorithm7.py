@@ -48,16 +48,16 @@ def reference_algorithm7(graph, members, losses, uniforms, gamma, delta):
 
 
 @pytest.mark.parametrize(
-    "preset, delta, min_resets", [("paper_gamma_1_2", 0.24, 2), ("tuned_gamma_1_3", 0.24, 1)]
+    "preset, gamma, delta, min_resets", [("paper", 0.5, 0.24, 2), ("tuned", 1 / 3, 0.24, 1)]
 )
-def test_resets_fire_exactly_as_the_reference_on_a_handmade_sequence(preset, delta, min_resets):
+def test_resets_fire_exactly_as_the_reference_on_a_handmade_sequence(preset, gamma, delta, min_resets):
     """D's hubs lose 0 for 40 rounds (Σ_D ℓ̂ stays 0: no reset), then everything loses 1 (resets: the first
     once Σ_D ℓ̂ ≥ δ^{−1/γ}, ~ 17 rounds at γ = 1/2 and ~ 36 at γ = 1/3 with both hubs losing 1). δ ≤ 1/(4d)."""
     graph = weakly_observable_stars([2, 2])
     losses = np.ones((160, 6))
     losses[:40, :2] = 0.0
     uniforms = np.random.default_rng(4).random(160)
-    learner = Algorithm7(graph, 160, FixedRng(uniforms), preset)
+    learner = Algorithm7(graph, 160, FixedRng(uniforms), preset, gamma)
     learner._begin(delta)
     tracker = Tracker(6, np.array([160]))
     played = []
@@ -78,7 +78,7 @@ def test_resets_fire_exactly_as_the_reference_on_a_handmade_sequence(preset, del
 
 def test_reset_restores_p1_and_halves_delta_and_the_rates():
     graph = weakly_observable_stars([1, 3])
-    learner = Algorithm7(graph, 2000, np.random.default_rng(0), "paper_gamma_1_2")
+    learner = Algorithm7(graph, 2000, np.random.default_rng(0), "paper", 0.5)
     learner._begin(0.2)
     tracker = Tracker(6, np.array([2000]))
     t = 0
@@ -92,24 +92,22 @@ def test_reset_restores_p1_and_halves_delta_and_the_rates():
 
 
 def test_dominating_set_gets_an_s_node_and_delta_start_follows_theorem18():
-    learner = Algorithm7(NO_S_IN_D, 100, np.random.default_rng(0), "paper_gamma_1_3")
+    learner = Algorithm7(NO_S_IN_D, 100, np.random.default_rng(0), "paper", 1 / 3)
     assert learner.params["D"] == [0, 1, 3] and learner.d == 3
     assert learner.delta_start == min(1 / 125, 1 / 12, 1 / 4)
-    stars = Algorithm7(weakly_observable_stars([2, 2, 2]), 100, np.random.default_rng(0), "paper_gamma_1_2")
+    stars = Algorithm7(weakly_observable_stars([2, 2, 2]), 100, np.random.default_rng(0), "paper", 0.5)
     assert stars.params["D"] == [0, 1, 2]  # the hubs already are in S
-    bipartite = Algorithm7(
-        directed_complete_bipartite(40, 3), 100, np.random.default_rng(0), "paper_gamma_1_2"
-    )
+    bipartite = Algorithm7(directed_complete_bipartite(40, 3), 100, np.random.default_rng(0), "paper", 0.5)
     assert bipartite.d == 1 and bipartite.delta_start == 1 / 160  # 1/(4s) binds
     assert all(bipartite.hypotheses.values())
     np.testing.assert_allclose(bipartite.p_first, [1 / 80] * 40 + [1 / 6] * 3, rtol=1e-15)
 
 
-@pytest.mark.parametrize("gamma_name, gamma", [("1_3", 1 / 3), ("1_2", 1 / 2)])
-def test_presets_set_gamma_and_the_tuned_cap_keeps_theorem8_conditions(gamma_name, gamma):
+@pytest.mark.parametrize("gamma", [1 / 3, 1 / 2])
+def test_presets_set_gamma_and_the_tuned_cap_keeps_theorem8_conditions(gamma):
     graph = weakly_observable_stars([3, 3])
-    paper = Algorithm7(graph, 1000, np.random.default_rng(0), f"paper_gamma_{gamma_name}")
-    tuned = Algorithm7(graph, 1000, np.random.default_rng(0), f"tuned_gamma_{gamma_name}")
+    paper = Algorithm7(graph, 1000, np.random.default_rng(0), "paper", gamma)
+    tuned = Algorithm7(graph, 1000, np.random.default_rng(0), "tuned", gamma)
     assert paper.gamma == tuned.gamma == pytest.approx(gamma, rel=1e-15)
     assert paper.delta_start == 1 / 125 and all(paper.hypotheses.values())
     assert tuned.delta_start == min(delta_cap(gamma, True), 1 / 8)
@@ -122,7 +120,7 @@ def test_presets_set_gamma_and_the_tuned_cap_keeps_theorem8_conditions(gamma_nam
 
 def test_empty_s_uses_a_uniform_p1_and_drops_the_s_term():
     cycle = FeedbackGraph.from_edges(3, [(0, 1), (1, 2), (2, 0)])
-    learner = Algorithm7(cycle, 100, np.random.default_rng(0), "paper_gamma_1_2")
+    learner = Algorithm7(cycle, 100, np.random.default_rng(0), "paper", 0.5)
     np.testing.assert_allclose(learner.p_first, 1 / 3, rtol=1e-15)
     assert learner.delta_start == min(1 / 125, 1 / (4 * learner.d))
     tracker = Tracker(3, np.array([100]))
@@ -134,14 +132,16 @@ def test_rejects_strongly_observable_graphs_and_unknown_presets():
     with pytest.raises(ValueError, match="weakly observable"):
         Algorithm7(FeedbackGraph.from_edges(2, [(0, 0), (1, 1)]), 100, np.random.default_rng(0))
     with pytest.raises(ValueError, match="constants"):
-        Algorithm7(weakly_observable_stars([2]), 100, np.random.default_rng(0), "paper")
+        Algorithm7(weakly_observable_stars([2]), 100, np.random.default_rng(0), "paper_gamma_1_3")
+    with pytest.raises(ValueError, match="gamma"):
+        Algorithm7(weakly_observable_stars([2]), 100, np.random.default_rng(0), "paper", 0.6)
 
 
 def test_same_seed_same_run_different_seed_different_run():
     instance = instance_of(weakly_observable_stars([2, 3]), [0.3, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5])
 
     def run(learner_seed, env_seed):
-        learner = Algorithm7(instance.graph, 3000, np.random.default_rng(learner_seed), "tuned_gamma_1_2")
+        learner = Algorithm7(instance.graph, 3000, np.random.default_rng(learner_seed), "tuned", 0.5)
         return simulate(learner, instance, 3000, np.random.default_rng(env_seed))
 
     assert run(1, 2).equals(run(1, 2))

@@ -54,10 +54,13 @@ def points_of(runs: pd.DataFrame, x_name: str) -> pd.DataFrame:
 
 
 def _point_statistics(group: pd.DataFrame, metrics: tuple[str, ...], rng, n_resamples: int) -> dict:
-    """Mean and bootstrap interval of every metric over the seeds of one point."""
+    """Mean and bootstrap interval of every metric over the seeds of one point (none for a metric that is
+    missing or NaN for every seed: e.g. the per-arm metrics of S̄ on a self-aware graph)."""
     stats = {}
     for metric in metrics:
-        values = group[metric].to_numpy(dtype=float)
+        values = group[metric].to_numpy(dtype=float) if metric in group else np.full(len(group), np.nan)
+        if np.isnan(values).all():  # a metric this point's instance or learner does not define: no columns
+            continue
         low, high = mean_interval(values, rng, n_resamples)
         stats.update({f"{metric}_mean": values.mean(), f"{metric}_ci_low": low, f"{metric}_ci_high": high})
     return stats
@@ -77,7 +80,7 @@ def summarise(
         numbers = instances[instance]["numbers"]
         # The bounds see the horizon, the instance's numbers and every metric's mean (L*, ρ, OPT, ℓ̄, C …).
         point = {"T": int(horizon), "t": int(horizon), **numbers}
-        point.update({metric: stats[f"{metric}_mean"] for metric in metrics})
+        point.update({metric: stats[f"{metric}_mean"] for metric in metrics if f"{metric}_mean" in stats})
         for bound_name in regime_config["bounds"][algorithm]:
             spec = BOUNDS[bound_name]
             rows.append(
@@ -122,7 +125,7 @@ def fit_exponents(
     final = points_of(runs, x_name)
     per_seed = {key: group for key, group in final.groupby(GROUP_KEYS, sort=True)}
     curve_keys = (
-        ["algorithm", "constants", "T"] if x_name == "L_star" else ["instance", "algorithm", "constants"]
+        ["instance", "algorithm", "constants"] if x_name in ("T", "t") else ["algorithm", "constants", "T"]
     )
     rows = []
     for key, curve in summary.groupby([*curve_keys, "bound_name"], sort=True):

@@ -1,11 +1,9 @@
-"""Algorithm 7 of paper 001 (App. E.5, lines 1313–1327): Algorithm 2 for general weakly observable graphs
-with a
-doubling trick on δ, no knowledge of L_D (Theorem 18, lines 1331–1341).
+"""Algorithm 7 of paper 001 (App. E.5, lines 1313–1327): Algorithm 2 for general weakly observable graphs with
+a doubling trick on δ, no knowledge of L_D (Theorem 18, lines 1331–1341).
 
-Each epoch λ is a run of Algorithm 2 from p_1 with δ_λ = 2^{1−λ} δ_1, η_λ = δ_λ^{1/(2γ)},
-η̄_λ = δ_λ^{1/2 + 1/(2γ)} and Ω = {p ∈ Δ(K) : p_i ≥ δ_λ, i ∈ D}. A round t of epoch λ ("Execute Line 2 to
-Line 2
-of Algorithm 2", lines 224–230):
+Each epoch λ is a run of Algorithm 2 from p_1 with δ_λ = 2^{1−λ} δ_1, η_λ = δ_λ^{1/(2γ)}, η̄_λ = δ_λ^{1/2 +
+1/(2γ)} and Ω = {p ∈ Δ(K) : p_i ≥ δ_λ, i ∈ D}. A round t of epoch λ ("Execute Line 2 to Line 2 of Algorithm
+2", lines 224–230):
 
 1. play i_t ~ p_t, observe ℓ_{t,i} for i with i_t ∈ N_in(i);
 2. ℓ̂_{t,i} = ℓ_{t,i} 1{i_t ∈ N_in(i)} / W_{t,i}, W_{t,i} = Σ_{j∈N_in(i)} p_{t,j} (eq. (1));
@@ -13,37 +11,31 @@ of Algorithm 2", lines 224–230):
 4. p_{t+1} = argmin_Ω ⟨p, ℓ̂_t + a_t⟩ + D_ψ(p, p_t), ψ = (1/η) Σ_S ln(1/p_i) + (1/η̄) Σ_{S̄} p_i ln p_i
    (:func:`regretlab.bandits.omd_weak.weak_hybrid_step`, exact);
 5. reset test (line 1325): if δ^{−1/γ} ≤ Σ_{τ=T_λ+1}^{t} Σ_{i∈D} ℓ̂_{τ,i}, then δ ← δ/2 and epoch λ+1 starts
-   at t + 1
-   with p_{t+1} = p_1 and an empty sum.
+   at t + 1 with p_{t+1} = p_1 and an empty sum.
 
-p_1 = 1/(2s) on S and 1/(2s̄) on S̄ (line 1317); δ_1 = min{1/125, 1/(4d), 1/(4s)} (Theorem 18). γ ∈ [1/3,
-1/2] is an
-input: Theorem 18 gives Õ(L_D^{1−γ}) if i* ∈ S and Õ(L_D^{(1+γ)/2}) if i* ∈ S̄.
+p_1 = 1/(2s) on S and 1/(2s̄) on S̄ (line 1317); δ_1 = min{1/125, 1/(4d), 1/(4s)} (Theorem 18). γ ∈ [1/3, 1/2]
+is an input: Theorem 18 gives Õ(L_D^{1−γ}) if i* ∈ S and Õ(L_D^{(1+γ)/2}) if i* ∈ S̄.
 
 Choices where the text is ambiguous or has typos (README "Choices"):
 
 * Line 1325's sum is written Σ_τ Σ_{i∈D} ℓ̂_{t,i}; the index t is a typo for τ (the proof, line 1350, sums
   ℓ̂_{τ,i} over the epoch). The comparison is non-strict; the test also runs after round T (no effect there).
 * Line 1341's second case of the per-epoch bound reads "if i* ∈ S" twice; the second is i* ∈ S̄ (its terms
-  1/η̄ and
-  (η̄/δ) Σ ℓ̂_{t,i*} are those of Theorem 8's S̄ case).
+  1/η̄ and (η̄/δ) Σ ℓ̂_{t,i*} are those of Theorem 8's S̄ case).
 * D must contain a node of S when S ≠ ∅ (line 1329): D is the graph's minimum weakly dominating set, plus the
-  lowest-index node of S if D ∩ S = ∅ (still weakly dominating, one larger). d in δ_1 and in Theorem 18 is
-  the size
-  of this D, so that dδ ≤ 1/4 keeps Ω non-empty.
-* S = ∅: allowed (D ∩ S is then vacuous); p_1 is uniform on S̄ (1/(2s̄) alone would sum to 1/2) and δ_1
-  drops the
-  1/(4s) term. S̄ = ∅ cannot happen (the graph must be weakly observable).
+  lowest-index node of S if D ∩ S = ∅ (still weakly dominating, one larger). d in δ_1 and in Theorem 18 is the
+  size of this D, so that dδ ≤ 1/4 keeps Ω non-empty.
+* S = ∅: allowed (D ∩ S is then vacuous); p_1 is uniform on S̄ (1/(2s̄) alone would sum to 1/2) and δ_1 drops
+  the 1/(4s) term. S̄ = ∅ cannot happen (the graph must be weakly observable).
 * ``tuned`` replaces the 1/125 in δ_1 by the largest δ the proof's other conditions allow: η = δ^{1/(2γ)} ≤
-  1/25
-  (Theorem 8) and η̄/δ = δ^{(1−γ)/(2γ)} ≤ 1/5 (Lemma 6, W ≥ δ on S̄), i.e. δ ≤ min{25^{−2γ}, 5^{−2γ/(1−γ)}}
-  (0.117 at γ = 1/3, 1/25 at γ = 1/2). No theorem is lost: Theorem 8's analysis only needs those two.
+  1/25 (Theorem 8) and η̄/δ = δ^{(1−γ)/(2γ)} ≤ 1/5 (Lemma 6, W ≥ δ on S̄), i.e. δ ≤ min{25^{−2γ},
+  5^{−2γ/(1−γ)}} (0.117 at γ = 1/3, 1/25 at γ = 1/2). No theorem is lost: Theorem 8's analysis only needs
+  those two.
 """
 
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 import numpy as np
 from numba import njit
@@ -54,15 +46,9 @@ from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
 
-#: Presets: name → (γ, whether δ_1's 1/125 is replaced by the proof's weakest cap). Theorem 18 allows γ ∈
-#: [1/3, 1/2];
-#: the regimes use its two end points, as Theorem 8's discussion does (line 268).
-PRESETS = {
-    "paper_gamma_1_3": (Fraction(1, 3), False),
-    "paper_gamma_1_2": (Fraction(1, 2), False),
-    "tuned_gamma_1_3": (Fraction(1, 3), True),
-    "tuned_gamma_1_2": (Fraction(1, 2), True),
-}
+#: Theorem 18 allows γ ∈ [1/3, 1/2]; the registry uses its end points, as Theorem 8's discussion does (line
+#: 268): ``algorithm7`` (γ = 1/3) and ``algorithm7_half`` (γ = 1/2), like ``algorithm2_weak(_half)``.
+GAMMA_RANGE = (1.0 / 3.0, 0.5)
 
 
 def delta_cap(gamma: float, tuned: bool) -> float:
@@ -154,8 +140,8 @@ def play_rounds(
 class Algorithm7:
     """Algorithm 7 with Theorem 18's δ_1 = min{1/125, 1/(4d), 1/(4s)}; never uses L* or L_D (adaptive).
 
-    ``constants`` is one of :data:`PRESETS` (γ and the δ_1 constant). ``params`` (read after the run)
-    reports γ,
+    ``constants``: ``paper`` (δ_1 with 1/125) or ``tuned`` (see the module docstring); ``gamma`` ∈ [1/3, 1/2].
+    ``params`` (read after the run) reports γ,
     D, δ_1, the final δ, η, η̄, the resets and their rounds. ``hypotheses`` are Theorem 8's conditions,
     which every
     epoch must meet (Theorem 18's proof applies Theorem 8 per epoch): δ ≤ min{1/125, 1/(4s), 1/(4d)} and
@@ -164,16 +150,25 @@ class Algorithm7:
     """
 
     name = "algorithm7"
-    presets = tuple(PRESETS)
+    presets = ("paper", "tuned")
 
     def __init__(
-        self, graph: FeedbackGraph, horizon: int, rng: np.random.Generator, constants: str = "paper_gamma_1_3"
+        self,
+        graph: FeedbackGraph,
+        horizon: int,
+        rng: np.random.Generator,
+        constants: str = "paper",
+        gamma: float = 1.0 / 3.0,
     ) -> None:
-        if constants not in PRESETS:
-            raise ValueError(f"constants for {self.name} must be one of {list(PRESETS)}, got {constants!r}")
+        if constants not in self.presets:
+            raise ValueError(
+                f"constants for {self.name} must be one of {list(self.presets)}, got {constants!r}"
+            )
+        if not GAMMA_RANGE[0] - 1e-12 <= gamma <= GAMMA_RANGE[1]:
+            raise ValueError(f"gamma must be in [1/3, 1/2] (Theorem 18), got {gamma}")
         graph.require_observability(Observability.WEAK, self.name, exact=True)
-        gamma_fraction, tuned = PRESETS[constants]
-        self.gamma = float(gamma_fraction)
+        tuned = constants == "tuned"
+        self.gamma = float(gamma)
         k, s, s_bar = graph.n_arms, graph.s, graph.s_bar
         self.horizon = horizon
         self.members = dominating_set_with_s_node(graph)

@@ -9,13 +9,16 @@ import pandas as pd
 
 from regretlab.bandits.algorithms import ALGORITHMS, make_learner
 from regretlab.bandits.instance import BanditInstance
-from regretlab.bandits.tracking import RECORD_COLUMNS, Tracker
+from regretlab.bandits.tracking import PER_ARM_COLUMNS, RECORD_COLUMNS, Tracker, per_arm_record
 from regretlab.checkpoints import log_checkpoints
 from regretlab.io import stack_run_frames, write_run_table
 from regretlab.seeding import environment_and_learner_rngs, job_seed_sequence
 
 #: Rounds simulated per call into a compiled kernel: bounds memory at ``CHUNK_ROUNDS × K`` floats.
 CHUNK_ROUNDS = 8192
+#: Learner parameters recorded as run-table columns (NaN when the learner has none): Theorems 7–8's bounds
+#: are evaluated at the η, η̄, δ the run used.
+TUNING_COLUMNS = ("eta", "eta_bar", "delta")
 
 
 def simulate(
@@ -25,35 +28,73 @@ def simulate(
     env_rng: np.random.Generator,
     checkpoints: np.ndarray | None = None,
 ) -> pd.DataFrame:
-    """Play ``horizon`` rounds; return one row per checkpoint with the columns of ``RECORD_COLUMNS``.
+    """Play ``horizon`` rounds; return one row per checkpoint with the columns of ``RECORD_COLUMNS``,
+    ``PER_ARM_COLUMNS`` and ``TUNING_COLUMNS``.
 
-    The frame's ``attrs["L_per_arm"]`` holds every arm's total loss L_i over the horizon (paper 001, §2).
+    Chunks also end at every checkpoint, where the per-arm columns are read off the tracker (the kernels draw
+    their randomness round by round, so where chunks end does not change a run). The frame's
+    ``attrs["L_per_arm"]`` holds every arm's total loss L_i over the horizon (paper 001, §2).
     """
     if horizon < 1:
         raise ValueError(f"horizon must be a positive integer, got {horizon}")
     checkpoints = log_checkpoints(horizon) if checkpoints is None else np.asarray(checkpoints, dtype=np.int64)
     tracker = Tracker(instance.graph.n_arms, checkpoints)
-    for t0 in range(0, horizon, CHUNK_ROUNDS):
-        losses = instance.environment.draw(env_rng, t0, min(CHUNK_ROUNDS, horizon - t0))
+    graph = instance.graph
+    in_s = np.zeros(graph.n_arms, dtype=bool)
+    in_s[graph.S] = True
+    in_d = np.zeros(graph.n_arms, dtype=bool)
+    in_d[list(graph.weakly_dominating_set.members)] = True
+    per_arm = []
+    t0 = 0
+    ends = np.union1d(np.arange(CHUNK_ROUNDS, horizon, CHUNK_ROUNDS), checkpoints[checkpoints <= horizon])
+    for end in ends:
+        losses = instance.environment.draw(env_rng, t0, int(end) - t0)
         learner.play(losses, t0, tracker)
+        t0 = int(end)
+        if len(per_arm) < checkpoints.size and checkpoints[len(per_arm)] == end:
+            per_arm.append(per_arm_record(tracker.cum_loss, tracker.sums[0], in_s, in_d))
+    if t0 < horizon:
+        learner.play(instance.environment.draw(env_rng, t0, horizon - t0), t0, tracker)
     if not tracker.complete:
         raise RuntimeError("the run ended before every checkpoint was recorded (checkpoint beyond horizon?)")
     frame = pd.DataFrame(tracker.records, columns=list(RECORD_COLUMNS))
+    frame[list(PER_ARM_COLUMNS)] = np.array(per_arm, dtype=float).reshape(-1, len(PER_ARM_COLUMNS))
+    for name in TUNING_COLUMNS:
+        value = getattr(learner, "params", {}).get(name)
+        frame[name] = float(value) if isinstance(value, int | float) else np.nan
     frame.attrs["L_per_arm"] = tracker.cum_loss.tolist()
     frame.insert(0, "t", checkpoints)
     frame["best_arm"] = frame["best_arm"].astype(np.int64)
     return frame
 
 
-def realised_L_star(instance: BanditInstance, horizon: int, env_rng: np.random.Generator) -> float:
-    """L* = min_i Σ_t ℓ_{t,i} of the loss sequence ``env_rng`` will produce (a dry pass of the environment).
+def realised_totals(instance: BanditInstance, horizon: int, env_rng: np.random.Generator) -> np.ndarray:
+    """L_i = Σ_t ℓ_{t,i} for every arm, of the loss sequence ``env_rng`` will produce (a dry pass).
 
-    Used only to hand the true L* to algorithms whose theorem assumes it known (oracle tuning).
+    Used only to hand the true totals to algorithms whose theorem assumes them known (oracle tuning).
     """
     totals = np.zeros(instance.graph.n_arms)
     for t0 in range(0, horizon, CHUNK_ROUNDS):
         totals += instance.environment.draw(env_rng, t0, min(CHUNK_ROUNDS, horizon - t0)).sum(axis=0)
-    return float(totals.min())
+    return totals
+
+
+def realised_L_star(instance: BanditInstance, horizon: int, env_rng: np.random.Generator) -> float:
+    """L* = min_i Σ_t ℓ_{t,i} of the loss sequence ``env_rng`` will produce (see :func:`realised_totals`)."""
+    return float(realised_totals(instance, horizon, env_rng).min())
+
+
+def oracle_values(instance: BanditInstance, totals: np.ndarray) -> dict[str, float]:
+    """The oracle quantities of paper 001 from the realised totals: L*, L_{i*_S} (§4, line 242) and
+    L_D = (1/d) Σ_{i∈D} L_i (line 240) over the graph's minimum weakly dominating set (NaN if S or D is
+    empty)."""
+    graph = instance.graph
+    members = list(graph.weakly_dominating_set.members)
+    return {
+        "L_star": float(totals.min()),
+        "L_best_S": float(totals[graph.S].min()) if graph.s else float("nan"),
+        "L_D": float(totals[members].mean()) if members else float("nan"),
+    }
 
 
 def run_seeds(
@@ -70,16 +111,23 @@ def run_seeds(
 
     Each seed's randomness comes from ``job_seed_sequence(regime, instance_name, seed)``. An algorithm whose
     theorem tunes η with L* gets the true L* of the seed's loss sequence (computed by a dry pass of the same
-    environment stream) and the run records ``oracle_L_star = True``.
+    environment stream) and the run records ``oracle_L_star = True``; likewise the Section 4 algorithms get
+    L_{i*_S} or L_D (``oracle_L_best_S``, ``oracle_L_D``).
     """
     frames, learners = [], []
-    needs_oracle = ALGORITHMS[algorithm].needs_L_star if algorithm in ALGORITHMS else False
+    spec = ALGORITHMS.get(algorithm)
+    oracle_keys = (("L_star",) if spec.needs_L_star else ()) + spec.oracle if spec else ()
     for seed in seeds:
         key = job_seed_sequence(regime, instance_name, seed)
         env_rng, learner_rng = environment_and_learner_rngs(key)
         oracle = {}
-        if needs_oracle:
-            oracle["L_star"] = realised_L_star(instance, horizon, environment_and_learner_rngs(key)[0])
+        if oracle_keys:
+            # A fresh SeedSequence for the dry pass: ``spawn`` is stateful, so spawning again from ``key``
+            # would give a different (independent) loss sequence, not this seed's.
+            dry_env_rng = environment_and_learner_rngs(job_seed_sequence(regime, instance_name, seed))[0]
+            totals = realised_totals(instance, horizon, dry_env_rng)
+            values = oracle_values(instance, totals)
+            oracle = {name: values[name] for name in oracle_keys}
         learner = make_learner(algorithm, instance, horizon, learner_rng, constants, oracle)
         frame = simulate(learner, instance, horizon, env_rng)
         frame.insert(0, "seed", seed)
@@ -96,7 +144,8 @@ def run_seeds(
     runs = stack_run_frames(
         frames, regime=regime, instance=instance_name, algorithm=algorithm, constants=constants, T=horizon
     )
-    return runs, {"oracle_L_star": needs_oracle, "learners": learners}
+    flags = {f"oracle_{name}": name in oracle_keys for name in ("L_star", "L_best_S", "L_D")}
+    return runs, {**flags, "learners": learners}
 
 
 def run_and_write(

@@ -12,6 +12,21 @@ from numba import njit
 
 #: Columns of the checkpoint record array, in order.
 RECORD_COLUMNS = ("pseudo_regret", "realized_regret", "L_star", "best_arm")
+#: Per-arm columns (paper 001 §4: Theorems 7, 8, 17, 18 bound Reg_i for every arm i): the pseudo-regret
+#: Σ_{s≤t} ⟨p_s, ℓ_s⟩ − L_{t,i} against the best arm of S and of S̄ at t, their total losses, and
+#: L_D = (1/d) Σ_{i∈D} L_{t,i} over the graph's minimum weakly dominating set D. NaN where S, S̄ or D is empty.
+PER_ARM_COLUMNS = ("regret_best_S", "regret_best_Sbar", "L_best_S", "L_best_Sbar", "L_D")
+
+
+def per_arm_record(cum_loss: np.ndarray, expected_loss: float, in_s: np.ndarray, in_d: np.ndarray) -> tuple:
+    """The :data:`PER_ARM_COLUMNS` at one checkpoint from L_{t,·} and Σ_{s≤t} ⟨p_s, ℓ_s⟩.
+
+    The best arm of S (of S̄) is the best in hindsight of the losses so far, as for ``pseudo_regret``.
+    """
+    best_s = cum_loss[in_s].min() if in_s.any() else np.nan
+    best_s_bar = cum_loss[~in_s].min() if (~in_s).any() else np.nan
+    l_d = cum_loss[in_d].mean() if in_d.any() else np.nan
+    return expected_loss - best_s, expected_loss - best_s_bar, best_s, best_s_bar, l_d
 
 
 class Tracker:

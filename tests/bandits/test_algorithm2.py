@@ -1,0 +1,200 @@
+"""Algorithm 2 of paper 001 (§4, lines 216–232) with Theorems 7 and 8's tunings; per-arm metrics; oracle."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from regretlab.bandits.algorithm2 import Algorithm2, theorem7_tuning, theorem8_tuning
+from regretlab.bandits.algorithms import make_learner
+from regretlab.bandits.environments import StochasticBernoulli
+from regretlab.bandits.instance import BanditInstance
+from regretlab.bandits.omd_weak import weak_hybrid_step
+from regretlab.bandits.simulate import realised_totals, run_seeds, simulate
+from regretlab.bandits.tracking import Tracker
+from regretlab.graphs.families import directed_complete_bipartite, disjoint_cliques, weakly_observable_stars
+from regretlab.graphs.feedback_graph import FeedbackGraph
+from regretlab.graphs.summary import describe
+from regretlab.seeding import environment_and_learner_rngs, job_seed_sequence
+
+
+def instance_of(graph, means):
+    return BanditInstance(graph, StochasticBernoulli(tuple(means)), describe(graph))
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Tunings (lines 250 and 266)
+# ------------------------------------------------------------------------------------------------------------
+
+
+def test_theorem7_tuning():
+    paper = theorem7_tuning(4, 1e4, "paper")
+    assert paper["eta"] == pytest.approx(math.sqrt(4 / 1e4))
+    assert paper["eta_bar"] == pytest.approx(1e4 ** (-2 / 3))
+    assert paper["theta"] == pytest.approx(math.sqrt(paper["eta_bar"]))
+    small = theorem7_tuning(4, 10.0, "paper")  # both caps bind: √(4/10) > 1/5, 10^{-2/3} > 1/25
+    assert (small["eta"], small["eta_bar"]) == (0.2, 1 / 25)
+    assert theorem7_tuning(4, 0.0, "tuned") == {"eta": 1.0, "eta_bar": 0.25, "delta": 0.0, "theta": 0.5}
+
+
+def test_theorem8_tuning():
+    s, d, l_d = 2, 3, 1e9
+    for gamma in (1 / 3, 1 / 2):
+        paper = theorem8_tuning(s, d, l_d, gamma, "paper")
+        delta = min(1 / 125, 1 / (4 * s), 1 / (4 * d), l_d**-gamma)
+        assert paper["delta"] == pytest.approx(delta)
+        assert paper["eta"] == pytest.approx(min(l_d**-0.5, 1 / 25))
+        assert paper["eta_bar"] == pytest.approx(min(math.sqrt(delta / l_d), delta ** (4 / 3)))
+        tuned = theorem8_tuning(s, d, 100.0, gamma, "tuned")
+        assert tuned["delta"] == pytest.approx(min(1 / (2 * d), 1 / s, 100.0**-gamma))
+        assert tuned["eta"] == pytest.approx(0.1)
+    assert theorem8_tuning(0, 1, 0.0, 0.5, "paper")["delta"] == 1 / 125  # S = ∅: no 1/(4s) cap
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Iterates, and a plain reimplementation of lines 221–229
+# ------------------------------------------------------------------------------------------------------------
+
+
+def reference(learner, graph, losses, uniforms, p):
+    """Lines 221–229 in numpy, the OMD step by the (separately tested) kernel."""
+    in_s = learner.in_s
+    expected = 0.0
+    for loss, u in zip(losses, uniforms, strict=True):
+        arm = min(int(np.searchsorted(np.cumsum(p), u, side="right")), graph.n_arms - 1)
+        expected += p @ loss
+        w = graph.adjacency.T.astype(float) @ p
+        estimate = np.where(graph.adjacency[arm], loss / w, 0.0)
+        correction = np.where(in_s, 2 * learner.eta * p * estimate**2, 2 * learner.eta_bar * estimate**2)
+        nxt = np.empty_like(p)
+        weak_hybrid_step(p, estimate + correction, in_s, learner.eta, learner.eta_bar, learner.lower,
+                         learner.theta, nxt)
+        p = nxt
+    return expected, p
+
+
+def cases():
+    bipartite = st.tuples(st.builds(directed_complete_bipartite, st.integers(1, 4), st.integers(2, 6)),
+                          st.just("bipartite"), st.just(None))
+    weak = st.tuples(st.builds(weakly_observable_stars, st.lists(st.integers(2, 4), min_size=1, max_size=3)),
+                     st.just("weak"), st.sampled_from([1 / 3, 1 / 2]))
+    return st.tuples(st.one_of(bipartite, weak), st.sampled_from(["paper", "tuned"]),
+                     st.sampled_from([0.0, 30.0, 3e3]), st.integers(0, 2**32 - 1))
+
+
+@given(case=cases())
+@settings(max_examples=30, deadline=None)
+def test_iterates_in_omega_and_match_reference(case):
+    (graph, variant, gamma), constants, oracle_loss, seed = case
+    rng = np.random.default_rng(seed)
+    horizon, k = 200, graph.n_arms
+    losses = (rng.random((horizon, k)) < rng.random(k)).astype(float)
+    learner = Algorithm2(graph, horizon, np.random.default_rng(seed), constants, variant, oracle_loss, gamma)
+    p1 = learner.p.copy()
+    uniforms = np.random.default_rng(seed).random(horizon)
+    tracker = Tracker(k, np.array([horizon]))
+    for t0 in range(0, horizon, 40):
+        learner.play(losses[t0 : t0 + 40], t0, tracker)
+        p = learner.p
+        assert abs(p.sum() - 1.0) <= 1e-12
+        assert np.all(p >= learner.lower)
+        assert p[learner.in_s].sum() >= learner.theta - 1e-12
+    expected, p_ref = reference(learner, graph, losses, uniforms, p1)
+    np.testing.assert_allclose(learner.p, p_ref, rtol=1e-10, atol=1e-15)
+    assert tracker.sums[0] == pytest.approx(expected, rel=1e-10)
+
+
+def test_initial_point():
+    """p_1 = 1/(2s) on S and 1/(2s̄) on S̄ (line 220) when it is in Ω; uniform on S̄ when S = ∅; its Bregman
+    projection onto Ω otherwise (S̄ nodes of D below δ)."""
+    graph = directed_complete_bipartite(2, 5)
+    learner = Algorithm2(graph, 100, np.random.default_rng(0), "paper", "bipartite", 1e4)
+    np.testing.assert_allclose(learner.p, [1 / 4] * 2 + [1 / 10] * 5, rtol=1e-14)
+    # No self-loops at all; nodes 1, 2 only observed by 0: S = ∅, D = {0}.
+    no_loops = FeedbackGraph.from_edges(3, [(0, 1), (0, 2), (1, 0), (2, 0)])
+    learner = Algorithm2(no_loops, 100, np.random.default_rng(0), "paper", "weak", 1e4, 0.5)
+    np.testing.assert_allclose(learner.p, [1 / 3] * 3, rtol=1e-14)
+    # S̄ node 0 in D with 1/(2s̄) = 1/(2·300) < δ = 1/125: moved up to δ exactly.
+    wide = FeedbackGraph.from_edges(302, [(0, j) for j in range(1, 301)] + [(301, 0), (301, 301), (300, 300)])
+    learner = Algorithm2(wide, 100, np.random.default_rng(0), "paper", "weak", 1.0, 0.5)
+    d_nodes = learner.params["D"]
+    assert np.all(learner.p[d_nodes] >= 1 / 125) and abs(learner.p.sum() - 1) <= 1e-12
+
+
+def test_lemma6_condition_is_checked_every_round():
+    """Theorem 7's Ω gives W_i ≥ √η̄ ≥ 5η̄ for i ∈ S̄ iff η̄ ≤ 1/25: the paper preset keeps Lemma 6's condition
+    at every round, tuned with L = 0 (η̄ = 1/4, 5η̄ > 1 ≥ W_i) breaks it at the first round."""
+    graph = directed_complete_bipartite(2, 4)
+    losses = np.ones((50, graph.n_arms))
+    for constants, holds in (("paper", True), ("tuned", False)):
+        learner = Algorithm2(graph, 50, np.random.default_rng(1), constants, "bipartite", 0.0)
+        assert learner.lemma6_min_ratio == math.inf
+        learner.play(losses, 0, Tracker(graph.n_arms, np.array([50])))
+        assert learner.hypotheses["lemma6_every_round"] is holds
+        if constants == "paper":  # Σ_S p ≥ √η̄ = 1/5 = 5η̄, tight when S carries all the loss
+            assert learner.lemma6_min_ratio >= 1 - 1e-9
+
+
+def test_rejects_graphs_outside_the_theorems():
+    with pytest.raises(ValueError):
+        Algorithm2(disjoint_cliques([2, 2]), 10, np.random.default_rng(0), "paper", "weak", 1.0, 0.5)
+    with pytest.raises(ValueError, match="observe every node"):
+        Algorithm2(weakly_observable_stars([2, 2]), 10, np.random.default_rng(0), "paper", "bipartite", 1.0)
+    with pytest.raises(ValueError, match="γ"):
+        Algorithm2(weakly_observable_stars([2]), 10, np.random.default_rng(0), "paper", "weak", 1.0, 0.9)
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Per-arm metrics and the oracle (simulate)
+# ------------------------------------------------------------------------------------------------------------
+
+
+def test_per_arm_metrics_and_oracle():
+    """At every checkpoint the per-arm columns are the pseudo-regret against the best arm of S / S̄ so far;
+    the paper preset receives the realised L_{i*_S} of its own loss sequence."""
+    graph = directed_complete_bipartite(3, 5)
+    means = [0.4, 0.1, 0.4, 0.2, 0.6, 0.6, 0.6, 0.6]  # i* = 1 ∈ S, best of S̄ = 3
+    instance = instance_of(graph, means)
+    runs, info = run_seeds("r", "i", instance, "algorithm2_bipartite", "paper", 3000, [0, 1])
+    assert info["oracle_L_best_S"] and not info["oracle_L_star"] and not info["oracle_L_D"]
+    for seed, learner in zip([0, 1], info["learners"], strict=True):
+        totals = np.asarray(learner["L_per_arm"])
+        env_rng = environment_and_learner_rngs(job_seed_sequence("r", "i", seed))[0]
+        np.testing.assert_array_equal(realised_totals(instance, 3000, env_rng), totals)
+        assert learner["params"]["oracle_loss"] == totals[:3].min()
+        final = runs[(runs.seed == seed) & (runs.t == 3000)].iloc[0]
+        expected_loss = final.pseudo_regret + final.L_star
+        assert final.L_best_S == totals[:3].min() and final.L_best_Sbar == totals[3:].min()
+        assert final.regret_best_S == pytest.approx(expected_loss - totals[:3].min(), rel=1e-12)
+        assert final.regret_best_Sbar == pytest.approx(expected_loss - totals[3:].min(), rel=1e-12)
+        assert final.L_D == totals[list(graph.weakly_dominating_set.members)].mean()
+        assert final.eta == learner["params"]["eta"]
+    # i* is the best arm of S or of S̄ at every checkpoint: Reg = max(Reg_{i*_S}, Reg_{i*_S̄}).
+    np.testing.assert_allclose(np.maximum(runs.regret_best_S, runs.regret_best_Sbar), runs.pseudo_regret,
+                               rtol=1e-12, atol=1e-9)
+
+
+def test_checkpoints_do_not_change_a_run():
+    """simulate() ends chunks at every checkpoint; the kernels draw randomness per round, so the final state
+    is the same with one checkpoint or many (here for a Section 3 learner and for Algorithm 2)."""
+    pairs = ((disjoint_cliques([2, 3]), "exp3g"), (directed_complete_bipartite(2, 3), "algorithm2_bipartite"))
+    for graph, name in pairs:
+        instance = instance_of(graph, np.linspace(0.1, 0.9, graph.n_arms))
+        finals = []
+        for checkpoints in (np.array([20000]), None):
+            oracle = {"L_best_S": 500.0}
+            learner = make_learner(name, instance, 20000, np.random.default_rng(3), "paper", oracle)
+            frame = simulate(learner, instance, 20000, np.random.default_rng(4), checkpoints)
+            finals.append((frame.iloc[-1].pseudo_regret, learner.p.copy()))
+        assert finals[0][0] == finals[1][0]
+        np.testing.assert_array_equal(finals[0][1], finals[1][1])
+
+
+def test_same_seed_same_output():
+    graph = weakly_observable_stars([3, 2])
+    instance = instance_of(graph, [0.2, 0.3, 0.5, 0.5, 0.5, 0.1, 0.5])
+    first, _ = run_seeds("r", "i", instance, "algorithm2_weak", "paper", 2000, [5])
+    second, _ = run_seeds("r", "i", instance, "algorithm2_weak", "paper", 2000, [5])
+    assert first.equals(second)

@@ -1,0 +1,74 @@
+"""Exp3.G on weakly observable graphs (Alon et al. 2015; paper 001 §4): parameters, iterates, reference."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from regretlab.bandits.exp3g_weak import Exp3GWeak
+from regretlab.bandits.tracking import Tracker
+from regretlab.graphs.families import directed_complete_bipartite, disjoint_cliques, weakly_observable_stars
+
+
+def graphs():
+    return st.one_of(
+        st.builds(directed_complete_bipartite, st.integers(1, 4), st.integers(2, 6)),
+        st.builds(weakly_observable_stars, st.lists(st.integers(2, 4), min_size=1, max_size=3)),
+    )
+
+
+@given(graph=graphs(), horizon=st.sampled_from([10, 1000, 10**6]))
+@settings(max_examples=30, deadline=None)
+def test_parameters_and_exploration(graph, horizon):
+    """γ = min{(d ln K/T)^{1/3}, 1/2}, η = γ²/d, and the exploration is uniform on a weakly dominating set."""
+    learner = Exp3GWeak(graph, horizon, np.random.default_rng(0))
+    d, k = graph.weakly_dominating_set.value, graph.n_arms
+    assert learner.gamma == pytest.approx(min((d * math.log(k) / horizon) ** (1 / 3), 0.5))
+    assert learner.eta == pytest.approx(learner.gamma**2 / d)
+    members = list(graph.weakly_dominating_set.members)
+    np.testing.assert_allclose(learner.explore[members], 1.0 / d)
+    assert learner.explore.sum() == pytest.approx(1.0)
+    # every weakly observable node has an in-neighbour in D
+    weak = graph.nodes_of_class("weakly_observable")
+    assert np.all(graph.adjacency[np.ix_(members, weak)].any(axis=0))
+
+
+def test_rejects_a_strongly_observable_graph():
+    with pytest.raises(ValueError, match="weakly observable"):
+        Exp3GWeak(disjoint_cliques([2, 2]), 100, np.random.default_rng(0))
+
+
+def reference(graph, losses, uniforms, gamma, eta, explore):
+    """Exp3.G in plain numpy (Alon et al.'s pseudocode): returns Σ⟨p_t, ℓ_t⟩ and q_{T+1}."""
+    k = graph.n_arms
+    q = np.full(k, 1.0 / k)
+    expected = 0.0
+    for loss, u in zip(losses, uniforms, strict=True):
+        p = (1 - gamma) * q + gamma * explore
+        arm = min(int(np.searchsorted(np.cumsum(p), u, side="right")), k - 1)
+        expected += p @ loss
+        w = graph.adjacency.T.astype(float) @ p
+        estimate = np.where(graph.adjacency[arm], loss / w, 0.0)
+        q = q * np.exp(-eta * estimate)
+        q /= q.sum()
+    return expected, q
+
+
+@given(graph=graphs(), seed=st.integers(0, 2**32 - 1))
+@settings(max_examples=20, deadline=None)
+def test_matches_reference_and_mixture_invariants(graph, seed):
+    rng = np.random.default_rng(seed)
+    horizon, k = 300, graph.n_arms
+    losses = rng.random((horizon, k))
+    learner = Exp3GWeak(graph, horizon, np.random.default_rng(seed))
+    uniforms = np.random.default_rng(seed).random(horizon)
+    tracker = Tracker(k, np.array([horizon]))
+    for t0 in range(0, horizon, 50):
+        learner.play(losses[t0 : t0 + 50], t0, tracker)
+        assert abs(learner.p.sum() - 1.0) <= 1e-12
+        assert np.all(learner.p >= learner.gamma * learner.explore - 1e-15)
+    expected, q = reference(graph, losses, uniforms, learner.gamma, learner.eta, learner.explore)
+    np.testing.assert_allclose(learner.q, q, rtol=1e-9, atol=1e-300)
+    assert tracker.sums[0] == pytest.approx(expected, rel=1e-12)
