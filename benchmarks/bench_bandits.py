@@ -2,8 +2,9 @@
 
 Prints one JSON object per (algorithm, K): ``{"name", "K", "metric": "rounds_per_s", "value", "unit",
 "baseline": "cvxpy_step", "baseline_value", "ratio"}``. Both are measured in the same process on one core, on
-disjoint unions of 4-cliques (self-aware, so every algorithm applies) with Bernoulli losses; the compiled
-kernels are warmed up (compiled) first. The baseline is the Theorem 2 learner's loop with its eq. (5) step
+disjoint unions of 4-cliques (self-aware) with Bernoulli losses — or, for the Section 4 algorithms, on the
+K-arm graph of their class (:func:`instance_for`) — and the compiled kernels are warmed up (compiled)
+first. The baseline is the Theorem 2 learner's loop with its eq. (5) step
 posed as a fresh cvxpy + Clarabel problem each round — what one would write without an exact solver.
 
     python benchmarks/bench_bandits.py [--horizon 100000] [--baseline-rounds 100] [--arms 8 16 64]
@@ -23,8 +24,8 @@ from regretlab.bandits.algorithms import ALGORITHMS, make_learner
 from regretlab.bandits.environments import StochasticBernoulli
 from regretlab.bandits.exp3g import importance_weighted_estimate
 from regretlab.bandits.instance import BanditInstance
-from regretlab.bandits.simulate import realised_L_star, simulate
-from regretlab.graphs.families import disjoint_cliques
+from regretlab.bandits.simulate import oracle_values, realised_totals, simulate
+from regretlab.graphs.families import directed_complete_bipartite, disjoint_cliques, weakly_observable_stars
 from regretlab.graphs.summary import describe
 
 
@@ -35,8 +36,23 @@ def bench_instance(n_arms: int) -> BanditInstance:
     return BanditInstance(graph, env, describe(graph))
 
 
+def instance_for(name: str, n_arms: int) -> BanditInstance:
+    """The benchmark instance of an algorithm: :func:`bench_instance`, or for a Section 4 algorithm the
+    directed complete bipartite graph with s = 4 (``directed_complete_bipartite``) or four stars whose hubs
+    form D (``weakly_observable``), with the same losses."""
+    graph_class = ALGORITHMS[name].graph_class
+    if graph_class == "directed_complete_bipartite":
+        graph = directed_complete_bipartite(4, n_arms - 4)
+    elif graph_class == "weakly_observable":
+        graph = weakly_observable_stars([(n_arms - 4) // 4] * 3 + [n_arms - 4 - 3 * ((n_arms - 4) // 4)])
+    else:
+        return bench_instance(n_arms)
+    env = StochasticBernoulli.with_best_arm(n_arms, best_arm=0, best_mean=0.3, gap=0.1)
+    return BanditInstance(graph, env, describe(graph))
+
+
 def learner_for(name: str, instance: BanditInstance, horizon: int):
-    oracle = {"L_star": realised_L_star(instance, horizon, np.random.default_rng(1))}
+    oracle = oracle_values(instance, realised_totals(instance, horizon, np.random.default_rng(1)))
     return make_learner(name, instance, horizon, np.random.default_rng(0), "paper", oracle)
 
 
@@ -83,7 +99,7 @@ def main() -> None:
         instance = bench_instance(n_arms)
         baseline = cvxpy_rounds_per_s(instance, args.horizon, args.baseline_rounds)
         for name in ALGORITHMS:
-            value = compiled_rounds_per_s(name, instance, args.horizon)
+            value = compiled_rounds_per_s(name, instance_for(name, n_arms), args.horizon)
             print(
                 json.dumps(
                     {

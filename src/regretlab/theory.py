@@ -213,4 +213,75 @@ BOUNDS: dict[str, BoundSpec] = {
         exponents={"T": 0.5},
         source="paper 000 Theorem 3 (line 305) on [1..T], with the run's C and ℓ̄_T",
     ),
+    "exp3g_weak_rate": BoundSpec(
+        evaluate=bandit_bounds.exp3g_weak_rate,
+        metric="pseudo_regret",
+        explicit=False,
+        label="(d ln K)^{1/3} T^{2/3}",
+        exponents={"T": 2.0 / 3.0, "L_star": 0.0, "L_best_S": 0.0, "L_D": 0.0},
+        source=(
+            "Alon et al. 2015 (paper 001 §4, line 202: minimax Θ̃(d^{1/3}T^{2/3})), Exp3.G with "
+            "γ = min{(d ln K/T)^{1/3}, 1/2}, η = γ²/d; constants not confirmed, drawn with unit constant"
+        ),
+    ),
+    "theorem7_best_S": BoundSpec(
+        evaluate=bandit_bounds.theorem7_best_s,
+        metric="regret_best_S",
+        explicit=True,
+        label="s ln T/η + 2ηL_{i*_S} + 2s",
+        exponents={"L_star": 0.5, "L_best_S": 0.5},
+        source=(
+            "paper 001 Theorem 7 (line 248), i ∈ S, at the run's η = min{√(s/L_{i*_S}), 1/5}: "
+            "Õ(√(sL_i) + s) (line 250)"
+        ),
+        hypotheses=bandit_bounds.theorem7_hypotheses,
+    ),
+    "theorem7_best_Sbar": BoundSpec(
+        evaluate=bandit_bounds.theorem7_best_s_bar,
+        metric="regret_best_Sbar",
+        explicit=True,
+        label="2s ln T/η + ln(2s̄)/η̄ + 2√η̄ (L_{i*_S} + L_i) + 2s",
+        exponents={"L_best_S": 2.0 / 3.0},
+        source=(
+            "paper 001 Theorem 7 (line 249) with the proof's ln(2s̄)/η̄ (line 1055) for the statement's "
+            "2 ln K/η̄, at the run's η, η̄ = min{L_{i*_S}^{-2/3}, 1/25}: Õ(L_{i*_S}^{2/3} + √(sL_{i*_S}) + s)"
+        ),
+        hypotheses=bandit_bounds.theorem7_hypotheses,
+    ),
+    "theorem8_best_S_third": BoundSpec(
+        evaluate=bandit_bounds.theorem8_best_s,
+        metric="regret_best_S",
+        explicit=True,
+        label="2s ln T/η + 2ηL_i + 2δdL_D + 2s",
+        exponents={"L_D": 2.0 / 3.0},
+        source="paper 001 Theorem 8 (line 264), i ∈ S, γ = 1/3: Õ(L_D^{1−γ}) (line 266)",
+        hypotheses=bandit_bounds.theorem8_hypotheses,
+    ),
+    "theorem8_best_S_half": BoundSpec(
+        evaluate=bandit_bounds.theorem8_best_s,
+        metric="regret_best_S",
+        explicit=True,
+        label="2s ln T/η + 2ηL_i + 2δdL_D + 2s",
+        exponents={"L_D": 0.5},
+        source="paper 001 Theorem 8 (line 264), i ∈ S, γ = 1/2: Õ(L_D^{1−γ}) (line 266)",
+        hypotheses=bandit_bounds.theorem8_hypotheses,
+    ),
+    "theorem8_best_Sbar_third": BoundSpec(
+        evaluate=bandit_bounds.theorem8_best_s_bar,
+        metric="regret_best_Sbar",
+        explicit=True,
+        label="s ln T/η + ln(2s̄)/η̄ + 2η̄L_i/δ + 2δdL_D + 2s",
+        exponents={"L_D": 2.0 / 3.0},
+        source="paper 001 Theorem 8 (line 264), i ∈ S̄, γ = 1/3: Õ(L_D^{(1+γ)/2}) (line 266)",
+        hypotheses=bandit_bounds.theorem8_hypotheses,
+    ),
+    "theorem8_best_Sbar_half": BoundSpec(
+        evaluate=bandit_bounds.theorem8_best_s_bar,
+        metric="regret_best_Sbar",
+        explicit=True,
+        label="s ln T/η + ln(2s̄)/η̄ + 2η̄L_i/δ + 2δdL_D + 2s",
+        exponents={"L_D": 0.75},
+        source="paper 001 Theorem 8 (line 264), i ∈ S̄, γ = 1/2: Õ(L_D^{(1+γ)/2}) (line 266)",
+        hypotheses=bandit_bounds.theorem8_hypotheses,
+    ),
 }

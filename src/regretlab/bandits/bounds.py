@@ -58,3 +58,77 @@ def algorithm4_rate(numbers: dict) -> float:
     constants."""
     beta = numbers["kappa"] + numbers["s_bar"]
     return math.sqrt((numbers["kappa"] + 1) * numbers["L_star"]) + beta**2
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Section 4: weakly observable graphs. Theorems 7 and 8 bound Reg_i for every arm i with explicit constants;
+# they are evaluated at the point's mean η, η̄, δ over its seeds (the values the runs used, recorded as run
+# columns) and at i = the best arm of S (metric regret_best_S, L_i = L_best_S) or of S̄ (regret_best_Sbar,
+# L_i = L_best_Sbar).
+# ------------------------------------------------------------------------------------------------------------
+
+
+def exp3g_weak_rate(numbers: dict) -> float:
+    """(d ln K)^{1/3} T^{2/3}: Exp3.G's rate on weakly observable graphs (Alon et al. 2015; paper 001 §4,
+    line 202), unit constant."""
+    return (numbers["d"] * math.log(numbers["K"])) ** (1.0 / 3.0) * numbers["T"] ** (2.0 / 3.0)
+
+
+def theorem7_best_s(numbers: dict) -> float:
+    """Theorem 7 (line 248), i ∈ S: Reg_i ≤ s ln T/η + 2ηL_i + 2s, at i = i*_S."""
+    s, eta = numbers["s"], numbers["eta"]
+    return s * math.log(numbers["T"]) / eta + 2.0 * eta * numbers["L_best_S"] + 2.0 * s
+
+
+def theorem7_best_s_bar(numbers: dict) -> float:
+    """Theorem 7 (line 249), i ∈ S̄: 2s ln T/η + ln(2s̄)/η̄ + 2√η̄ L_{i*_S} + 2√η̄ L_i + 2s, at i = the best arm
+    of S̄. The statement has 2 ln K/η̄ where its proof (App. E.2, eq. (22), line 1055) has ln(2s̄)/η̄ and then
+    loosens it by ln(2s̄) ≤ 2 ln K (line 1071); the proof's, tighter, term is used."""
+    s, eta, eta_bar = numbers["s"], numbers["eta"], numbers["eta_bar"]
+    root = math.sqrt(eta_bar)
+    return (
+        2.0 * s * math.log(numbers["T"]) / eta
+        + math.log(2 * numbers["s_bar"]) / eta_bar
+        + 2.0 * root * numbers["L_best_S"]
+        + 2.0 * root * numbers["L_best_Sbar"]
+        + 2.0 * s
+    )
+
+
+def theorem8_best_s(numbers: dict) -> float:
+    """Theorem 8 (line 264), i ∈ S: 2s ln T/η + 2ηL_i + 2δ d L_D + 2s, at i = i*_S."""
+    s, eta = numbers["s"], numbers["eta"]
+    return (
+        2.0 * s * math.log(numbers["T"]) / eta
+        + 2.0 * eta * numbers["L_best_S"]
+        + 2.0 * numbers["delta"] * numbers["d"] * numbers["L_D"]
+        + 2.0 * s
+    )
+
+
+def theorem8_best_s_bar(numbers: dict) -> float:
+    """Theorem 8 (line 264), i ∈ S̄: s ln T/η + ln(2s̄)/η̄ + 2η̄L_i/δ + 2δdL_D + 2s, at i = the best arm of S̄."""
+    s, eta, eta_bar, delta = numbers["s"], numbers["eta"], numbers["eta_bar"], numbers["delta"]
+    return (
+        s * math.log(numbers["T"]) / eta
+        + math.log(2 * numbers["s_bar"]) / eta_bar
+        + 2.0 * eta_bar * numbers["L_best_Sbar"] / delta
+        + 2.0 * delta * numbers["d"] * numbers["L_D"]
+        + 2.0 * s
+    )
+
+
+def theorem7_hypotheses(numbers: dict) -> bool:
+    """Theorem 7's conditions η ≤ 1/5, η̄ ≤ 1/25 (line 246) at the point's η, η̄."""
+    return numbers["eta"] <= 0.2 and numbers["eta_bar"] <= 1.0 / 25.0
+
+
+def theorem8_hypotheses(numbers: dict) -> bool:
+    """Theorem 8's conditions (line 260): 1/T ≤ δ ≤ min{1/125, 1/(4s), 1/(4d)}, η ≤ 1/25, η̄ ≤ δ^{4/3}."""
+    s, delta = numbers["s"], numbers["delta"]
+    cap = min(1.0 / 125.0, 1.0 / (4 * numbers["d"]), 1.0 / (4 * s) if s else math.inf)
+    return (
+        1.0 / numbers["T"] <= delta <= cap
+        and numbers["eta"] <= 1.0 / 25.0
+        and numbers["eta_bar"] <= delta ** (4.0 / 3.0) * (1.0 + 1e-12)
+    )

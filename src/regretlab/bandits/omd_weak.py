@@ -79,12 +79,17 @@ def _mu_at(in_s_i, p_i, excess, rate, target):
 
 
 @njit(cache=True)
-def _part_total(p, g, in_s, eta, eta_bar, lower, part, g_min, mu):
-    """``(Σ max(lower_i, x_i(μ)), Σ_free −dx_i/dμ)`` over the part's coordinates with p_i > 0."""
-    total = 0.0
-    speed = 0.0
+def _part_total(p, g, in_s, eta, eta_bar, lower, part, g_min, mu, free_weight, shift):
+    """``(Σ max(lower_i, x_i), Σ_free −dx_i/dμ)`` over the part's coordinates with p_i > 0, at ``mu``.
+
+    The entropy coordinates without a lower bound are summed in closed form: they are ``w_i · c`` with
+    ``w_i = p_i e^{−η̄(g_i − min_S̄ g)}`` (their sum is ``free_weight``) and the common factor
+    ``c = e^{−η̄(mu + shift)}``, so each evaluation costs one exponential, not one per coordinate.
+    """
+    total = free_weight * np.exp(-eta_bar * (mu + shift)) if free_weight > 0.0 else 0.0
+    speed = eta_bar * total
     for i in range(p.shape[0]):
-        if p[i] > 0.0 and _in_part(in_s[i], part):
+        if p[i] > 0.0 and _in_part(in_s[i], part) and (in_s[i] or lower[i] > 0.0):
             rate = eta if in_s[i] else eta_bar
             x = _coordinate(in_s[i], p[i], g[i] - g_min, rate, mu)
             if x > lower[i]:
@@ -100,43 +105,59 @@ def _solve_part(p, g, in_s, eta, eta_bar, lower, part, mass):
     """``(μ + g_min, g_min)`` for the normaliser μ with Σ_{i ∈ part, p_i > 0} max(lower_i, x_i) = mass.
 
     The sum is met to ~1e-14 relative. μ is returned measured from ``−g_min`` (``x_i`` depends on
-    ``g_i + μ = (g_i − g_min) + (μ + g_min)``), so a large common part of g costs no precision.
+    ``g_i + μ = (g_i − g_min) + (μ + g_min)``), so a large common part of g costs no precision. The entropy
+    weights are taken relative to the smallest g on S̄ (see :func:`_part_total`): the largest is then ≥ its
+    p_i, and at any μ of the bracket every entropy coordinate is ≤ mass, so neither factor overflows.
 
     Requires Σ lower < mass over the part's coordinates with p_i > 0 (Ω has an interior point).
     """
     k = p.shape[0]
     g_min = np.inf
+    g_min_bar = np.inf
     n_active = 0
     lower_mass = 0.0
     for i in range(k):
         if p[i] > 0.0 and _in_part(in_s[i], part):
             g_min = min(g_min, g[i])
+            if not in_s[i]:
+                g_min_bar = min(g_min_bar, g[i])
             n_active += 1
             lower_mass += lower[i]
     if n_active == 0:
         return 0.0, 0.0
     if lower_mass >= mass:
         raise ValueError("Ω is empty or has no interior: the lower bounds reach the part's mass")
+    shift = g_min_bar - g_min if g_min_bar < np.inf else 0.0
     # Bracket: at lo the largest x_i is `mass` (total ≥ mass); at hi every x_i ≤ (mass − Σ lower)/n, so
-    # total ≤ mass.
+    # total ≤ mass. Linearisation x_i ≈ p_i − (excess + μ)·1/ψ_i''(p_i) for the start.
     share = (mass - lower_mass) / n_active
     lo = -np.inf
     hi = -np.inf
     start_num = -mass
     start_den = 0.0
+    free_weight = 0.0
+    largest_weight = 0.0
     for i in range(k):
         if p[i] > 0.0 and _in_part(in_s[i], part):
-            rate = eta if in_s[i] else eta_bar
             excess = g[i] - g_min
-            lo = max(lo, _mu_at(in_s[i], p[i], excess, rate, mass))
-            hi = max(hi, _mu_at(in_s[i], p[i], excess, rate, share))
-            # Linearisation x_i ≈ p_i − (excess + μ)·1/ψ_i''(p_i) for the start.
-            w = _speed(in_s[i], p[i], rate)
+            if in_s[i]:
+                lo = max(lo, _mu_at(True, p[i], excess, eta, mass))
+                hi = max(hi, _mu_at(True, p[i], excess, eta, share))
+                w = eta * p[i] * p[i]
+            else:
+                weight = p[i] * np.exp(-eta_bar * (g[i] - g_min_bar))
+                largest_weight = max(largest_weight, weight)
+                if lower[i] == 0.0:
+                    free_weight += weight
+                w = eta_bar * p[i]
             start_num += p[i] - w * excess
             start_den += w
+    if largest_weight > 0.0:
+        lo = max(lo, np.log(largest_weight / mass) / eta_bar - shift)
+        hi = max(hi, np.log(largest_weight / share) / eta_bar - shift)
     mu = min(max(start_num / start_den, lo), hi)
     for _ in range(_MAX_ITER):
-        total, speed = _part_total(p, g, in_s, eta, eta_bar, lower, part, g_min, mu)
+        total, speed = _part_total(p, g, in_s, eta, eta_bar, lower, part, g_min, mu, free_weight, shift)
         if abs(total - mass) <= _SUM_TOL * mass:
             break
         if total > mass:
