@@ -12,6 +12,7 @@ from regretlab.bandits.environments import (
     SwitchingAdversary,
     environment_from_dict,
 )
+from regretlab.bandits.lower_bound import Theorem5Construction, theorem5_pair
 from regretlab.graphs import families
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.summary import describe
@@ -25,9 +26,13 @@ GRAPH_FAMILIES = {
     ),
     "random_self_aware": lambda spec, rng: families.random_self_aware(spec["n_arms"], spec["edge_prob"], rng),
     "mycielski_complement": lambda spec, rng: families.mycielski_complement(spec["k"]),
+    "directed_complete_bipartite": lambda spec, rng: families.directed_complete_bipartite(
+        spec["n_self_loop"], spec["n_no_self_loop"]
+    ),
+    "weakly_observable_stars": lambda spec, rng: families.weakly_observable_stars(spec["leaf_counts"]),
 }
 #: Loss environments an instance spec may name. The schema lists the same names.
-LOSS_KINDS = ("bernoulli", "switching")
+LOSS_KINDS = ("bernoulli", "switching", "theorem5")
 
 
 @dataclass(frozen=True)
@@ -72,4 +77,18 @@ def build_instance(spec: dict, rng: np.random.Generator) -> BanditInstance:
         raise ValueError(f"graph.family must be one of {sorted(GRAPH_FAMILIES)}, got {family!r}")
     graph = GRAPH_FAMILIES[family](spec["graph"], rng)
     best_arm = int(rng.integers(graph.n_arms))
+    if spec["losses"]["kind"] == "theorem5":
+        return theorem5_instance(graph, spec["losses"])
     return BanditInstance(graph, build_environment(spec["losses"], graph.n_arms, best_arm), describe(graph))
+
+
+def theorem5_instance(graph: FeedbackGraph, losses: dict) -> BanditInstance:
+    """Theorem 5's construction on ``graph`` (:mod:`regretlab.bandits.lower_bound`): the pair (u, v) of
+    App. E.1, b, the environment (1 or 2) and the number of calibration seeds, also added to the numbers."""
+    u, v = theorem5_pair(graph)
+    construction = Theorem5Construction(
+        graph.n_arms, u, v, losses["b"], losses["environment"], losses["calibration_seeds"]
+    )
+    numbers = {**describe(graph), "u": u, "v": v, "b": losses["b"]}
+    numbers["theorem5_environment"] = losses["environment"]
+    return BanditInstance(graph, construction, numbers)
