@@ -114,12 +114,11 @@ def _regime_problems(name: str, regime: dict) -> list[str]:
             )
             continue
         presets = kind.presets[algorithm]
-        for constants in regime["constants"]:
-            if constants not in presets:
-                problems.append(
-                    f"{where}.constants: {constants!r} is not a preset of {algorithm}; "
-                    f"allowed: {list(presets)}"
-                )
+        if not set(regime["constants"]) & set(presets):
+            problems.append(
+                f"{where}.constants: each of {regime['constants']} is not a preset of {algorithm}; "
+                f"allowed: {list(presets)}"
+            )
     if regime["x"] == "T":  # a trajectory (x: t) or an L* sweep may use a single horizon
         for scale, grid in regime["scales"].items():
             if len(grid["horizons"]) < 2:
@@ -149,25 +148,36 @@ def seed_batches(n_seeds: int, seeds_per_job: int) -> list[list[int]]:
     ]
 
 
+def seeds_per_job(config: dict, regime: str) -> int:
+    """The regime's ``seeds_per_job`` if it sets one, else the top-level one."""
+    return config["regimes"][regime].get("seeds_per_job", config["seeds_per_job"])
+
+
 def batch_seeds(config: dict, regime: str, batch: int) -> list[int]:
     """The seeds of batch ``batch`` of ``regime`` at the configured scale."""
     n_seeds = config["regimes"][regime]["scales"][config["scale"]]["seeds"]
-    batches = seed_batches(n_seeds, config["seeds_per_job"])
+    batches = seed_batches(n_seeds, seeds_per_job(config, regime))
     if not 0 <= batch < len(batches):
         raise ConfigError(f"seed batch {batch} does not exist for regime {regime}: it has {len(batches)}")
     return batches[batch]
 
 
 def run_jobs(config: dict, regime: str) -> list[RunJob]:
-    """Every run job of ``regime`` at the configured scale, in a stable order."""
+    """Every run job of ``regime`` at the configured scale, in a stable order.
+
+    Each algorithm runs with the regime's constants presets that it has (e.g. a baseline with only ``paper``
+    next to ``paper`` and ``tuned`` of the algorithm under study).
+    """
     spec = config["regimes"][regime]
     grid = spec["scales"][config["scale"]]
-    n_batches = math.ceil(grid["seeds"] / config["seeds_per_job"])
+    n_batches = math.ceil(grid["seeds"] / seeds_per_job(config, regime))
+    presets = KINDS[spec["kind"]].presets
     return [
         RunJob(regime, instance, algorithm, constants, int(horizon), batch)
         for instance in spec["instances"]
         for algorithm in spec["algorithms"]
         for constants in spec["constants"]
+        if constants in presets[algorithm]
         for horizon in grid["horizons"]
         for batch in range(n_batches)
     ]

@@ -198,3 +198,79 @@ def test_same_seed_same_output():
     first, _ = run_seeds("r", "i", instance, "algorithm2_weak", "paper", 2000, [5])
     second, _ = run_seeds("r", "i", instance, "algorithm2_weak", "paper", 2000, [5])
     assert first.equals(second)
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Instances of the Section 4 regimes and their jobs
+# ------------------------------------------------------------------------------------------------------------
+
+
+@given(best_in=st.sampled_from(["S", "S_bar"]), seed=st.integers(0, 2**32 - 1))
+@settings(max_examples=20, deadline=None)
+def test_bernoulli_parts_puts_the_best_arm_in_its_part(best_in, seed):
+    from regretlab.bandits.instance import build_instance
+
+    spec = {
+        "graph": {"family": "weakly_observable_stars", "leaf_counts": [3, 2]},
+        "losses": {"kind": "bernoulli_parts", "best_in": best_in, "best_mean": 0.05, "S_mean": 0.3,
+                   "S_bar_mean": 0.6},
+    }
+    instance = build_instance(spec, np.random.default_rng(seed))
+    numbers, graph = instance.numbers, instance.graph
+    best = numbers["best_arm"]
+    assert (best in graph.S) == (best_in == "S") and numbers["best_in"] == best_in
+    assert numbers["D"] == [0, 1] and numbers["d"] == 2 and numbers["best_in_D"] == (best in (0, 1))
+    means = np.asarray(instance.environment.means)
+    assert means[best] == 0.05 and np.argmin(means) == best
+    others = np.delete(np.arange(graph.n_arms), best)
+    np.testing.assert_array_equal(means[others], np.where(np.isin(others, graph.S), 0.3, 0.6))
+
+
+def test_regimes_run_each_algorithm_with_the_presets_it_has(repo, schema_path):
+    """Exp3.G-weak (``paper`` only) runs once per point next to Algorithm 2's ``paper`` and ``tuned``; a
+    regime's own seeds_per_job sets its batches."""
+    import yaml
+
+    from regretlab.config import batch_seeds, run_jobs, validate_config
+
+    config = validate_config(yaml.safe_load((repo / "config.yaml").read_text()), schema_path)
+    jobs = run_jobs(config, "weak_bipartite_best_in_S")
+    pairs = {(job.algorithm, job.constants) for job in jobs}
+    expected = {("exp3g_weak", "paper"), ("algorithm2_bipartite", "paper"), ("algorithm2_bipartite", "tuned")}
+    assert pairs == expected
+    grid = config["regimes"]["weak_bipartite_best_in_S"]["scales"]["quick"]
+    assert batch_seeds(config, "weak_bipartite_best_in_S", 0) == list(range(grid["seeds"]))
+    assert len(jobs) == len(pairs) * len(config["regimes"]["weak_bipartite_best_in_S"]["instances"])
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The theorems' per-arm bounds hold on runs of the paper preset (theory.BOUNDS, evaluated like the aggregate)
+# ------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "graph, algorithm, best_in, bounds",
+    [
+        (directed_complete_bipartite(2, 4), "algorithm2_bipartite", "S", ["theorem7_best_S"]),
+        (directed_complete_bipartite(2, 4), "algorithm2_bipartite", "S_bar", ["theorem7_best_Sbar"]),
+        (weakly_observable_stars([2, 2]), "algorithm2_weak", "S", ["theorem8_best_S_third"]),
+        (weakly_observable_stars([2, 2]), "algorithm2_weak_half", "S_bar", ["theorem8_best_Sbar_half"]),
+    ],
+)
+def test_per_arm_bounds_hold_with_the_paper_constants(graph, algorithm, best_in, bounds):
+    from regretlab.bandits.instance import parts_means
+    from regretlab.theory import BOUNDS
+
+    in_s = np.isin(np.arange(graph.n_arms), graph.S)
+    best = int(graph.S[0] if best_in == "S" else graph.S_bar[0])
+    spec = {"best_mean": 0.05, "S_mean": 0.4, "S_bar_mean": 0.6}
+    instance = instance_of(graph, parts_means(spec, in_s, best))
+    horizon = 4000
+    runs, info = run_seeds("r", "i", instance, algorithm, "paper", horizon, [0, 1, 2, 3])
+    final = runs[runs.t == horizon]
+    assert all(all(learner["hypotheses"].values()) for learner in info["learners"])
+    point = {"T": horizon, **instance.numbers, **final.mean(numeric_only=True).to_dict()}
+    for name in bounds:
+        spec = BOUNDS[name]
+        assert spec.hypotheses(point)
+        assert final[spec.metric].mean() <= spec.evaluate(point)

@@ -32,7 +32,7 @@ GRAPH_FAMILIES = {
     "weakly_observable_stars": lambda spec, rng: families.weakly_observable_stars(spec["leaf_counts"]),
 }
 #: Loss environments an instance spec may name. The schema lists the same names.
-LOSS_KINDS = ("bernoulli", "switching", "theorem5")
+LOSS_KINDS = ("bernoulli", "switching", "bernoulli_parts", "theorem5")
 
 
 @dataclass(frozen=True)
@@ -57,8 +57,16 @@ class BanditInstance:
         )
 
 
+def parts_means(spec: dict, in_s: np.ndarray, best_arm: int) -> tuple[float, ...]:
+    """Bernoulli means of a ``bernoulli_parts`` entry (paper 001 §4): ``best_mean`` on ``best_arm``,
+    ``S_mean`` on the other nodes with a self-loop, ``S_bar_mean`` on the other nodes without one."""
+    means = np.where(in_s, spec["S_mean"], spec["S_bar_mean"]).astype(float)
+    means[best_arm] = spec["best_mean"]
+    return tuple(float(m) for m in means)
+
+
 def build_environment(spec: dict, n_arms: int, best_arm: int) -> Environment:
-    """The loss environment of a validated ``losses`` config entry."""
+    """The loss environment of a validated ``bernoulli`` or ``switching`` ``losses`` config entry."""
     if spec["kind"] == "bernoulli":
         return StochasticBernoulli.with_best_arm(n_arms, best_arm, spec["best_mean"], spec["gap"])
     if spec["kind"] == "switching":
@@ -70,16 +78,35 @@ def build_instance(spec: dict, rng: np.random.Generator) -> BanditInstance:
     """Build an instance from a validated config entry ``{"graph": {...}, "losses": {...}}``.
 
     Random graph families draw from ``rng`` (the instance's own SeedSequence); then the best arm is drawn
-    uniformly from ``rng``, so that no tie-breaking towards low indices can favour a learner.
+    uniformly from ``rng``, so that no tie-breaking towards low indices can favour a learner — for
+    ``bernoulli_parts`` uniformly from the part ``best_in`` (S: nodes with a self-loop; S_bar: without), and
+    the instance's numbers then also record the best arm, its part and the weakly dominating set D used by
+    the Section 4 algorithms and metrics.
     """
     family = spec["graph"]["family"]
     if family not in GRAPH_FAMILIES:
         raise ValueError(f"graph.family must be one of {sorted(GRAPH_FAMILIES)}, got {family!r}")
     graph = GRAPH_FAMILIES[family](spec["graph"], rng)
-    best_arm = int(rng.integers(graph.n_arms))
-    if spec["losses"]["kind"] == "theorem5":
-        return theorem5_instance(graph, spec["losses"])
-    return BanditInstance(graph, build_environment(spec["losses"], graph.n_arms, best_arm), describe(graph))
+    losses = spec["losses"]
+    if losses["kind"] == "theorem5":
+        return theorem5_instance(graph, losses)
+    if losses["kind"] != "bernoulli_parts":
+        best_arm = int(rng.integers(graph.n_arms))
+        return BanditInstance(graph, build_environment(losses, graph.n_arms, best_arm), describe(graph))
+    in_s = np.zeros(graph.n_arms, dtype=bool)
+    in_s[graph.S] = True
+    part = graph.S if losses["best_in"] == "S" else graph.S_bar
+    if part.size == 0:
+        raise ValueError(f"losses.best_in = {losses['best_in']!r} but that part of the graph is empty")
+    best_arm = int(rng.choice(part))
+    numbers = {
+        **describe(graph),
+        "D": [int(i) for i in graph.weakly_dominating_set.members],
+        "best_arm": best_arm,
+        "best_in": losses["best_in"],
+        "best_in_D": best_arm in graph.weakly_dominating_set.members,
+    }
+    return BanditInstance(graph, StochasticBernoulli(parts_means(losses, in_s, best_arm)), numbers)
 
 
 def theorem5_instance(graph: FeedbackGraph, losses: dict) -> BanditInstance:
