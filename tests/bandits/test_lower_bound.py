@@ -24,6 +24,7 @@ from regretlab.bandits.lower_bound import (
 from regretlab.bandits.simulate import run_seeds
 from regretlab.bandits.tracking import Tracker
 from regretlab.graphs.families import directed_complete_bipartite, figure1_graph, weakly_observable_stars
+from regretlab.theory import BOUNDS
 
 LOSSES = {"kind": "theorem5", "b": 0.5, "calibration_seeds": 2}
 
@@ -131,3 +132,22 @@ def test_config_entry_builds_the_construction():
     instance = build_instance(spec, np.random.default_rng(0))
     assert instance.environment == Theorem5Construction(6, 2, 1, 0.5, 2, 2)
     assert type(instance).from_dict(instance.to_dict()).to_dict() == instance.to_dict()
+
+
+def test_theorem5_17_18_bounds_in_the_registry():
+    point = {"T": 10_000, "b": 0.5, "theorem5_environment": 2, "theorem5_epsilon": 0.2}
+    assert BOUNDS["theorem5_lower"].evaluate(point) == pytest.approx(10_000**0.8, rel=1e-12)
+    assert BOUNDS["theorem5_lower"].direction == "lower" and BOUNDS["theorem17_best_S"].direction == "upper"
+    assert BOUNDS["theorem5_lower"].hypotheses(point)
+    assert not BOUNDS["theorem5_lower"].hypotheses({**point, "theorem5_epsilon": 0.4})  # ε̂ ≥ 1/3
+    assert not BOUNDS["theorem5_lower"].hypotheses({**point, "b": 0.2})  # b ≤ ε̂
+    environment_1 = {"T": 10_000, "b": 0.5, "theorem5_environment": 1}
+    assert math.isnan(BOUNDS["theorem5_lower"].evaluate(environment_1))
+    assert not BOUNDS["theorem5_lower"].hypotheses(environment_1)
+    numbers = {"s": 4, "L_best_S": 900.0, "L_D": 4096.0}
+    assert BOUNDS["theorem17_best_S"].evaluate(numbers) == pytest.approx(60 + 16, rel=1e-12)
+    assert BOUNDS["theorem17_best_Sbar"].evaluate(numbers) == pytest.approx(900 ** (2 / 3) + 76, rel=1e-12)
+    assert BOUNDS["theorem18_best_S_third"].evaluate(numbers) == pytest.approx(256, rel=1e-12)
+    assert BOUNDS["theorem18_best_S_half"].evaluate(numbers) == pytest.approx(64, rel=1e-12)
+    assert BOUNDS["theorem18_best_Sbar_half"].evaluate(numbers) == pytest.approx(512, rel=1e-12)
+    assert BOUNDS["theorem18_best_Sbar_third"].evaluate(numbers) == pytest.approx(256, rel=1e-12)

@@ -228,7 +228,7 @@ class Algorithm6:
         self._rng = rng
         self.hypotheses = {
             "eta_start_at_most_1_5": self.eta_start <= 0.2,
-            "eta_bar_at_most_1_25": True,
+            "eta_bar_at_most_1_25": self.eta_bar <= ETA_BAR_CAP,
             "T_at_least_2K": horizon >= 2 * k,
         }
 
