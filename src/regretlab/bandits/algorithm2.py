@@ -157,7 +157,7 @@ class Algorithm2:
             hypotheses = {
                 "delta_in_range": 1.0 / horizon <= delta <= delta_cap,
                 "eta_at_most_1_25": tuning["eta"] <= 0.04,
-                "eta_bar_at_most_delta_4_3": tuning["eta_bar"] <= delta ** (4.0 / 3.0) * (1.0 + 1e-12),
+                "eta_bar_at_most_delta_4_3": tuning["eta_bar"] <= delta ** (4.0 / 3.0),
             }
         else:
             raise ValueError(f"variant must be 'bipartite' or 'weak', got {variant!r}")
