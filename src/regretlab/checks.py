@@ -147,16 +147,21 @@ def _x_T(regime: dict) -> list[Problem]:
     )
 
 
-def _x_L_star(regime: dict) -> list[Problem]:
-    if len(regime["instances"]) < 2:
-        return [
-            (
-                "instances",
-                "a sweep in L* needs at least 2 instances (their mean L* are the abscissae), "
-                f"got {list(regime['instances'])}",
-            )
-        ]
-    return []
+def _x_across_instances(symbol: str) -> Callable[[dict], list[Problem]]:
+    """A sweep whose abscissae are a per-instance mean (L*, L_{i*_S}, L_D) needs at least 2 instances."""
+
+    def rule(regime: dict) -> list[Problem]:
+        if len(regime["instances"]) < 2:
+            return [
+                (
+                    "instances",
+                    f"a sweep in {symbol} needs at least 2 instances (their means are the abscissae), "
+                    f"got {list(regime['instances'])}",
+                )
+            ]
+        return []
+
+    return rule
 
 
 def _x_t(regime: dict) -> list[Problem]:
@@ -172,7 +177,13 @@ def _x_t(regime: dict) -> list[Problem]:
 
 #: What each swept variable needs of a regime's horizons and instances, by ``x``: regime → problems (fields
 #: relative to the regime).
-X_RULES: dict[str, Callable[[dict], list[Problem]]] = {"T": _x_T, "L_star": _x_L_star, "t": _x_t}
+X_RULES: dict[str, Callable[[dict], list[Problem]]] = {
+    "T": _x_T,
+    "L_star": _x_across_instances("L*"),
+    "L_best_S": _x_across_instances("L_{i*_S}"),
+    "L_D": _x_across_instances("L_D"),
+    "t": _x_t,
+}
 
 
 _GRAPHS: dict[tuple[int, bytes], FeedbackGraph] = {}

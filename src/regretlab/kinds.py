@@ -40,6 +40,8 @@ KINDS: dict[str, Kind] = {
             "eta",
             "eta_bar",
             "delta",
+            # ε̂ = ln(2N + 1)/ln T of Theorem 5's construction (regretlab.bandits.lower_bound)
+            "theorem5_epsilon",
         ),
     ),
     "cmdp": Kind(

@@ -451,6 +451,68 @@ BOUNDS: dict[str, BoundSpec] = {
         source="paper 001 Theorem 8 (line 264), i ∈ S̄, γ = 1/2: Õ(L_D^{(1+γ)/2}) (line 266)",
         hypotheses=bandit_bounds.theorem8_hypotheses,
     ),
+    "theorem17_best_S": BoundSpec(
+        evaluate=bandit_bounds.theorem17_best_s,
+        metric="regret_best_S",
+        explicit=False,
+        label="√(sL_{i*_S}) + s²",
+        exponents={"L_star": 0.5, "L_best_S": 0.5},
+        source="paper 001 App. E.3, Theorem 17 (line 1119): Algorithm 6, i* ∈ S: Õ(√(sL_{i*_S}) + s²)",
+    ),
+    "theorem17_best_Sbar": BoundSpec(
+        evaluate=bandit_bounds.theorem17_best_s_bar,
+        metric="regret_best_Sbar",
+        explicit=False,
+        label="L_{i*_S}^{2/3} + √(sL_{i*_S}) + s²",
+        exponents={"L_best_S": 2.0 / 3.0},
+        source="paper 001 App. E.3, Theorem 17 (line 1121): Algorithm 6, i* ∈ S̄",
+    ),
+    "theorem18_best_S_third": BoundSpec(
+        evaluate=bandit_bounds.theorem18_rate(2.0 / 3.0),
+        metric="regret_best_S",
+        explicit=False,
+        label="L_D^{2/3}",
+        exponents={"L_D": 2.0 / 3.0},
+        source="paper 001 App. E.5, Theorem 18 (line 1337): Algorithm 7, γ = 1/3, i* ∈ S: Õ(L_D^{1−γ})",
+    ),
+    "theorem18_best_Sbar_third": BoundSpec(
+        evaluate=bandit_bounds.theorem18_rate(2.0 / 3.0),
+        metric="regret_best_Sbar",
+        explicit=False,
+        label="L_D^{2/3}",
+        exponents={"L_D": 2.0 / 3.0},
+        source="paper 001 App. E.5, Theorem 18 (line 1339): Algorithm 7, γ = 1/3, i* ∈ S̄: Õ(L_D^{(1+γ)/2})",
+    ),
+    "theorem18_best_S_half": BoundSpec(
+        evaluate=bandit_bounds.theorem18_rate(0.5),
+        metric="regret_best_S",
+        explicit=False,
+        label="L_D^{1/2}",
+        exponents={"L_D": 0.5},
+        source="paper 001 App. E.5, Theorem 18 (line 1337): Algorithm 7, γ = 1/2, i* ∈ S: Õ(L_D^{1−γ})",
+    ),
+    "theorem18_best_Sbar_half": BoundSpec(
+        evaluate=bandit_bounds.theorem18_rate(0.75),
+        metric="regret_best_Sbar",
+        explicit=False,
+        label="L_D^{3/4}",
+        exponents={"L_D": 0.75},
+        source="paper 001 App. E.5, Theorem 18 (line 1339): Algorithm 7, γ = 1/2, i* ∈ S̄: Õ(L_D^{(1+γ)/2})",
+    ),
+    "theorem5_lower": BoundSpec(
+        evaluate=bandit_bounds.theorem5_lower,
+        metric="pseudo_regret",
+        explicit=False,
+        label="T^{1−ε̂}, ε̂ = ln(2N+1)/ln T (N: regret in environment 1)",
+        exponents={"T": 1.0},
+        source=(
+            "paper 001 Theorem 5 (line 208), proof App. E.1: Ω(T^{1−ε}) for every ε ∈ (0, 1/3) if the "
+            "algorithm has Õ(1) regret at L* = 0; the exponent 1 is the limit ε → 0. Drawn at the "
+            "construction's measured ε̂, greyed where ε̂ < b < 1 − 2ε̂ fails (the premise)"
+        ),
+        hypotheses=bandit_bounds.theorem5_premise,
+        direction="lower",
+    ),
 }
 
 

@@ -19,6 +19,8 @@ from regretlab.bandits.algorithm1 import Algorithm1
 from regretlab.bandits.algorithm2 import Algorithm2
 from regretlab.bandits.algorithm4 import Algorithm4
 from regretlab.bandits.algorithm5 import Algorithm5
+from regretlab.bandits.algorithm6 import Algorithm6
+from regretlab.bandits.algorithm7 import Algorithm7
 from regretlab.bandits.exp3g import Exp3G
 from regretlab.bandits.exp3g_weak import Exp3GWeak
 from regretlab.bandits.instance import BanditInstance
@@ -104,6 +106,33 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         needs_L_star=False,
         description="Algorithm 5 for self-aware graphs (paper 001 Theorem 14)",
         graph_class="self_aware",
+    ),
+    "algorithm6": AlgorithmSpec(
+        build=lambda instance, horizon, rng, constants, oracle: Algorithm6(
+            instance.graph, horizon, rng, constants
+        ),
+        presets=Algorithm6.presets,
+        needs_L_star=False,
+        description="Algorithm 6: Algorithm 2 with clipping and resets, no oracle (paper 001 Theorem 17)",
+        graph_class="directed_complete_bipartite",
+    ),
+    "algorithm7": AlgorithmSpec(
+        build=lambda instance, horizon, rng, constants, oracle: Algorithm7(
+            instance.graph, horizon, rng, constants, gamma=1.0 / 3.0
+        ),
+        presets=Algorithm7.presets,
+        needs_L_star=False,
+        description="Algorithm 7: Algorithm 2 with resets on δ, γ = 1/3, no oracle (paper 001 Theorem 18)",
+        graph_class="weakly_observable",
+    ),
+    "algorithm7_half": AlgorithmSpec(
+        build=lambda instance, horizon, rng, constants, oracle: Algorithm7(
+            instance.graph, horizon, rng, constants, gamma=0.5
+        ),
+        presets=Algorithm7.presets,
+        needs_L_star=False,
+        description="Algorithm 7: Algorithm 2 with resets on δ, γ = 1/2, no oracle (paper 001 Theorem 18)",
+        graph_class="weakly_observable",
     ),
     "exp3g_weak": AlgorithmSpec(
         build=lambda instance, horizon, rng, constants, oracle: Exp3GWeak(

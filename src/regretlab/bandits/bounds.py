@@ -204,3 +204,47 @@ def theorem8_hypotheses(numbers: dict) -> bool:
         and _at_most(numbers["eta"], 1.0 / 25.0)
         and _at_most(numbers["eta_bar"], delta ** (4.0 / 3.0))
     )
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Section 4, adaptive versions (App. E.3, E.5) and the lower bound (App. E.1): Theorems 17, 18 and 5 give Õ/Ω
+# only, so these are rates with unit constant.
+# ------------------------------------------------------------------------------------------------------------
+
+
+def theorem17_best_s(numbers: dict) -> float:
+    """√(s L_{i*_S}) + s²: Theorem 17 (line 1119) when the arm compared with is in S, unit constants."""
+    s = numbers["s"]
+    return math.sqrt(s * numbers["L_best_S"]) + s**2
+
+
+def theorem17_best_s_bar(numbers: dict) -> float:
+    """L_{i*_S}^{2/3} + √(s L_{i*_S}) + s²: Theorem 17 (line 1121) for an arm of S̄, unit constants."""
+    return numbers["L_best_S"] ** (2.0 / 3.0) + theorem17_best_s(numbers)
+
+
+def theorem18_rate(exponent: float):
+    """L_D^{exponent}: Theorem 18 (line 1337) ignores s and d; 1 − γ for i* ∈ S, (1 + γ)/2 for i* ∈ S̄."""
+
+    def rate(numbers: dict) -> float:
+        return numbers["L_D"] ** exponent
+
+    return rate
+
+
+def theorem5_lower(numbers: dict) -> float:
+    """T^{1−ε̂} with ε̂ = ln(2N + 1)/ln T the construction's measured exponent (regretlab.bandits.lower_bound):
+    the length T/(2N + 1) of its interval I, on which the proof's Ω(T^{1−ε}) regret is incurred (App. E.1).
+    NaN where the point has no ε̂ (environment 1)."""
+    epsilon = numbers.get("theorem5_epsilon", math.nan)
+    return numbers["T"] ** (1.0 - epsilon)
+
+
+def theorem5_premise(numbers: dict) -> bool:
+    """Environment 2 and the proof's conditions at the measured ε̂: ε̂ < 1/3 and ε̂ < b < 1 − 2ε̂ (line 953)."""
+    epsilon = numbers.get("theorem5_epsilon", math.nan)
+    return bool(
+        numbers.get("theorem5_environment") == 2
+        and epsilon < 1.0 / 3.0
+        and epsilon < numbers["b"] < 1.0 - 2.0 * epsilon
+    )

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from regretlab.bandits.lower_bound import Theorem5Construction, Theorem5Losses
+
 
 def _check_arm(best_arm: int, n_arms: int) -> None:
     if not 0 <= best_arm < n_arms:
@@ -196,18 +198,24 @@ class SwitchingAdversary:
         }
 
 
-Environment = StochasticBernoulli | SwitchingAdversary | MinimaxGap
+Environment = StochasticBernoulli | SwitchingAdversary | MinimaxGap | Theorem5Losses | Theorem5Construction
 
 
 def environment_from_dict(data: dict) -> Environment:
     """Rebuild an environment from its ``to_dict`` output."""
     kind = data.get("kind")
+    fields = {k: v for k, v in data.items() if k != "kind"}
     if kind == "bernoulli":
         return StochasticBernoulli(tuple(data["means"]))
     if kind == "switching":
-        return SwitchingAdversary(**{k: v for k, v in data.items() if k != "kind"})
+        return SwitchingAdversary(**fields)
     if kind == "minimax":
-        return MinimaxGap(**{k: v for k, v in data.items() if k != "kind"})
+        return MinimaxGap(**fields)
+    if kind == "theorem5":
+        return Theorem5Construction(**fields)
+    if kind == "theorem5_losses":
+        return Theorem5Losses(**fields)
     raise ValueError(
-        f"unknown loss environment kind {kind!r}; allowed: ['bernoulli', 'minimax', 'switching']"
+        f"unknown loss environment kind {kind!r}; allowed: ['bernoulli', 'minimax', 'switching', 'theorem5', "
+        "'theorem5_losses']"
     )

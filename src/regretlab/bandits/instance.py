@@ -13,6 +13,7 @@ from regretlab.bandits.environments import (
     SwitchingAdversary,
     environment_from_dict,
 )
+from regretlab.bandits.lower_bound import Theorem5Construction, theorem5_pair
 from regretlab.graphs import families
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.summary import describe
@@ -32,7 +33,7 @@ GRAPH_FAMILIES = {
     "weakly_observable_stars": lambda spec, rng: families.weakly_observable_stars(spec["leaf_counts"]),
 }
 #: Loss environments an instance spec may name. The schema lists the same names.
-LOSS_KINDS = ("bernoulli", "switching", "minimax", "bernoulli_parts")
+LOSS_KINDS = ("bernoulli", "switching", "minimax", "bernoulli_parts", "theorem5")
 
 
 @dataclass(frozen=True)
@@ -70,10 +71,12 @@ def parts_means(spec: dict, in_s: np.ndarray, best_arm: int) -> tuple[float, ...
     return tuple(float(m) for m in means)
 
 
-def draw_best_arm(spec: dict, graph: FeedbackGraph, rng: np.random.Generator) -> int:
+def draw_best_arm(spec: dict, graph: FeedbackGraph, rng: np.random.Generator) -> int | None:
     """The best arm of a ``losses`` entry, uniform over the arms so that no tie-breaking towards low
     indices can favour a learner — for ``bernoulli_parts`` uniform over the part ``best_in`` (S: nodes with
-    a self-loop; S_bar: without)."""
+    a self-loop; S_bar: without); None for Theorem 5's construction, which fixes its arms (App. E.1)."""
+    if spec["kind"] == "theorem5":
+        return None
     if spec["kind"] != "bernoulli_parts":
         return int(rng.integers(graph.n_arms))
     part = graph.S if spec["best_in"] == "S" else graph.S_bar
@@ -82,7 +85,7 @@ def draw_best_arm(spec: dict, graph: FeedbackGraph, rng: np.random.Generator) ->
     return int(rng.choice(part))
 
 
-def build_environment(spec: dict, graph: FeedbackGraph, best_arm: int) -> Environment:
+def build_environment(spec: dict, graph: FeedbackGraph, best_arm: int | None) -> Environment:
     """The loss environment of a validated ``losses`` config entry on ``graph`` (whose independence number
     sets a minimax instance's gap, and whose S/S̄ split a ``bernoulli_parts`` instance's means)."""
     n_arms = graph.n_arms
@@ -97,6 +100,9 @@ def build_environment(spec: dict, graph: FeedbackGraph, best_arm: int) -> Enviro
         in_s = np.zeros(n_arms, dtype=bool)
         in_s[graph.S] = True
         return StochasticBernoulli(parts_means(spec, in_s, best_arm))
+    if spec["kind"] == "theorem5":
+        u, v = theorem5_pair(graph)
+        return Theorem5Construction(n_arms, u, v, spec["b"], spec["environment"], spec["calibration_seeds"])
     raise ValueError(f"losses.kind must be one of {list(LOSS_KINDS)}, got {spec['kind']!r}")
 
 
@@ -121,4 +127,7 @@ def build_instance(spec: dict, rng: np.random.Generator) -> BanditInstance:
             "best_in": losses["best_in"],
             "best_in_D": best_arm in graph.weakly_dominating_set.members,
         }
+    if losses["kind"] == "theorem5":
+        u, v = theorem5_pair(graph)
+        numbers |= {"u": u, "v": v, "b": losses["b"], "theorem5_environment": losses["environment"]}
     return BanditInstance(graph, build_environment(losses, graph, best_arm), numbers)

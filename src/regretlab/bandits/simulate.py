@@ -9,6 +9,7 @@ import pandas as pd
 
 from regretlab.bandits.algorithms import ALGORITHMS, make_learner
 from regretlab.bandits.instance import BanditInstance
+from regretlab.bandits.lower_bound import Theorem5Construction, materialise
 from regretlab.bandits.tracking import PER_ARM_COLUMNS, RECORD_COLUMNS, Tracker, per_arm_record
 from regretlab.checkpoints import log_checkpoints
 from regretlab.io import stack_run_frames, write_run_table
@@ -119,9 +120,10 @@ def run_seeds(
     frames, learners = [], []
     spec = ALGORITHMS.get(algorithm)
     oracle_keys = (("L_star",) if spec.needs_L_star else ()) + spec.oracle if spec else ()
-    for seed in seeds:
-        key = job_seed_sequence(regime, instance_name, seed)
-        env_rng, learner_rng = environment_and_learner_rngs(key)
+
+    def build(instance: BanditInstance, seed: int | str):
+        """The learner of ``seed`` and its environment generator."""
+        env_rng, learner_rng = environment_and_learner_rngs(job_seed_sequence(regime, instance_name, seed))
         oracle = {}
         if oracle_keys:
             # A fresh SeedSequence for the dry pass: ``spawn`` is stateful, so spawning again from ``key``
@@ -130,9 +132,21 @@ def run_seeds(
             totals = realised_totals(instance, horizon, dry_env_rng)
             values = oracle_values(instance, totals)
             oracle = {name: values[name] for name in oracle_keys}
-        learner = make_learner(algorithm, instance, horizon, learner_rng, constants, oracle)
+        return make_learner(algorithm, instance, horizon, learner_rng, constants, oracle), env_rng
+
+    theorem5 = None
+    if isinstance(instance.environment, Theorem5Construction):
+        # Theorem 5 (App. E.1): environment 2 is built from calibration runs of this algorithm on
+        # environment 1, with seeds of their own (regretlab.bandits.lower_bound).
+        instance, theorem5 = materialise(
+            instance, horizon, lambda first, j: build(first, f"theorem5-calibration-{j}")[0]
+        )
+    for seed in seeds:
+        learner, env_rng = build(instance, seed)
         frame = simulate(learner, instance, horizon, env_rng)
         frame.insert(0, "seed", seed)
+        if theorem5 is not None:
+            frame["theorem5_epsilon"] = theorem5.get("epsilon_hat", np.nan)
         frame["hypotheses_hold"] = all(learner.hypotheses.values())
         frames.append(frame)
         learners.append(
@@ -147,7 +161,7 @@ def run_seeds(
         frames, regime=regime, instance=instance_name, algorithm=algorithm, constants=constants, T=horizon
     )
     flags = {f"oracle_{name}": name in oracle_keys for name in ("L_star", "L_best_S", "L_D")}
-    return runs, {**flags, "learners": learners}
+    return runs, {**flags, "learners": learners, **({"theorem5": theorem5} if theorem5 else {})}
 
 
 def run_and_write(
