@@ -20,19 +20,19 @@ rule bandit_instance:
 
 
 rule bandit_run:
-    """Run one algorithm (constants preset) on one instance at one horizon for a batch of seeds."""
+    """Run one algorithm (constants preset) on every instance, horizon and seed batch of a regime."""
     input:
-        instance=INSTANCE,
+        instances=regime_instances,
     output:
-        RUN,
+        directory(RUN_SET),
     params:
         library=BANDIT_LIBRARY,
-        seeds=run_seeds_of_batch,
+        runs=runs_of_set,
         regime=regime_config,
     log:
-        "logs/runs/{regime}/{instance}/{algorithm}/{constants}/T~{T}/seeds~{batch}.log",
+        "logs/runs/{regime}/{algorithm}/{constants}.log",
     benchmark:
-        "results/benchmarks/runs/{regime}/{instance}/{algorithm}/{constants}/T~{T}/seeds~{batch}.tsv"
+        "results/benchmarks/runs/{regime}/{algorithm}/{constants}.tsv"
     resources:
         runtime=run_runtime_minutes,
         mem_mb=run_mem_mb,

@@ -20,19 +20,19 @@ rule cmdp_instance:
 
 
 rule cmdp_run:
-    """Run PDGD-OPS (or UC-O-GDPS alone) on one instance at one horizon for a batch of seeds."""
+    """Run PDGD-OPS (or UC-O-GDPS alone) with one constants preset on every instance, horizon and seed batch."""
     input:
-        instance=INSTANCE,
+        instances=regime_instances,
     output:
-        RUN,
+        directory(RUN_SET),
     params:
         library=CMDP_LIBRARY,
-        seeds=run_seeds_of_batch,
+        runs=runs_of_set,
         regime=regime_config,
     log:
-        "logs/runs/{regime}/{instance}/{algorithm}/{constants}/T~{T}/seeds~{batch}.log",
+        "logs/runs/{regime}/{algorithm}/{constants}.log",
     benchmark:
-        "results/benchmarks/runs/{regime}/{instance}/{algorithm}/{constants}/T~{T}/seeds~{batch}.tsv"
+        "results/benchmarks/runs/{regime}/{algorithm}/{constants}.tsv"
     resources:
         runtime=cmdp_runtime_minutes,
         mem_mb=cmdp_mem_mb,

@@ -3,7 +3,16 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from regretlab.config import ConfigError, batch_seeds, regimes_of_kind, run_jobs, validate_config
+from regretlab.config import (
+    ConfigError,
+    RunSet,
+    batch_seeds,
+    jobs_of,
+    regimes_of_kind,
+    run_file,
+    run_sets,
+    validate_config,
+)
 from regretlab.io import source_fingerprint
 
 # The whole config — schema and cross-field rules (regretlab.checks) — is checked here, while the Snakefile is
@@ -25,7 +34,9 @@ CMDP_REGIMES = regimes_of_kind(config, "cmdp")
 
 # Every file pattern of the workflow, named once.
 INSTANCE = "results/instances/{regime}/{instance}.json"
-RUN = "results/runs/{regime}/{instance}/{algorithm}/{constants}/T~{T}/seeds~{batch}.parquet"
+# One run job = one algorithm and constants preset on every instance, horizon and seed batch of a regime
+# (regretlab.config.RunSet); its directory holds one table per run: {instance}/T~{T}/seeds~{batch}.parquet.
+RUN_SET = "results/runs/{regime}/{algorithm}/{constants}"
 SUMMARY = "results/summary/{regime}.parquet"
 EXPONENTS = "results/summary/{regime}.exponents.parquet"
 FIGURE = "figures/{regime}.{ext}"
@@ -41,8 +52,6 @@ wildcard_constraints:
     instance=r"[A-Za-z0-9_]+",
     algorithm=r"[a-z0-9_]+",
     constants=r"[a-z]+",
-    T=r"[0-9]+",
-    batch=r"[0-9]+",
 
 
 def regime_config(wildcards):
@@ -55,14 +64,27 @@ def instance_spec(wildcards):
     return config["regimes"][wildcards.regime]["instances"][wildcards.instance]
 
 
-def run_seeds_of_batch(wildcards):
-    """The seeds one run job simulates."""
-    return batch_seeds(config, wildcards.regime, int(wildcards.batch), int(wildcards.T))
+def run_set(wildcards):
+    """The run job a rule's wildcards name."""
+    return RunSet(wildcards.regime, wildcards.algorithm, wildcards.constants)
+
+
+def runs_of_set(wildcards):
+    """The runs one run job simulates: instance, horizon, seeds and the table's path in its directory."""
+    return [
+        {
+            "instance": job.instance,
+            "T": job.T,
+            "seeds": batch_seeds(config, job.regime, job.batch, job.T),
+            "file": run_file(job),
+        }
+        for job in jobs_of(config, run_set(wildcards))
+    ]
 
 
 def regime_runs(wildcards):
-    """Every run file of a regime at the configured scale."""
-    return [RUN.format(**asdict(job)) for job in run_jobs(config, wildcards.regime)]
+    """Every run job directory of a regime at the configured scale."""
+    return [RUN_SET.format(**asdict(job)) for job in run_sets(config, wildcards.regime)]
 
 
 def regime_instances(wildcards):

@@ -4,36 +4,23 @@
 # allowance — lives in regretlab.cost, which `regretlab estimate` uses too, so the estimate of a scale and
 # the requests of its jobs agree. Defaults for every other rule live in the profiles.
 from regretlab import cost
-from regretlab.config import RunJob
-
-
-def run_job(wildcards):
-    """The run job a rule's wildcards name."""
-    return RunJob(
-        wildcards.regime,
-        wildcards.instance,
-        wildcards.algorithm,
-        wildcards.constants,
-        int(wildcards.T),
-        int(wildcards.batch),
-    )
 
 
 def run_runtime_minutes(wildcards, attempt):
     """Wall-time request of one bandit run job, in minutes (regretlab.cost.runtime_minutes)."""
-    return cost.runtime_minutes(config, run_job(wildcards), attempt)
+    return cost.runtime_minutes(config, run_set(wildcards), attempt)
 
 
 def run_mem_mb(wildcards, attempt):
     """Memory request of one bandit run job, in MB (regretlab.cost.mem_mb)."""
-    return cost.mem_mb(config, run_job(wildcards), attempt)
+    return cost.mem_mb(config, run_set(wildcards), attempt)
 
 
 def cmdp_runtime_minutes(wildcards, attempt):
     """Wall-time request of one CMDP run job, in minutes (regretlab.cost.runtime_minutes)."""
-    return cost.runtime_minutes(config, run_job(wildcards), attempt)
+    return cost.runtime_minutes(config, run_set(wildcards), attempt)
 
 
 def cmdp_mem_mb(wildcards, attempt):
     """Memory request of one CMDP run job, in MB (regretlab.cost.mem_mb)."""
-    return cost.mem_mb(config, run_job(wildcards), attempt)
+    return cost.mem_mb(config, run_set(wildcards), attempt)

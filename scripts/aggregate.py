@@ -8,9 +8,9 @@ with job_log(snakemake) as log:
         regime=snakemake.wildcards.regime,
         regime_config=snakemake.params.regime,
         instance_paths=snakemake.input.instances,
-        run_paths=snakemake.input.runs,
+        run_dirs=snakemake.input.runs,
         n_resamples=snakemake.params.bootstrap_resamples,
         summary_path=snakemake.output.summary,
         exponents_path=snakemake.output.exponents,
     )
-    log.info("aggregated %d run files", len(snakemake.input.runs))
+    log.info("aggregated the runs of %d run jobs", len(snakemake.input.runs))

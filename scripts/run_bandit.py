@@ -1,21 +1,20 @@
-"""Snakemake adapter: instance file + seed batch → run table (parquet, one row per seed and checkpoint)."""
+"""Snakemake adapter: a regime's instance files → the run tables of one run job (one algorithm and constants
+preset on every instance, horizon and seed batch; parquet, one row per seed and checkpoint)."""
 
-from regretlab.bandits.instance import BanditInstance
-from regretlab.bandits.simulate import run_and_write
-from regretlab.io import read_json
+from pathlib import Path
+
+from regretlab.bandits.simulate import run_set_and_write
 from regretlab.logs import job_log
 
 with job_log(snakemake) as log:
     w = snakemake.wildcards
-    summary = run_and_write(
+    run_set_and_write(
         regime=w.regime,
-        instance_name=w.instance,
-        instance=BanditInstance.from_dict(read_json(snakemake.input.instance)),
         algorithm=w.algorithm,
         constants=w.constants,
-        horizon=int(w.T),
-        seeds=snakemake.params.seeds,
+        instance_paths={Path(path).stem: path for path in snakemake.input.instances},
+        runs=snakemake.params.runs,
         config=snakemake.params.regime,
-        path=snakemake.output[0],
+        directory=snakemake.output[0],
+        log=log,
     )
-    log.info("%s", summary)

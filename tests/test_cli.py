@@ -72,7 +72,8 @@ def test_estimate_prints_every_regime_and_a_total(repo, capsys, monkeypatch):
         for spec in config["regimes"].values()
         for T in spec["scales"]["paper"]["horizons"]
     ]  # every algorithm of the smoke config has every preset its regime names
-    seeds_per_job = config.get("seeds_per_job", 8)
-    jobs = sum(runs * -(-seeds // seeds_per_job) for runs, _, seeds in points)
+    jobs = sum(  # one run job per algorithm and constants preset of a regime
+        len(spec["algorithms"]) * len(spec.get("constants", ["paper"])) for spec in config["regimes"].values()
+    )
     total = lines[4].split()
     assert int(total[1]) == jobs and float(total[2]) == sum(runs * T * seeds for runs, T, seeds in points)

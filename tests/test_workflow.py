@@ -129,7 +129,7 @@ def test_smoke_run_produces_every_file(smoke_dir):
     exponents = pd.read_csv(smoke_dir / "figures/exponents.csv")
     assert list(exponents.columns) == EXPONENT_COLUMNS
     assert set(exponents["regime"]) == {"smoke_exp3g", "smoke_cmdp"}
-    run = smoke_dir / "results/runs/smoke_exp3g/cliques_2x3/exp3g/paper/T~800/seeds~0.parquet"
+    run = smoke_dir / "results/runs/smoke_exp3g/exp3g/paper/cliques_2x3/T~800/seeds~0.parquet"
     meta = pq.read_schema(run).metadata[b"regretlab"]
     for key in (b"regretlab_version", b"git_commit", b"config_hash", b"wall_time_s"):
         assert key in meta
@@ -215,12 +215,14 @@ def test_failed_job_log_holds_its_cause(tmp_path):
     instance = "results/instances/smoke_exp3g/cliques_2x3.json"
     snakemake(instance, "--configfile", str(SMOKE), cwd=tmp_path)
     (tmp_path / instance).write_text("{ not json")
-    run = "results/runs/smoke_exp3g/cliques_2x3/exp3g/paper/T~200/seeds~0.parquet"
+    run = "results/runs/smoke_exp3g/exp3g/paper"
     done = snakemake(run, "--configfile", str(SMOKE), cwd=tmp_path, check=False)
     assert done.returncode != 0 and not (tmp_path / run).exists()
-    log = (tmp_path / "logs/runs/smoke_exp3g/cliques_2x3/exp3g/paper/T~200/seeds~0.log").read_text()
-    identity = "rule=bandit_run regime=smoke_exp3g instance=cliques_2x3 algorithm=exp3g constants=paper T=200"
-    assert f"job failed: {identity} batch=0 seeds=[0, 1]" in log
+    log = (tmp_path / "logs/runs/smoke_exp3g/exp3g/paper.log").read_text()
+    identity = "rule=bandit_run regime=smoke_exp3g algorithm=exp3g constants=paper"
+    assert f"job failed: {identity}" in log
+    first = log.index("run instance=cliques_2x3 T=200 seeds=[0, 1]")  # the run that failed, before the trace
+    assert first < log.index("job failed")
     assert "Traceback (most recent call last)" in log and "JSONDecodeError" in log
 
 

@@ -44,6 +44,9 @@ def _describe(error: jsonschema.ValidationError) -> str:
         expected = schema.get("type")
         expected = " or ".join(expected) if isinstance(expected, list) else expected
         message = f"{error.instance!r} has the wrong type; expected {expected}"
+    elif error.validator in ("minItems", "minProperties"):
+        unit = "item" if error.validator == "minItems" else "entry"
+        message += f"; expected at least {error.validator_value} {unit}"
     return f"config field {_field(error.absolute_path)}: {message}"
 
 
@@ -191,7 +194,8 @@ def bounds_for(regime: dict, algorithm: str, constants: str) -> list[str]:
 
 @dataclass(frozen=True)
 class RunJob:
-    """One run job: an algorithm with a constants preset on one instance at one horizon, for a seed batch."""
+    """One run: an algorithm with a constants preset on one instance at one horizon, for a seed batch (one
+    run table; the workflow's run jobs simulate a :class:`RunSet` of them)."""
 
     regime: str
     instance: str
@@ -258,6 +262,38 @@ def run_jobs(config: dict, regime: str) -> list[RunJob]:
         for horizon in grid["horizons"]
         for batch in range(math.ceil(seeds_at(grid, horizon) / seeds_per_job(config, regime)))
     ]
+
+
+@dataclass(frozen=True)
+class RunSet:
+    """What one run job of the workflow simulates: one algorithm with one constants preset on every instance,
+    horizon and seed batch of a regime (its :class:`RunJob` s). One job per curve family, not per run, keeps
+    the per-job start-up (interpreter, imports, compiled kernels) off the many short runs of a quick scale."""
+
+    regime: str
+    algorithm: str
+    constants: str
+
+
+def run_sets(config: dict, regime: str) -> list[RunSet]:
+    """The run jobs of ``regime`` at the configured scale, in a stable order."""
+    seen = {RunSet(regime, job.algorithm, job.constants): None for job in run_jobs(config, regime)}
+    return list(seen)
+
+
+def jobs_of(config: dict, run_set: RunSet) -> list[RunJob]:
+    """The runs (instance, horizon, seed batch) one run job simulates, in a stable order."""
+    return [
+        job
+        for job in run_jobs(config, run_set.regime)
+        if (job.algorithm, job.constants) == (run_set.algorithm, run_set.constants)
+    ]
+
+
+def run_file(job: RunJob) -> str:
+    """Where a run's table lies inside its run job's directory (``results/runs/{regime}/{algorithm}/
+    {constants}/``)."""
+    return f"{job.instance}/T~{job.T}/seeds~{job.batch}.parquet"
 
 
 def regimes_of_kind(config: dict, kind: str) -> list[str]:

@@ -2,17 +2,20 @@
 turns into ``--time`` and ``--mem``) and for ``regretlab estimate`` (the cost of a whole scale before it is
 submitted). Nothing here changes a result.
 
-A run job simulates ``rounds = T × (seeds in its batch)`` rounds (bandit) or episodes (CMDP). Its simulation
-time is ``rounds × size × unit cost``, where the size and the unit cost depend on the regime's kind
+A run (one instance, horizon and seed batch) simulates ``rounds = T × (seeds in its batch)`` rounds (bandit)
+or episodes (CMDP); a run job simulates the runs of one algorithm and constants preset on a whole regime
+(:class:`regretlab.config.RunSet`), one after the other. A run's simulation time is ``rounds × size × unit
+cost``, where the size and the unit cost depend on the regime's kind
 (:data:`KIND_COSTS`): for a bandit, the instance's number of arms K and the algorithm's cost per arm and
 round; for a CMDP, the instance's number of (state, action) pairs and the cost per pair and episode. The
 wall-time request of one job, in minutes, is::
 
-    attempt * ceil(RUN_STARTUP_MINUTES + RUNTIME_SAFETY_FACTOR * simulation seconds / 60)
+    attempt * ceil(RUN_STARTUP_MINUTES + RUNTIME_SAFETY_FACTOR * Σ_runs simulation seconds / 60)
 
 ``attempt`` is 1, then 2 on the first retry (profiles/slurm sets ``retries: 1``), so a job killed at its time
-limit is retried with more. Memory of a bandit job, in MB: ``attempt * (RUN_BASE_MEM_MB + CHUNK_COPIES ×
-CHUNK_ROUNDS × K float64)``, a CMDP job ``attempt * RUN_BASE_MEM_MB``: a run's memory does not grow with T.
+limit is retried with more. Memory of a job is that of its largest run; of a bandit run, in MB:
+``attempt * (RUN_BASE_MEM_MB + CHUNK_COPIES × CHUNK_ROUNDS × K float64)``, of a CMDP run
+``attempt * RUN_BASE_MEM_MB``: a run's memory does not grow with T.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import numpy as np
 from regretlab.bandits.instance import GRAPH_FAMILIES
 from regretlab.bandits.simulate import CHUNK_ROUNDS
 from regretlab.cmdp import runs as cmdp_runs
-from regretlab.config import RunJob, batch_seeds, run_jobs
+from regretlab.config import RunJob, RunSet, batch_seeds, jobs_of, run_sets
 from regretlab.seeding import job_seed_sequence
 
 #: Cost of one simulated round per arm, in microseconds, by bandit algorithm (the others: ~0.1 µs measured
@@ -144,16 +147,19 @@ def job_cost(config: dict, job: RunJob) -> JobCost:
     return JobCost(rounds, rounds * size * model.unit_cost_us(job.algorithm) * 1e-6)
 
 
-def runtime_minutes(config: dict, job: RunJob, attempt: int = 1) -> int:
-    """Wall-time request of one run job, in minutes (see the module docstring)."""
-    seconds = job_cost(config, job).simulation_seconds
+def runtime_minutes(config: dict, run_set: RunSet, attempt: int = 1) -> int:
+    """Wall-time request of one run job (all the runs of ``run_set``), in minutes (module docstring)."""
+    seconds = sum(job_cost(config, job).simulation_seconds for job in jobs_of(config, run_set))
     return attempt * math.ceil(RUN_STARTUP_MINUTES + RUNTIME_SAFETY_FACTOR * seconds / 60)
 
 
-def mem_mb(config: dict, job: RunJob, attempt: int = 1) -> int:
-    """Memory request of one run job, in MB (see the module docstring)."""
-    regime = config["regimes"][job.regime]
-    memory = KIND_COSTS[regime["kind"]].memory_mb(job.regime, job.instance, regime["instances"][job.instance])
+def mem_mb(config: dict, run_set: RunSet, attempt: int = 1) -> int:
+    """Memory request of one run job, in MB: that of its largest run (they run one after the other)."""
+    regime = config["regimes"][run_set.regime]
+    memory = max(
+        KIND_COSTS[regime["kind"]].memory_mb(job.regime, job.instance, regime["instances"][job.instance])
+        for job in jobs_of(config, run_set)
+    )
     return attempt * math.ceil(memory)
 
 
@@ -175,16 +181,19 @@ def estimate(config: dict) -> list[RegimeEstimate]:
     unit costs) and the CPU-hours the jobs request (their wall-time limits at the first attempt)."""
     estimates = []
     for name, regime in config["regimes"].items():
-        jobs = run_jobs(config, name)
-        costs = [job_cost(config, job) for job in jobs]
+        sets = run_sets(config, name)
+        costs = [[job_cost(config, job) for job in jobs_of(config, run_set)] for run_set in sets]
         estimates.append(
             RegimeEstimate(
                 regime=name,
                 unit=KIND_COSTS[regime["kind"]].unit,
-                run_jobs=len(jobs),
-                rounds=sum(c.rounds for c in costs),
-                predicted_cpu_hours=sum(RUN_STARTUP_SECONDS + c.simulation_seconds for c in costs) / 3600,
-                requested_cpu_hours=sum(runtime_minutes(config, job) for job in jobs) / 60,
+                run_jobs=len(sets),
+                rounds=sum(c.rounds for group in costs for c in group),
+                predicted_cpu_hours=sum(
+                    RUN_STARTUP_SECONDS + sum(c.simulation_seconds for c in group) for group in costs
+                )
+                / 3600,
+                requested_cpu_hours=sum(runtime_minutes(config, run_set) for run_set in sets) / 60,
             )
         )
     return estimates

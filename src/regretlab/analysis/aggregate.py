@@ -91,10 +91,11 @@ def _seed_points(group: pd.DataFrame, numbers: dict, metrics: tuple[str, ...], p
     """One point dict (see :mod:`regretlab.theory`) per seed of a point: horizon, checkpoint, instance
     numbers, that run's metrics and its learner's parameters."""
     points = []
+    recorded = [metric for metric in metrics if metric in group.columns]  # e.g. Theorem 5's ε̂ only there
     for row in group.itertuples(index=False):
         key = (row.instance, row.algorithm, row.constants, int(row.T), int(row.seed))
         point = {"T": int(row.T), "t": int(row.t), **numbers, "params": params.get(key, {})}
-        point.update({metric: getattr(row, metric) for metric in metrics})
+        point.update({metric: getattr(row, metric) for metric in recorded})
         points.append(point)
     return points
 
@@ -239,19 +240,21 @@ def aggregate_regime(
     regime: str,
     regime_config: dict,
     instance_paths: list[str],
-    run_paths: list[str],
+    run_dirs: list[str],
     n_resamples: int,
     summary_path: str,
     exponents_path: str,
 ) -> None:
-    """Read a regime's instance and run files; write its aggregate table and exponent fits atomically.
+    """Read a regime's instance files and the run tables in its run jobs' directories; write its aggregate
+    table and exponent fits atomically.
 
     The files' bytes depend only on the inputs and the config (no wall-clock metadata), so two runs of the
     workflow from scratch give bitwise-identical tables.
     """
     instances = {Path(path).stem: read_json(path) for path in instance_paths}
-    runs = pd.concat([pd.read_parquet(path) for path in sorted(run_paths)], ignore_index=True)
-    params = learner_params(sorted(run_paths))
+    run_paths = sorted(str(path) for directory in run_dirs for path in Path(directory).rglob("*.parquet"))
+    runs = pd.concat([pd.read_parquet(path) for path in run_paths], ignore_index=True)
+    params = learner_params(run_paths)
     summary = summarise(regime, regime_config, instances, runs, n_resamples, params)
     exponents = fit_exponents(regime, regime_config, runs, summary, n_resamples)
     metadata = {"regime": regime, "config_hash": config_hash(regime_config), "n_resamples": n_resamples}
