@@ -89,6 +89,12 @@ class Theorem5Losses:
         """ℓ_{t,v} = T^{−b}."""
         return float(self.horizon) ** (-self.b)
 
+    def at_horizon(self, horizon: int) -> Theorem5Losses:
+        """The same sequence: it was built for its own horizon (``self.horizon``)."""
+        if horizon != self.horizon:
+            raise ValueError(f"this Theorem 5 sequence is for T = {self.horizon}, not T = {horizon}")
+        return self
+
     def draw(self, rng: np.random.Generator, t0: int, n_rounds: int) -> np.ndarray:
         """Losses of rounds ``t0+1 … t0+n_rounds``, shape ``(n_rounds, K)``."""
         losses = np.ones((n_rounds, self.n_arms))
@@ -122,6 +128,10 @@ class Theorem5Construction:
             raise ValueError(f"environment must be 1 or 2, got {self.environment}")
         if self.calibration_seeds < 1:
             raise ValueError(f"calibration_seeds must be positive, got {self.calibration_seeds}")
+
+    def at_horizon(self, horizon: int) -> Theorem5Construction:
+        """The same construction: :func:`materialise` builds each horizon's sequence (with the algorithm)."""
+        return self
 
     def draw(self, rng: np.random.Generator, t0: int, n_rounds: int) -> np.ndarray:
         """Not drawable: the sequence depends on T and on the algorithm (see :func:`materialise`)."""
