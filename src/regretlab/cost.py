@@ -45,6 +45,15 @@ ROUND_COST_US_PER_ARM = {
     "algorithm1": 0.2,
     "algorithm4": 0.2,
     "algorithm5": 0.2,
+    # Section 4 (benchmarks/bench_bandits.py at K = 16, one core: Exp3.G-weak ~1.7 M rounds/s, Algorithm 2
+    # ~1.0–1.1 M, Algorithms 6 and 7 ~0.7–1.0 M), with the same headroom as above.
+    "exp3g_weak": 0.1,
+    "algorithm2_bipartite": 0.2,
+    "algorithm2_weak": 0.2,
+    "algorithm2_weak_half": 0.2,
+    "algorithm6": 0.2,
+    "algorithm7": 0.2,
+    "algorithm7_half": 0.2,
 }
 #: For a bandit algorithm not yet measured (add it above from benchmarks/ once known): ten times Exp3.G's.
 UNMEASURED_ROUND_COST_US_PER_ARM = 1.0

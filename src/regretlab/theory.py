@@ -391,6 +391,28 @@ BOUNDS: dict[str, BoundSpec] = {
             "γ = min{(d ln K/T)^{1/3}, 1/2}, η = γ²/d; constants not confirmed, drawn with unit constant"
         ),
     ),
+    "exp3g_weak_rate_best_S": BoundSpec(
+        evaluate=bandit_bounds.exp3g_weak_rate,
+        metric="regret_best_S",
+        explicit=False,
+        label="(d ln K)^{1/3} T^{2/3} (regret to the best arm of S)",
+        exponents={"T": 2.0 / 3.0, "L_star": 0.0, "L_best_S": 0.0, "L_D": 0.0},
+        source=(
+            "Alon et al. 2015 (paper 001 §4, line 202: minimax Θ̃(d^{1/3}T^{2/3})), Exp3.G with "
+            "γ = min{(d ln K/T)^{1/3}, 1/2}, η = γ²/d; constants not confirmed, drawn with unit constant"
+        ),
+    ),
+    "exp3g_weak_rate_best_Sbar": BoundSpec(
+        evaluate=bandit_bounds.exp3g_weak_rate,
+        metric="regret_best_Sbar",
+        explicit=False,
+        label="(d ln K)^{1/3} T^{2/3} (regret to the best arm of S̄)",
+        exponents={"T": 2.0 / 3.0, "L_star": 0.0, "L_best_S": 0.0, "L_D": 0.0},
+        source=(
+            "Alon et al. 2015 (paper 001 §4, line 202: minimax Θ̃(d^{1/3}T^{2/3})), Exp3.G with "
+            "γ = min{(d ln K/T)^{1/3}, 1/2}, η = γ²/d; constants not confirmed, drawn with unit constant"
+        ),
+    ),
     "theorem7_best_S": BoundSpec(
         evaluate=bandit_bounds.theorem7_best_s,
         metric="regret_best_S",
