@@ -66,9 +66,17 @@ ALGORITHM_LABELS = {
     "algorithm5": "Algorithm 5 (Theorem 14)",
     "pdgd_ops": "PDGD-OPS",
     "uc_o_gdps": "UC-O-GDPS",
+    "exp3g_weak": "Exp3.G on a weakly dominating set",
+    "algorithm2_bipartite": "Algorithm 2 (Theorem 7, oracle L_{i*_S})",
+    "algorithm2_weak": "Algorithm 2 (Theorem 8, γ = 1/3, oracle L_D)",
+    "algorithm2_weak_half": "Algorithm 2 (Theorem 8, γ = 1/2, oracle L_D)",
+    "algorithm6": "Algorithm 6 (Theorem 17)",
+    "algorithm7": "Algorithm 7 (Theorem 18, γ = 1/3)",
+    "algorithm7_half": "Algorithm 7 (Theorem 18, γ = 1/2)",
 }
 #: One colour per algorithm, the same in every figure (seaborn's colour-blind palette).
 _CB = sns.color_palette("colorblind", 10).as_hex()
+_DARK = sns.color_palette("dark", 10).as_hex()
 ALGORITHM_COLOURS = {
     "exp3g": _CB[0],
     "theorem2": _CB[1],
@@ -78,16 +86,23 @@ ALGORITHM_COLOURS = {
     "algorithm5": _CB[5],
     "pdgd_ops": _CB[6],
     "uc_o_gdps": _CB[9],
+    "exp3g_weak": _CB[7],
+    "algorithm2_bipartite": _CB[8],
+    "algorithm2_weak": _DARK[2],
+    "algorithm2_weak_half": _DARK[3],
+    "algorithm6": _DARK[4],
+    "algorithm7": _DARK[5],
+    "algorithm7_half": _DARK[6],
 }
 #: Colours for algorithms not listed above, picked by a hash of the name (stable across figures and runs).
-_FALLBACK_COLOURS = sns.color_palette("dark", 10).as_hex()
+_FALLBACK_COLOURS = _DARK
 #: Line style, marker and marker fill per constants preset, the same in every figure.
 PRESET_STYLES = {
     "paper": {"linestyle": "-", "marker": "o", "fill": True, "label": "paper's constants"},
     "tuned": {"linestyle": "--", "marker": "s", "fill": False, "label": "tuned (large constants → 1)"},
 }
 #: Learners drawn in grey in every panel of a multi-algorithm figure: the first one the regime runs.
-REFERENCE_ALGORITHMS = ("exp3g", "theorem2")
+REFERENCE_ALGORITHMS = ("exp3g", "exp3g_weak", "theorem2")
 REFERENCE_GREY = "#9a9a9a"
 EXPLICIT_BOUND_COLOUR = "#1a1a1a"
 RATE_COLOUR = "#8c8c8c"
