@@ -46,7 +46,7 @@ AXIS_LABELS = {
     "L_star": "L*, the best arm's total loss",
     "t": "episode t (within the longest runs)",
     "L_best_S": "L_{i*_S}, total loss of the best arm of S",
-    "L_D": "L_D, total loss of the weakly dominating set's best arm",
+    "L_D": "L_D, mean total loss of the nodes of D (weakly dominating set)",
 }
 METRIC_LABELS = {
     "pseudo_regret": "pseudo-regret Σ⟨p_t,ℓ_t⟩ − L*",
