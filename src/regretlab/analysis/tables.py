@@ -94,10 +94,10 @@ def exponent_table(frames: list[pd.DataFrame]) -> pd.DataFrame:
 
 
 def cell(value: object) -> str:
-    """A table cell: numbers to three decimals, NaN as an em dash."""
+    """A table cell: numbers to three decimals, NaN as an em dash, ``|`` escaped (e.g. in a reason)."""
     if isinstance(value, float):
         return "—" if value != value else f"{value:.3f}"
-    return str(value)
+    return str(value).replace("|", "\\|")
 
 
 def to_markdown(table: pd.DataFrame) -> str:

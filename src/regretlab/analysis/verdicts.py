@@ -21,6 +21,7 @@ import os
 
 import pandas as pd
 
+from regretlab.analysis.tables import to_markdown
 from regretlab.io import write_text
 
 #: Every verdict, in the order tables list them.
@@ -74,12 +75,6 @@ def verdict_table(summaries: list[pd.DataFrame]) -> pd.DataFrame:
     return table.sort_values(VERDICT_KEYS, ignore_index=True)
 
 
-def _markdown(table: pd.DataFrame) -> str:
-    lines = ["| " + " | ".join(table.columns) + " |", "|" + "---|" * len(table.columns)]
-    lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in table.itertuples(index=False)]
-    return "\n".join(lines) + "\n"
-
-
 def write_verdict_table(
     summaries: list[pd.DataFrame], csv_path: str | os.PathLike, md_path: str | os.PathLike
 ) -> None:
@@ -96,7 +91,7 @@ def write_verdict_table(
         "`hypotheses_hold` False: the theorem's hypotheses fail at these points, so a violation there is "
         "no counterexample.\n\n"
     )
-    write_text(md_path, header + _markdown(table))
+    write_text(md_path, header + to_markdown(table))
 
 
 def violations(table: pd.DataFrame) -> pd.DataFrame:
