@@ -25,7 +25,7 @@ except ConfigError as error:
 REGIMES = list(config["regimes"])
 # Fingerprints of the library code each family of rules runs, passed to the rules as a parameter: editing the
 # library reruns the jobs that depend on the edited part (and only those).
-CORE = ("seeding.py", "io.py", "logs.py", "checkpoints.py", "__init__.py")
+CORE = ("seeding.py", "io.py", "logs.py", "checkpoints.py", "run_sets.py", "__init__.py")
 BANDIT_LIBRARY = source_fingerprint("bandits", "graphs", *CORE)
 CMDP_LIBRARY = source_fingerprint("cmdp", *CORE)
 LIBRARY = source_fingerprint()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
 import time
 
 import numpy as np
@@ -15,6 +14,7 @@ from regretlab.bandits.lower_bound import Theorem5Construction, materialise
 from regretlab.bandits.tracking import PER_ARM_COLUMNS, RECORD_COLUMNS, Tracker, per_arm_record
 from regretlab.checkpoints import log_checkpoints
 from regretlab.io import read_json, stack_run_frames, write_run_table
+from regretlab.run_sets import play_run_set
 from regretlab.seeding import environment_and_learner_rngs, job_seed_sequence
 
 #: Rounds simulated per call into a compiled kernel: bounds memory at ``CHUNK_ROUNDS × K`` floats.
@@ -213,16 +213,14 @@ def run_set_and_write(
     log: logging.Logger,
 ) -> None:
     """Run every run of one run job (:class:`regretlab.config.RunSet`) and write each table under
-    ``directory``: ``runs`` are ``{"instance", "T", "seeds", "file"}`` dicts, ``instance_paths`` the instance
-    files by name. Each run is logged before it starts, so a failure's log names the run that failed."""
-    instances = {}
-    for run in runs:
-        name = run["instance"]
-        log.info("run instance=%s T=%d seeds=%s", name, run["T"], run["seeds"])
-        if name not in instances:
-            instances[name] = BanditInstance.from_dict(read_json(instance_paths[name]))
-        summary = run_and_write(
-            regime, name, instances[name], algorithm, constants, run["T"], run["seeds"], config,
-            os.path.join(directory, run["file"]),
-        )  # fmt: skip
-        log.info("%s", summary)
+    ``directory`` (:func:`regretlab.run_sets.play_run_set`)."""
+
+    def run_one(name: str, instance: BanditInstance, run: dict, path: str) -> dict:
+        return run_and_write(
+            regime, name, instance, algorithm, constants, run["T"], run["seeds"], config, path
+        )
+
+    def load(path: str) -> BanditInstance:
+        return BanditInstance.from_dict(read_json(path))
+
+    play_run_set(runs, instance_paths, load, run_one, directory, log)

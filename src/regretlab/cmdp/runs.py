@@ -12,7 +12,6 @@ trajectory generator (actions and transitions).
 from __future__ import annotations
 
 import logging
-import os
 import time
 
 import numpy as np
@@ -23,6 +22,7 @@ from regretlab.cmdp.instance import CMDP, constraint_summary, make_cmdp
 from regretlab.cmdp.pdgd_ops import make_learner
 from regretlab.cmdp.simulate import simulate
 from regretlab.io import read_json, stack_run_frames, write_run_table
+from regretlab.run_sets import play_run_set
 from regretlab.seeding import environment_and_learner_rngs, job_seed_sequence
 
 
@@ -167,18 +167,13 @@ def run_set_and_write(
     log: logging.Logger,
 ) -> None:
     """Run every run of one run job (:class:`regretlab.config.RunSet`) and write each table under
-    ``directory``: ``runs`` are ``{"instance", "T", "seeds", "file"}`` dicts, ``instance_paths`` the instance
-    files by name; an instance whose ρ depends on T is rebuilt per horizon (:func:`instance_at_horizon`).
-    Each run is logged before it starts, so a failure's log names the run that failed."""
-    instances = {}
-    for run in runs:
-        name = run["instance"]
-        log.info("run instance=%s T=%d seeds=%s", name, run["T"], run["seeds"])
-        if name not in instances:
-            instances[name] = read_json(instance_paths[name])
-        instance = instance_at_horizon(instances[name], config["instances"][name], regime, name, run["T"])
-        summary = run_and_write(
-            regime, name, instance, algorithm, constants, run["T"], run["seeds"], config,
-            os.path.join(directory, run["file"]),
-        )  # fmt: skip
-        log.info("%s", summary)
+    ``directory`` (:func:`regretlab.run_sets.play_run_set`); an instance whose ρ depends on T is rebuilt per
+    horizon (:func:`instance_at_horizon`)."""
+
+    def run_one(name: str, instance: dict, run: dict, path: str) -> dict:
+        at_horizon = instance_at_horizon(instance, config["instances"][name], regime, name, run["T"])
+        return run_and_write(
+            regime, name, at_horizon, algorithm, constants, run["T"], run["seeds"], config, path
+        )
+
+    play_run_set(runs, instance_paths, read_json, run_one, directory, log)
