@@ -183,7 +183,7 @@ def test_family_and_loss_parameters_are_checked_per_kind(mutate, field, message,
 
 def test_cross_field_registries_cover_the_library(schema_path):
     assert {spec.graph_class for spec in ALGORITHMS.values()} <= set(GRAPH_CLASSES)
-    assert set(GRAPH_CLASSES) == {  # the contract's names (helpers' COMMON.md)
+    assert set(GRAPH_CLASSES) == {  # AlgorithmSpec.graph_class's documented values
         "strongly_observable",
         "self_aware",
         "weakly_observable",
