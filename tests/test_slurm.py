@@ -507,7 +507,7 @@ def test_interrupt_cancels_the_submitted_jobs(cluster, tmp_path):
                 time.sleep(0.5)
             # Ctrl-C, and once more if Snakemake has not stopped a minute later: under the SLURM executor the
             # first SIGINT to the process group is sometimes swallowed (seen in 2 of 3 full test runs, never
-            # when this module runs alone; slurmctld then logs no cancel request), as a user would press again.
+            # when this module ran alone; slurmctld logged no cancel request), and a user would press again.
             for attempt in (1, 2):
                 os.killpg(process.pid, signal.SIGINT)
                 try:
