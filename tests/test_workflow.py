@@ -260,7 +260,12 @@ def _interrupt_and_resume(directory: Path, sig: signal.Signals) -> None:
         "1",
     ]
     process = subprocess.Popen(
-        cmd, cwd=directory, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        cmd,
+        cwd=directory,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # Ctrl-C as in a terminal
     )
     deadline = time.monotonic() + 120
     try:
