@@ -54,6 +54,7 @@ ROUND_COST_US_PER_ARM = {
     "algorithm6": 0.2,
     "algorithm7": 0.2,
     "algorithm7_half": 0.2,
+    "exploration_leader": 0.1,
 }
 #: For a bandit algorithm not yet measured (add it above from benchmarks/ once known): ten times Exp3.G's.
 UNMEASURED_ROUND_COST_US_PER_ARM = 1.0

@@ -152,3 +152,13 @@ def test_theorem5_17_18_bounds_in_the_registry():
     assert BOUNDS["theorem18_best_S_half"].evaluate(numbers) == pytest.approx(64, rel=1e-12)
     assert BOUNDS["theorem18_best_Sbar_half"].evaluate(numbers) == pytest.approx(512, rel=1e-12)
     assert BOUNDS["theorem18_best_Sbar_third"].evaluate(numbers) == pytest.approx(256, rel=1e-12)
+
+
+def test_theorem5_bounds_speak_about_their_own_environment():
+    """The lower bound applies to environment 2 only, the premise's Õ(1) (as ln T) to environment 1 only."""
+    lower, premise = BOUNDS["theorem5_lower"], BOUNDS["theorem5_premise_rate"]
+    env1, env2, other = {"theorem5_environment": 1}, {"theorem5_environment": 2}, {"K": 6}
+    assert lower.applies(env2) and not lower.applies(env1) and not lower.applies(other)
+    assert premise.applies(env1) and not premise.applies(env2) and not premise.applies(other)
+    assert premise.evaluate({"T": 1000}) == pytest.approx(math.log(1000), rel=1e-15)
+    assert premise.exponents == {"T": 0.0} and not premise.explicit

@@ -137,6 +137,8 @@ def summarise(
         x_value = float(swept[x_name]) if x_name in swept else float(stats[f"{x_name}_mean"])
         for bound_name in bounds_for(regime_config, algorithm, constants):
             spec = BOUNDS[bound_name]
+            if spec.applies is not None and not spec.applies(numbers):
+                continue
             bound_value = _mean_over(horizon_points, spec.evaluate)
             trivial = TRIVIAL_BOUNDS.get(spec.metric)
             trivial_value = _mean_over(seed_points, trivial) if trivial else float("nan")

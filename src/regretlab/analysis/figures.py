@@ -73,6 +73,7 @@ ALGORITHM_LABELS = {
     "algorithm6": "Algorithm 6 (Theorem 17)",
     "algorithm7": "Algorithm 7 (Theorem 18, γ = 1/3)",
     "algorithm7_half": "Algorithm 7 (Theorem 18, γ = 1/2)",
+    "exploration_leader": "Leader + exploration 1/t on D (not in the paper)",
 }
 #: One colour per algorithm, the same in every figure (seaborn's colour-blind palette).
 _CB = sns.color_palette("colorblind", 10).as_hex()
@@ -93,6 +94,7 @@ ALGORITHM_COLOURS = {
     "algorithm6": _DARK[4],
     "algorithm7": _DARK[5],
     "algorithm7_half": _DARK[6],
+    "exploration_leader": _DARK[7],
 }
 #: Colours for algorithms not listed above, picked by a hash of the name (stable across figures and runs).
 _FALLBACK_COLOURS = _DARK

@@ -24,6 +24,7 @@ from regretlab.bandits.algorithm7 import Algorithm7
 from regretlab.bandits.exp3g import Exp3G
 from regretlab.bandits.exp3g_weak import Exp3GWeak
 from regretlab.bandits.instance import BanditInstance
+from regretlab.bandits.leader import ExplorationLeader
 from regretlab.bandits.theorem2 import Theorem2
 from regretlab.bandits.theorem3 import Theorem3
 
@@ -172,6 +173,15 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         description="Algorithm 2, Ω = {p ≥ δ on D}, γ = 1/2, tuned with the true L_D (paper 001 Theorem 8)",
         graph_class="weakly_observable",
         oracle=("L_D",),
+    ),
+    "exploration_leader": AlgorithmSpec(
+        build=lambda instance, horizon, rng, constants, oracle: ExplorationLeader(
+            instance.graph, horizon, rng, constants
+        ),
+        presets=ExplorationLeader.presets,
+        needs_L_star=False,
+        description="Follow the leader, exploration min{1, 1/t} on D: O(ln T) regret at L* = 0 (Theorem 5)",
+        graph_class="weakly_observable",
     ),
 }
 

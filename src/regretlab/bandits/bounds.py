@@ -131,10 +131,24 @@ def algorithm4_proof_rate(numbers: dict) -> float:
 # ------------------------------------------------------------------------------------------------------------
 
 
-def exp3g_weak_rate(numbers: dict) -> float:
-    """(d ln K)^{1/3} T^{2/3}: Exp3.G's rate on weakly observable graphs (Alon et al. 2015; paper 001 §4,
-    line 202), unit constant."""
-    return (numbers["d"] * math.log(numbers["K"])) ** (1.0 / 3.0) * numbers["T"] ** (2.0 / 3.0)
+def exp3g_weak_bound(numbers: dict) -> float:
+    """Exp3.G-weak's regret to every arm, derived here (README "Choices"; Alon et al. 2015's own statement
+    could not be read from this machine): for any γ ≤ 1/2 and η > 0,
+
+        Reg_k ≤ γT + ln K/η + (ηT/2)(d/γ + s/(1 − γ)),
+
+    from the exponential-weights inequality for nonnegative estimates (Σ⟨q_t, ℓ̂_t⟩ − L̂_k ≤ ln K/η +
+    (η/2)Σ_t Σ_i q_{t,i} ℓ̂²_{t,i}), the mixture's cost ⟨p_t − q_t, ℓ_t⟩ ≤ γ, E_t ℓ̂²_{t,i} ≤ 1/W_{t,i}, and
+    Σ_i q_{t,i}/W_{t,i} ≤ d/γ + s/(1 − γ): W_i ≥ γ/d on weakly observable nodes (D dominates them),
+    W_i ≥ p_i ≥ (1 − γ)q_i on the s self-loop nodes, W_i = 1 − p_i ≥ 1/2 on a loopless node observed by all
+    others unless it is the one node with p_i > 1/2, where W_i ≥ γ/d if D has a node besides it (hypothesis
+    ``exploration_set_H`` of :class:`~regretlab.bandits.exp3g_weak.Exp3GWeak`). Evaluated at the run's γ and
+    η; at γ = (d ln K/T)^{1/3}, η = γ²/d it is 2.5(d ln K)^{1/3}T^{2/3} + O(s T^{1/3}), consistent with the
+    5(d ln K)^{1/3}T^{2/3} (for T ≥ K³ ln K/d²) that issue 8 reads in Alon et al."""
+    gamma, eta = numbers["params"]["gamma"], numbers["params"]["eta"]
+    horizon, d, s = numbers["T"], numbers["d"], numbers["s"]
+    local_norms = 0.5 * eta * horizon * (d / gamma + s / (1 - gamma))
+    return gamma * horizon + math.log(numbers["K"]) / eta + local_norms
 
 
 def theorem7_best_s(numbers: dict) -> float:
@@ -238,6 +252,20 @@ def theorem5_lower(numbers: dict) -> float:
     NaN where the point has no ε̂ (environment 1)."""
     epsilon = numbers.get("theorem5_epsilon", math.nan)
     return numbers["T"] ** (1.0 - epsilon)
+
+
+def theorem5_premise_rate(numbers: dict) -> float:
+    """ln T: Theorem 5's premise, Õ(1) regret when L* = 0 (line 208), with polylog T drawn as ln T."""
+    return math.log(numbers["T"])
+
+
+def theorem5_environment(environment: int):
+    """Whether an instance is environment ``environment`` (1 or 2) of Theorem 5's construction (App. E.1)."""
+
+    def applies(numbers: dict) -> bool:
+        return numbers.get("theorem5_environment") == environment
+
+    return applies
 
 
 def theorem5_premise(numbers: dict) -> bool:
