@@ -142,6 +142,24 @@ def test_report_builds_from_the_smoke_run(smoke_dir):
     assert "smoke_exp3g" in report and "smoke_cmdp" in report
 
 
+@pytest.mark.parametrize("config_path", [REPO / "config.yaml", SMOKE], ids=["default", "smoke"])
+def test_every_figure_caption_is_valid_restructuredtext(config_path):
+    """The report renders report/figure.rst (Jinja, then reStructuredText) for every regime: a description
+    with RST markup by accident (``|I|`` is a substitution reference) must not break it."""
+    import docutils.core
+    import jinja2
+
+    config = yaml.safe_load(config_path.read_text(encoding="utf-8"))
+    template = jinja2.Template((REPO / "report" / "figure.rst").read_text(encoding="utf-8"))
+    for regime in config["regimes"]:
+        snakemake_object = type("S", (), {"wildcards": type("W", (), {"regime": regime}), "config": config})
+        text = template.render(snakemake=snakemake_object)
+        assert regime in text
+        docutils.core.publish_doctree(
+            text, settings_overrides={"halt_level": 2, "report_level": 5, "input_encoding": "unicode"}
+        )
+
+
 def test_report_needs_nothing_beyond_the_runtime_dependencies():
     """Whatever Snakemake's `reports` extra requires (pygments) is a runtime dependency of regretlab, not
     only of the test extra (which happens to pull pygments in through pytest)."""

@@ -38,6 +38,8 @@ class BoundSpec:
             figures grey out the points where they fail.
         direction: ``"upper"`` (the metric is at most the bound), ``"lower"`` (at least the bound, e.g.
             Theorem 7's reward ratio) or ``"reference"`` (a line drawn for comparison, which gets no verdict).
+        constants: whose constants an explicit bound has: ``"paper's constants"`` (the proof's), or e.g.
+            ``"constants derived here"`` for a bound regretlab proves where the source could not be read.
         applies: the instances it speaks about, a predicate on the instance's numbers (e.g. Theorem 5's lower
             bound: environment 2 only); on the others it is neither drawn, nor judged, nor fitted. None: all.
     """
@@ -51,6 +53,7 @@ class BoundSpec:
     hypotheses: Callable[[dict], bool] | None = None
     direction: str = "upper"
     applies: Callable[[dict], bool] | None = None
+    constants: str = "paper's constants"
 
 
 def _cmdp_args(n: dict) -> tuple:
@@ -91,7 +94,8 @@ def _exp3g_weak_bound(metric: str, against: str) -> BoundSpec:
         evaluate=bandit_bounds.exp3g_weak_bound,
         metric=metric,
         explicit=True,
-        label="γT + ln K/η + ηT(d/γ + s/(1−γ))/2, derived here" + against,
+        label="γT + ln K/η + ηT(d/γ + s/(1−γ))/2" + against,
+        constants="constants derived here (README), not Alon et al.'s statement",
         exponents={"T": 2.0 / 3.0, "L_star": 0.0, "L_best_S": 0.0, "L_D": 0.0},
         source=(
             "Exp3.G of Alon et al. 2015 with γ = min{(d ln K/T)^{1/3}, 1/2}, η = γ²/d (paper 001 §4, "

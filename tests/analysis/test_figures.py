@@ -15,6 +15,7 @@ from regretlab.analysis.figures import (
     algorithm_colour,
     draw_figure,
     footer_lines,
+    legend_handles,
     panels,
     plot_regime,
     verdict_counts,
@@ -142,6 +143,23 @@ def test_verdicts_are_counted_in_the_footer():
     assert "holds 6 · violated 2 · vacuous 4 · rate only 18 · reference 0" in footer
     assert "theorem3_bound formula — explicit, paper's constants" in footer
     assert "exp3g_rate formula — rate, unit constant" in footer
+
+
+def test_explicit_bounds_say_whose_constants_they_have():
+    """The paper's constants, or constants derived here (Exp3.G-weak: Alon et al.'s text was unreadable)."""
+    derived = pd.DataFrame(
+        point_rows("exp3g_weak", "paper", "i", [1000, 10_000], "exp3g_weak_bound", True, ["holds", "holds"])
+    )
+    paper = pd.DataFrame(
+        point_rows("theorem3", "paper", "i", [1000, 10_000], "theorem3_bound", True, ["holds", "holds"])
+    )
+    footer = "\n".join(footer_lines(pd.concat([derived, paper], ignore_index=True)))
+    assert "exp3g_weak_bound formula — explicit, constants derived here" in footer
+    assert "theorem3_bound formula — explicit, paper's constants" in footer
+    labels = {handle.get_label() for handle in legend_handles(derived)}
+    assert any(label.startswith("explicit bound, constants derived here") for label in labels)
+    labels = {handle.get_label() for handle in legend_handles(pd.concat([derived, paper], ignore_index=True))}
+    assert "explicit bound, constants: see footer" in labels
 
 
 def _lines(ax):

@@ -39,6 +39,7 @@ from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import NullFormatter  # noqa: E402
 
 from regretlab.io import atomic_path  # noqa: E402
+from regretlab.theory import BOUNDS  # noqa: E402
 
 #: How an abscissa is labelled; any other recorded metric name is shown as itself.
 AXIS_LABELS = {
@@ -384,7 +385,9 @@ def footer_lines(summary: pd.DataFrame) -> list[str]:
         if row.direction == "reference":
             kind = "reference line, no verdict"
         elif row.bound_explicit:
-            kind = "explicit, paper's constants" + (" (lower bound)" if row.direction == "lower" else "")
+            kind = f"explicit, {BOUNDS[row.bound_name].constants}" + (
+                " (lower bound)" if row.direction == "lower" else ""
+            )
         else:
             kind = "rate, unit constant (the paper gives only Õ/O)"
         lines.append(
@@ -426,13 +429,16 @@ def legend_handles(summary: pd.DataFrame) -> list:
             )
         )
     kinds = summary.drop_duplicates(["direction", "bound_explicit"])
+    explicit_names = summary.loc[summary["bound_explicit"].astype(bool), "bound_name"].unique()
     for row in kinds.itertuples():
         if row.direction == "reference":
             label = "reference line (no verdict)"
         elif row.bound_explicit:
-            label = "explicit bound, paper's constants" + (" (lower)" if row.direction == "lower" else "")
+            sources = {BOUNDS[name].constants for name in explicit_names}
+            label = "explicit bound, " + (sources.pop() if len(sources) == 1 else "constants: see footer")
+            label += " (lower)" if row.direction == "lower" else ""
         else:
-            label = "rate, unit constant"
+            label = "rate, unit constant" + (" (lower)" if row.direction == "lower" else "")
         handles.append(Line2D([], [], label=label, **_bound_style(row.direction, bool(row.bound_explicit))))
     if (summary["verdict"] == "vacuous").any():
         handles.append(
