@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from regretlab.cmdp.occupancy import (
+    POLICY_ZERO_MASS,
     check_layer_sizes,
     induced_policy,
     induced_transition,
@@ -68,7 +69,7 @@ def test_induced_policy_and_transition_recover_pi_and_P_where_reachable(params):
     layer_sizes, P, pi = draw(params)
     q = occupancy_from_policy(layer_sizes, P, pi)
     q_pairs = pairs_from_triples(q)
-    reached_states = q_pairs.sum(axis=1) > 0
+    reached_states = q_pairs.sum(axis=1) > POLICY_ZERO_MASS
     reached_pairs = q_pairs > 0
     induced = induced_transition(layer_sizes, q)
     np.testing.assert_allclose(induced_policy(q)[reached_states], pi[reached_states], atol=1e-12)
@@ -146,3 +147,15 @@ def test_sampling_is_reproducible_from_the_generator_and_never_takes_impossible_
 def test_bad_layer_sizes_are_rejected(layer_sizes):
     with pytest.raises(ValueError, match="layer_sizes"):
         check_layer_sizes(layer_sizes)
+
+
+def test_round_off_occupancy_reads_as_an_unreached_state():
+    """q(x) at round-off level (≤ 1e-12) gives the uniform policy, whatever the ratios of its entries; just
+    above it, eq. (4)'s ratios."""
+    q = np.zeros((3, 2, 3))
+    q[0, 0, 1], q[0, 1, 1] = 0.25, 0.75
+    q[1, 0, 2], q[1, 1, 2] = 3e-14, -1e-13  # a projection's round-off
+    np.testing.assert_allclose(induced_policy(q)[1], [0.5, 0.5])
+    q[1, 0, 2], q[1, 1, 2] = 3e-12, 1e-12
+    np.testing.assert_allclose(induced_policy(q)[1], [0.75, 0.25])
+    np.testing.assert_allclose(induced_policy(q)[0], [0.25, 0.75])

@@ -95,6 +95,12 @@ def occupancy_from_policy(layer_sizes: Sequence[int], P: np.ndarray, pi: np.ndar
     return q
 
 
+#: A state whose occupancy q(x) is at most this is treated as unreached when a policy is read off (eq. (4) is
+#: undefined at q(x) = 0): the projections return round-off of order 1e-13 there, whose ratios would
+#: otherwise pick an arbitrary policy that changes with the order of floating-point operations.
+POLICY_ZERO_MASS = 1e-12
+
+
 @njit(cache=True)
 def induced_policy_into(q: np.ndarray, policy: np.ndarray) -> None:
     """:func:`induced_policy` of the triple view ``q`` written into ``policy`` ``(|X|, |A|)`` in place."""
@@ -109,14 +115,15 @@ def induced_policy_into(q: np.ndarray, policy: np.ndarray) -> None:
             policy[x, a] = pair
             total += pair
         for a in range(n_actions):
-            policy[x, a] = policy[x, a] / total if total > 0.0 else 1.0 / n_actions
+            policy[x, a] = policy[x, a] / total if total > POLICY_ZERO_MASS else 1.0 / n_actions
 
 
 def induced_policy(q: np.ndarray) -> np.ndarray:
     """``π^q(a|x) = q(x, a) / q(x)`` of eq. (4), from the triple view ``q``; shape ``(|X|, |A|)``.
 
-    Eq. (4) leaves ``π^q(·|x)`` undefined where ``q(x) = 0``; there (and in ``x_L``) the policy is uniform.
-    Negative round-off (a projection returns entries like ``-1e-13``) is clipped to zero first.
+    Eq. (4) leaves ``π^q(·|x)`` undefined where ``q(x) = 0``; there (and in ``x_L``) the policy is uniform,
+    and so it is where ``q(x) ≤`` :data:`POLICY_ZERO_MASS` (round-off). Negative round-off (a projection
+    returns entries like ``-1e-13``) is clipped to zero first.
     """
     policy = np.empty(q.shape[:2])
     induced_policy_into(np.ascontiguousarray(q, dtype=float), policy)
