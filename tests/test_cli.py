@@ -77,3 +77,13 @@ def test_estimate_prints_every_regime_and_a_total(repo, capsys, monkeypatch):
     )
     total = lines[4].split()
     assert int(total[1]) == jobs and float(total[2]) == sum(runs * T * seeds for runs, T, seeds in points)
+
+
+def test_readme_quotes_the_current_paper_scale_estimate(repo, capsys, monkeypatch):
+    """README's "Know the cost first" block is `regretlab estimate --scale paper` on the shipped config."""
+    monkeypatch.chdir(repo)
+    assert main(["estimate", "--scale", "paper"]) == 0
+    printed = capsys.readouterr().out
+    readme = (repo / "README.md").read_text(encoding="utf-8")
+    start = readme.index("```\nscale: paper\n") + 4
+    assert readme[start : readme.index("```", start)] == printed, "refresh README's estimate block"

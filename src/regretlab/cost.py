@@ -115,12 +115,23 @@ class KindCost:
         size: (regime, instance, instance entry) → the size the unit cost multiplies (K, |X||A|).
         unit_cost_us: algorithm → microseconds per unit and per size.
         memory_mb: (regime, instance, instance entry) → memory of one job at its first attempt, in MB.
+        extra_runs: instance entry → horizon-T runs a job plays besides its seeds' (Theorem 5's calibration
+            runs on environment 1, :func:`regretlab.bandits.lower_bound.materialise`).
     """
 
     unit: str
     size: Callable[[str, str, dict], int]
     unit_cost_us: Callable[[str], float]
     memory_mb: Callable[[str, str, dict], float]
+    extra_runs: Callable[[dict], int] = lambda spec: 0
+
+
+def calibration_runs(spec: dict) -> int:
+    """Runs on environment 1 that a job on Theorem 5's environment 2 plays first to find its interval."""
+    losses = spec.get("losses", {})
+    if losses.get("kind") == "theorem5" and losses.get("environment") == 2:
+        return int(losses["calibration_seeds"])
+    return 0
 
 
 #: The cost model of each kind of regime (a key of :data:`regretlab.kinds.KINDS`).
@@ -130,6 +141,7 @@ KIND_COSTS: dict[str, KindCost] = {
         size=instance_arms,
         unit_cost_us=lambda algorithm: ROUND_COST_US_PER_ARM.get(algorithm, UNMEASURED_ROUND_COST_US_PER_ARM),
         memory_mb=_bandit_memory_mb,
+        extra_runs=calibration_runs,
     ),
     "cmdp": KindCost(
         unit="episodes",
@@ -152,8 +164,9 @@ def job_cost(config: dict, job: RunJob) -> JobCost:
     """Rounds (or episodes) of one run job and its predicted simulation time."""
     regime = config["regimes"][job.regime]
     model = KIND_COSTS[regime["kind"]]
-    rounds = job.T * len(batch_seeds(config, job.regime, job.batch, job.T))
-    size = model.size(job.regime, job.instance, regime["instances"][job.instance])
+    spec = regime["instances"][job.instance]
+    rounds = job.T * (len(batch_seeds(config, job.regime, job.batch, job.T)) + model.extra_runs(spec))
+    size = model.size(job.regime, job.instance, spec)
     return JobCost(rounds, rounds * size * model.unit_cost_us(job.algorithm) * 1e-6)
 
 
