@@ -69,6 +69,15 @@ def _play_chunk(q, p, gamma, eta, explore, adjacency, losses, uniforms, t0, obse
             q[i] /= total
 
 
+def uniform_on_dominating_set(graph: FeedbackGraph) -> tuple[np.ndarray, list[int]]:
+    """u_D, the uniform distribution on the graph's minimum weakly dominating set D, and D's members: the
+    exploration of Exp3.G-weak and of :mod:`regretlab.bandits.leader`."""
+    members = list(graph.weakly_dominating_set.members)
+    explore = np.zeros(graph.n_arms)
+    explore[members] = 1.0 / len(members)
+    return explore, members
+
+
 def exploration_set_h(graph: FeedbackGraph, members) -> bool:
     """Hypothesis (H) of the derived bound (``bandits.bounds.exp3g_weak_bound``): D has a node besides any
     loopless node that every other node observes — false only when D is a single such node, whose W_i could
@@ -100,12 +109,10 @@ class Exp3GWeak:
             )
         graph.require_observability(Observability.WEAK, "Exp3.G (weakly observable)", exact=True)
         k = graph.n_arms
-        dominating = graph.weakly_dominating_set
-        d = dominating.value
+        self.explore, members = uniform_on_dominating_set(graph)
+        d = len(members)
         self.gamma = min((d * math.log(k) / horizon) ** (1.0 / 3.0), 0.5)
         self.eta = self.gamma**2 / d
-        self.explore = np.zeros(k)
-        self.explore[list(dominating.members)] = 1.0 / d
         self.q = np.full(k, 1.0 / k)
         self.p = (1.0 - self.gamma) * self.q + self.gamma * self.explore
         self._adjacency = np.ascontiguousarray(graph.adjacency)
@@ -115,12 +122,12 @@ class Exp3GWeak:
             "gamma": self.gamma,
             "eta": self.eta,
             "d": d,
-            "D": list(dominating.members),
+            "D": members,
             "constants": constants,
         }
         self.hypotheses = {
             "gamma_at_most_half": self.gamma <= 0.5,
-            "exploration_set_H": exploration_set_h(graph, dominating.members),
+            "exploration_set_H": exploration_set_h(graph, members),
         }
 
     def play(self, losses: np.ndarray, t0: int, tracker: Tracker) -> None:

@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from regretlab.bandits.exp3g_weak import observation_probabilities
+from regretlab.bandits.exp3g_weak import observation_probabilities, uniform_on_dominating_set
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
@@ -83,18 +83,15 @@ class ExplorationLeader:
             )
         graph.require_observability(Observability.WEAK, "follow the leader with exploration on D", exact=True)
         k = graph.n_arms
-        dominating = graph.weakly_dominating_set
-        d = dominating.value
+        self.explore, members = uniform_on_dominating_set(graph)
         self.c = self.EXPLORATION
-        self.explore = np.zeros(k)
-        self.explore[list(dominating.members)] = 1.0 / d
         self.estimates = np.zeros(k)
         self.leader = np.zeros(1, dtype=np.int64)
         self.p = np.zeros(k)
         self._adjacency = np.ascontiguousarray(graph.adjacency)
         self._observe = np.zeros(k)
         self._rng = rng
-        self.params = {"c": self.c, "d": d, "D": list(dominating.members), "constants": constants}
+        self.params = {"c": self.c, "d": len(members), "D": members, "constants": constants}
         # The premise of Theorem 5 is measured on the construction's environment 1 (lower_bound), not here.
         self.hypotheses = {}
 
