@@ -47,6 +47,7 @@ from numba import njit
 
 from regretlab.bandits.exp3g_weak import observation_probabilities
 from regretlab.bandits.omd_weak import weak_hybrid_step
+from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
@@ -128,10 +129,7 @@ class Algorithm2:
         oracle_loss: float,
         gamma: float | None = None,
     ) -> None:
-        if constants not in self.presets:
-            raise ValueError(
-                f"constants for Algorithm 2 must be one of {list(self.presets)}, got {constants!r}"
-            )
+        require_preset("Algorithm 2", self.presets, constants)
         graph.require_observability(Observability.WEAK, "Algorithm 2", exact=True)
         k = graph.n_arms
         in_s = np.zeros(k, dtype=bool)

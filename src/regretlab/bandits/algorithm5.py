@@ -78,6 +78,7 @@ import math
 import numpy as np
 from numba import njit
 
+from regretlab.bandits.presets import require_preset
 from regretlab.bandits.theorem2 import Theorem2
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
@@ -226,10 +227,7 @@ class Algorithm5:
         constants: str = "paper",
         L_star: float | None = None,
     ) -> None:
-        if constants not in self.presets:
-            raise ValueError(
-                f"constants for {self.name} must be one of {list(self.presets)}, got {constants!r}"
-            )
+        require_preset(self.name, self.presets, constants)
         if not graph.is_self_aware:
             raise ValueError(
                 "Algorithm 5 requires a self-aware feedback graph (paper 001, §3.4 and Appendix D), but "

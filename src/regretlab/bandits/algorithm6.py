@@ -46,6 +46,7 @@ from numba import njit
 
 from regretlab.bandits.exp3g import importance_weighted_estimate
 from regretlab.bandits.omd_weak import weak_hybrid_step
+from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
@@ -201,10 +202,7 @@ class Algorithm6:
     def __init__(
         self, graph: FeedbackGraph, horizon: int, rng: np.random.Generator, constants: str = "paper"
     ) -> None:
-        if constants not in self.presets:
-            raise ValueError(
-                f"constants for {self.name} must be one of {list(self.presets)}, got {constants!r}"
-            )
+        require_preset(self.name, self.presets, constants)
         _require_directed_complete_bipartite(graph, self.name)
         k, s = graph.n_arms, graph.s
         self.s = s

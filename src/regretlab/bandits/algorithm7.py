@@ -42,6 +42,7 @@ from numba import njit
 
 from regretlab.bandits.exp3g import importance_weighted_estimate
 from regretlab.bandits.omd_weak import weak_hybrid_step
+from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
@@ -160,10 +161,7 @@ class Algorithm7:
         constants: str = "paper",
         gamma: float = 1.0 / 3.0,
     ) -> None:
-        if constants not in self.presets:
-            raise ValueError(
-                f"constants for {self.name} must be one of {list(self.presets)}, got {constants!r}"
-            )
+        require_preset(self.name, self.presets, constants)
         if not GAMMA_RANGE[0] - 1e-12 <= gamma <= GAMMA_RANGE[1]:
             raise ValueError(f"gamma must be in [1/3, 1/2] (Theorem 18), got {gamma}")
         graph.require_observability(Observability.WEAK, self.name, exact=True)

@@ -25,6 +25,7 @@ from regretlab.bandits.exp3g import Exp3G
 from regretlab.bandits.exp3g_weak import Exp3GWeak
 from regretlab.bandits.instance import BanditInstance
 from regretlab.bandits.leader import ExplorationLeader
+from regretlab.bandits.presets import require_preset
 from regretlab.bandits.theorem2 import Theorem2
 from regretlab.bandits.theorem3 import Theorem3
 
@@ -198,8 +199,7 @@ def make_learner(
     if name not in ALGORITHMS:
         raise ValueError(f"algorithm must be one of {sorted(ALGORITHMS)}, got {name!r}")
     spec = ALGORITHMS[name]
-    if constants not in spec.presets:
-        raise ValueError(f"constants for {name} must be one of {list(spec.presets)}, got {constants!r}")
+    require_preset(name, spec.presets, constants)
     if spec.needs_L_star and (oracle is None or "L_star" not in oracle):
         raise ValueError(
             f"{name} is tuned with the true L* (the theorem's oracle tuning): pass oracle['L_star']"

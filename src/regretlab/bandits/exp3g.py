@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from regretlab.bandits.omd import entropy_step
+from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
@@ -62,10 +63,7 @@ class Exp3G:
     def __init__(
         self, graph: FeedbackGraph, horizon: int, rng: np.random.Generator, constants: str = "paper"
     ) -> None:
-        if constants not in self.presets:
-            raise ValueError(
-                f"constants for {self.name} must be one of {list(self.presets)}, got {constants!r}"
-            )
+        require_preset(self.name, self.presets, constants)
         graph.require_observability(Observability.STRONG, "Exp3.G")
         k = graph.n_arms
         alpha = graph.independence_number.value

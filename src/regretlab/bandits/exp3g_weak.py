@@ -25,6 +25,7 @@ import math
 import numpy as np
 from numba import njit
 
+from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
@@ -103,10 +104,7 @@ class Exp3GWeak:
     def __init__(
         self, graph: FeedbackGraph, horizon: int, rng: np.random.Generator, constants: str = "paper"
     ) -> None:
-        if constants not in self.presets:
-            raise ValueError(
-                f"constants for {self.name} must be one of {list(self.presets)}, got {constants!r}"
-            )
+        require_preset(self.name, self.presets, constants)
         graph.require_observability(Observability.WEAK, "Exp3.G (weakly observable)", exact=True)
         k = graph.n_arms
         self.explore, members = uniform_on_dominating_set(graph)

@@ -22,6 +22,7 @@ from numba import njit
 
 from regretlab.bandits.exp3g import importance_weighted_estimate
 from regretlab.bandits.omd import hybrid_step
+from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
@@ -87,10 +88,7 @@ class Theorem2:
         constants: str = "paper",
         L_star: float | None = None,
     ) -> None:
-        if constants not in self.presets:
-            raise ValueError(
-                f"constants for {self.name} must be one of {list(self.presets)}, got {constants!r}"
-            )
+        require_preset(self.name, self.presets, constants)
         graph.require_observability(Observability.STRONG, "The algorithm of Theorem 2")
         k = graph.n_arms
         alpha = graph.independence_number.value

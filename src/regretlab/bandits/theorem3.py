@@ -23,6 +23,7 @@ from numba import njit
 
 from regretlab.bandits.exp3g import importance_weighted_estimate
 from regretlab.bandits.omd import log_barrier_hybrid_step
+from regretlab.bandits.presets import require_preset
 from regretlab.bandits.theorem2 import clipped_simplex_bounds
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
@@ -92,10 +93,7 @@ class Theorem3:
         constants: str = "paper",
         L_star: float | None = None,
     ) -> None:
-        if constants not in self.presets:
-            raise ValueError(
-                f"constants for {self.name} must be one of {list(self.presets)}, got {constants!r}"
-            )
+        require_preset(self.name, self.presets, constants)
         if L_star is None or not L_star >= 0.0 or math.isinf(L_star):
             raise ValueError(
                 f"{self.name} tunes η with the true L* (paper 001, Theorem 3): pass a finite L_star >= 0, "
