@@ -17,6 +17,8 @@ from regretlab.bandits.lower_bound import Theorem5Construction, theorem5_pair
 from regretlab.graphs import families
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.summary import describe
+from regretlab.io import write_json
+from regretlab.seeding import job_seed_sequence
 
 #: Graph families an instance spec may name → the builder taking (spec, rng). The schema lists the same names.
 GRAPH_FAMILIES = {
@@ -131,3 +133,11 @@ def build_instance(spec: dict, rng: np.random.Generator) -> BanditInstance:
         u, v = theorem5_pair(graph)
         numbers |= {"u": u, "v": v, "b": losses["b"], "theorem5_environment": losses["environment"]}
     return BanditInstance(graph, build_environment(losses, graph, best_arm), numbers)
+
+
+def write_instance_file(regime: str, name: str, spec: dict, path: str) -> dict:
+    """Build instance ``name`` of ``regime`` from its config entry, with the instance's own SeedSequence, and
+    write it as JSON at ``path`` (the workflow's instance job); returns its numbers."""
+    instance = build_instance(spec, np.random.default_rng(job_seed_sequence(regime, name, "instance")))
+    write_json(path, instance.to_dict())
+    return instance.numbers

@@ -21,7 +21,7 @@ from regretlab.cmdp.environments import CMDPEnvironment, make_environment
 from regretlab.cmdp.instance import CMDP, constraint_summary, make_cmdp
 from regretlab.cmdp.pdgd_ops import make_learner
 from regretlab.cmdp.simulate import simulate
-from regretlab.io import read_json, stack_run_frames, write_run_table
+from regretlab.io import read_json, stack_run_frames, write_json, write_run_table
 from regretlab.run_sets import play_run_set
 from regretlab.seeding import environment_and_learner_rngs, job_seed_sequence
 
@@ -75,6 +75,14 @@ def build_instance(spec: dict, rng: np.random.Generator, horizon: int | None = N
         **constraint_summary(cmdp).to_dict(),
     }
     return {"cmdp": cmdp.to_dict(), "environment": environment.to_dict(), "numbers": numbers}
+
+
+def write_instance_file(regime: str, name: str, spec: dict, path: str) -> dict:
+    """Build instance ``name`` of ``regime`` from its config entry, with the instance's own SeedSequence, and
+    write it as JSON at ``path`` (the workflow's instance job); returns its numbers."""
+    instance = build_instance(spec, np.random.default_rng(job_seed_sequence(regime, name, "instance")))
+    write_json(path, instance)
+    return instance["numbers"]
 
 
 def instance_at_horizon(instance: dict, spec: dict, regime: str, instance_name: str, horizon: int) -> dict:
