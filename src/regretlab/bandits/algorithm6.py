@@ -74,9 +74,8 @@ def set_epoch(eta, s, rates):
 def clip_on_s(p_hat, in_s, mu, out):
     """Line 1106: zero the S coordinates of ``p_hat`` below ``mu``, rescale the others to keep Σ_S; copy S̄.
 
-    Returns the number of S coordinates set to 0. The survivors' mass is positive: Σ_S p̂ ≥ √η̄ and μ <
-    √η̄/s, so
-    the largest S coordinate (≥ Σ_S p̂ / s) survives.
+    Returns the number of S coordinates set to 0. The survivors' mass is positive: Σ_S p̂ ≥ √η̄ and
+    μ < √η̄/s, so the largest S coordinate (≥ Σ_S p̂ / s) survives.
     """
     total = 0.0
     kept = 0.0
@@ -126,10 +125,8 @@ def play_rounds(
     """Rounds ``t0+1 … t0+n`` of Algorithm 6 (steps 1–6 of the module docstring); allocates nothing.
 
     ``rates = [η, η̄, √η̄, μ]``; ``epoch_sum[i] = Σ_{τ in epoch} ℓ̂_{τ,i}``; ``counters = [resets, rounds
-    after which
-    clipping removed at least one arm, arms clipped in total]``; ``reset_rounds`` receives the rounds t
-    after which
-    a reset happened.
+    after which clipping removed at least one arm, arms clipped in total]``; ``reset_rounds`` receives the
+    rounds t after which a reset happened.
     """
     k = p.shape[0]
     for r in range(losses.shape[0]):
@@ -189,10 +186,9 @@ class Algorithm6:
     """Algorithm 6 with Theorem 17's η_1 = min{1/5, 1/s}; never uses L* or L_{i*_S} (adaptive).
 
     ``params`` (read after the run) reports η_1, the final η and η̄, the resets and the rounds after which
-    they
-    happened, how many epochs had η̄ capped at 1/25, and the clipping counts. ``hypotheses``: η_1 ≤ 1/5
-    (Algorithm
-    6's input condition), η̄ ≤ 1/25 in every epoch (Lemma 6's condition, true by the cap) and §2's T ≥ 2K.
+    they happened, how many epochs had η̄ capped at 1/25, and the clipping counts. ``hypotheses``: η_1 ≤ 1/5
+    (Algorithm 6's input condition), η̄ ≤ 1/25 in every epoch (Lemma 6's condition, true by the cap) and
+    §2's T ≥ 2K.
     Raises ValueError unless the graph is directed complete bipartite with S ≠ ∅.
     """
 
