@@ -246,3 +246,15 @@ def test_table1_rows_list_their_fits_or_say_not_run():
     tested = table[table["regime"] == "r"].iloc[0]
     assert tested["paper's rate"] == "Õ(√((κ+1)L*))" and tested["bound_regime"] == "pre-asymptotic"
     assert (table["regime"] == "not run").sum() == len(TABLE1) - 1
+
+
+def test_every_bandit_algorithm_tests_exactly_one_table1_row():
+    """Each learner's fits land in one row: the baselines under Alon et al.'s minimax rows, the paper's
+    algorithms (and Theorem 5's learner, which tests "no o(L*) bound") under "our work"."""
+    from regretlab.bandits.algorithms import ALGORITHMS
+
+    for algorithm in ALGORITHMS:
+        rows = [row for row in TABLE1 if row.tests(algorithm)]
+        assert len(rows) == 1, (algorithm, rows)
+    minimax = {a for row in TABLE1 if row.column.startswith("minimax") for a in row.algorithms}
+    assert minimax == {"exp3g", "exp3g_weak"}
