@@ -45,7 +45,6 @@ import math
 import numpy as np
 from numba import njit
 
-from regretlab.bandits.exp3g_weak import observation_probabilities
 from regretlab.bandits.omd_weak import weak_hybrid_step
 from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
@@ -58,9 +57,34 @@ _LEMMA6_RTOL = 1e-9
 
 
 @njit(cache=True)
+def observation_probabilities(p, adjacency, out):
+    """``W_i = Σ_{j ∈ N_in(i)} p_j`` for every node i (eq. (1)); writes ``out``."""
+    k = p.shape[0]
+    for i in range(k):
+        w = 0.0
+        for j in range(k):
+            if adjacency[j, i]:
+                w += p[j]
+        out[i] = w
+
+
+@njit(cache=True)
+def corrected_loss(loss_est, p, in_s, eta, eta_bar, out):
+    """Line 2's ℓ̂_t + a_t: a_{t,i} = 2η p_{t,i} ℓ̂²_{t,i} on S and 2η̄ ℓ̂²_{t,i} on S̄ (Algorithms 2, 6, 7)."""
+    for i in range(loss_est.shape[0]):
+        est = loss_est[i]
+        if in_s[i]:
+            out[i] = est + 2.0 * eta * p[i] * est * est
+        else:
+            out[i] = est + 2.0 * eta_bar * est * est
+
+
+@njit(cache=True)
 def _play_chunk(p, in_s, eta, eta_bar, lower, theta, adjacency, losses, uniforms, t0, observe, g,
                 lemma6, cum_loss, sums, checkpoints, position, records):
-    """Rounds ``t0+1 … t0+n`` of Algorithm 2 (lines 221–229); ``lemma6[0]`` keeps min_t min_{i∈S̄} W_{t,i}."""
+    """Rounds ``t0+1 … t0+n`` of Algorithm 2 (lines 221–229); ``lemma6[0]`` keeps min_t min_{i∈S̄} W_{t,i}.
+
+    ``observe`` holds W_{t,i} for every i (Lemma 6 needs it on all of S̄), then eq. (1)'s ℓ̂_{t,i}."""
     k = p.shape[0]
     for r in range(losses.shape[0]):
         arm = sample_arm(p, uniforms[r])
@@ -69,11 +93,8 @@ def _play_chunk(p, in_s, eta, eta_bar, lower, theta, adjacency, losses, uniforms
         for i in range(k):
             if not in_s[i]:
                 lemma6[0] = min(lemma6[0], observe[i])
-            estimate = losses[r, i] / observe[i] if adjacency[arm, i] else 0.0
-            if in_s[i]:
-                g[i] = estimate + 2.0 * eta * p[i] * estimate * estimate
-            else:
-                g[i] = estimate + 2.0 * eta_bar * estimate * estimate
+            observe[i] = losses[r, i] / observe[i] if adjacency[arm, i] else 0.0
+        corrected_loss(observe, p, in_s, eta, eta_bar, g)
         weak_hybrid_step(p, g, in_s, eta, eta_bar, lower, theta, p)
 
 

@@ -44,6 +44,7 @@ import math
 import numpy as np
 from numba import njit
 
+from regretlab.bandits.algorithm2 import corrected_loss
 from regretlab.bandits.exp3g import importance_weighted_estimate
 from regretlab.bandits.omd_weak import weak_hybrid_step
 from regretlab.bandits.presets import require_preset
@@ -139,12 +140,9 @@ def play_rounds(
         for i in range(k):
             if p[i] == 0.0:
                 loss_est[i] = 0.0
-            est = loss_est[i]
             if in_s[i]:
-                grad[i] = est + 2.0 * eta * p[i] * est * est
-                epoch_sum[i] += est
-            else:
-                grad[i] = est + 2.0 * eta_bar * est * est
+                epoch_sum[i] += loss_est[i]
+        corrected_loss(loss_est, p, in_s, eta, eta_bar, grad)
         weak_hybrid_step(p_hat, grad, in_s, eta, eta_bar, lower, rates[2], p_hat)
         smallest = np.inf
         for i in range(k):

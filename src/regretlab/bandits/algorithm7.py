@@ -40,6 +40,7 @@ import math
 import numpy as np
 from numba import njit
 
+from regretlab.bandits.algorithm2 import corrected_loss
 from regretlab.bandits.exp3g import importance_weighted_estimate
 from regretlab.bandits.omd_weak import weak_hybrid_step
 from regretlab.bandits.presets import require_preset
@@ -119,14 +120,10 @@ def play_rounds(
         importance_weighted_estimate(p, losses[r], arm, adjacency, loss_est)
         eta = rates[1]
         eta_bar = rates[2]
+        corrected_loss(loss_est, p, in_s, eta, eta_bar, grad)
         for i in range(k):
-            est = loss_est[i]
-            if in_s[i]:
-                grad[i] = est + 2.0 * eta * p[i] * est * est
-            else:
-                grad[i] = est + 2.0 * eta_bar * est * est
             if in_d[i]:
-                epoch_sum[0] += est
+                epoch_sum[0] += loss_est[i]
         weak_hybrid_step(p, grad, in_s, eta, eta_bar, lower, 0.0, p)
         if rates[3] <= epoch_sum[0]:
             if counters[0] < reset_rounds.shape[0]:

@@ -25,6 +25,7 @@ import math
 import numpy as np
 from numba import njit
 
+from regretlab.bandits.exp3g import importance_weighted_estimate
 from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
@@ -32,39 +33,27 @@ from regretlab.graphs.observability import Observability
 
 
 @njit(cache=True)
-def observation_probabilities(p, adjacency, out):
-    """``W_i = Σ_{j ∈ N_in(i)} p_j`` for every node i (eq. (1)); writes ``out``."""
-    k = p.shape[0]
-    for i in range(k):
-        w = 0.0
-        for j in range(k):
-            if adjacency[j, i]:
-                w += p[j]
-        out[i] = w
-
-
-@njit(cache=True)
-def _play_chunk(q, p, gamma, eta, explore, adjacency, losses, uniforms, t0, observe,
+def _play_chunk(q, p, gamma, eta, explore, adjacency, losses, uniforms, t0, work,
                 cum_loss, sums, checkpoints, position, records):
-    """Rounds ``t0+1 … t0+n``: mix, sample, account, estimate (eq. (1)), exponential-weights update of q."""
+    """Rounds ``t0+1 … t0+n``: mix, sample, account, estimate (eq. (1)), exponential-weights update of q;
+    ``work`` holds ℓ̂_t, then the new log-weights."""
     k = q.shape[0]
     for r in range(losses.shape[0]):
         for i in range(k):
             p[i] = (1.0 - gamma) * q[i] + gamma * explore[i]
         arm = sample_arm(p, uniforms[r])
         track_round(t0 + r + 1, losses[r], p, arm, cum_loss, sums, checkpoints, position, records)
-        observation_probabilities(p, adjacency, observe)
+        importance_weighted_estimate(p, losses[r], arm, adjacency, work)
         # q_i ← q_i exp(−η ℓ̂_i), from the log domain shifted by the largest weight, so that no estimate
         # (up to d/γ on weakly observable nodes, 1/p_i on the others) overflows or zeroes every weight.
         log_max = -np.inf
         for i in range(k):
-            estimate = losses[r, i] / observe[i] if adjacency[arm, i] else 0.0
-            v = np.log(q[i]) - eta * estimate if q[i] > 0.0 else -np.inf
-            observe[i] = v
+            v = np.log(q[i]) - eta * work[i] if q[i] > 0.0 else -np.inf
+            work[i] = v
             log_max = max(log_max, v)
         total = 0.0
         for i in range(k):
-            q[i] = np.exp(observe[i] - log_max)
+            q[i] = np.exp(work[i] - log_max)
             total += q[i]
         for i in range(k):
             q[i] /= total
@@ -114,7 +103,7 @@ class Exp3GWeak:
         self.q = np.full(k, 1.0 / k)
         self.p = (1.0 - self.gamma) * self.q + self.gamma * self.explore
         self._adjacency = np.ascontiguousarray(graph.adjacency)
-        self._observe = np.zeros(k)
+        self._work = np.zeros(k)
         self._rng = rng
         self.params = {
             "gamma": self.gamma,
@@ -133,5 +122,5 @@ class Exp3GWeak:
         uniforms = self._rng.random(losses.shape[0])
         _play_chunk(
             self.q, self.p, self.gamma, self.eta, self.explore, self._adjacency, losses, uniforms, t0,
-            self._observe, *tracker.arrays(),
+            self._work, *tracker.arrays(),
         )

@@ -34,7 +34,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from regretlab.bandits.exp3g_weak import observation_probabilities, uniform_on_dominating_set
+from regretlab.bandits.exp3g import importance_weighted_estimate
+from regretlab.bandits.exp3g_weak import uniform_on_dominating_set
 from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
@@ -42,7 +43,7 @@ from regretlab.graphs.observability import Observability
 
 
 @njit(cache=True)
-def _play_chunk(estimates, p, leader, c, explore, adjacency, losses, uniforms, t0, observe,
+def _play_chunk(estimates, p, leader, c, explore, adjacency, losses, uniforms, t0, loss_est,
                 cum_loss, sums, checkpoints, position, records):
     """Rounds ``t0+1 … t0+n``: mix the leader with γ_t u_D, sample, account, add eq. (1)'s ℓ̂, new leader."""
     k = estimates.shape[0]
@@ -54,11 +55,10 @@ def _play_chunk(estimates, p, leader, c, explore, adjacency, losses, uniforms, t
         p[leader[0]] += 1.0 - gamma
         arm = sample_arm(p, uniforms[r])
         track_round(t, losses[r], p, arm, cum_loss, sums, checkpoints, position, records)
-        observation_probabilities(p, adjacency, observe)
+        importance_weighted_estimate(p, losses[r], arm, adjacency, loss_est)
         best = 0
         for i in range(k):
-            if adjacency[arm, i]:
-                estimates[i] += losses[r, i] / observe[i]
+            estimates[i] += loss_est[i]
             if estimates[i] < estimates[best]:
                 best = i
         leader[0] = best
@@ -87,7 +87,7 @@ class ExplorationLeader:
         self.leader = np.zeros(1, dtype=np.int64)
         self.p = np.zeros(k)
         self._adjacency = np.ascontiguousarray(graph.adjacency)
-        self._observe = np.zeros(k)
+        self._loss_est = np.zeros(k)
         self._rng = rng
         self.params = {"c": self.c, "d": len(members), "D": members, "constants": constants}
         # The premise of Theorem 5 is measured on the construction's environment 1 (lower_bound), not here.
@@ -98,5 +98,5 @@ class ExplorationLeader:
         uniforms = self._rng.random(losses.shape[0])
         _play_chunk(
             self.estimates, self.p, self.leader, self.c, self.explore, self._adjacency, losses, uniforms, t0,
-            self._observe, *tracker.arrays(),
+            self._loss_est, *tracker.arrays(),
         )
