@@ -52,24 +52,23 @@ def _fail(message: str):
     sys.exit(USAGE_ERROR)
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
-    return value
+def _integer_at_least(minimum: int, what: str):
+    """An argparse type: an integer ≥ ``minimum``, else the one-line error ``must be {what}, got …``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = minimum - 1
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}")
+        return value
+
+    return parse
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be non-negative integers, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be non-negative integers, got {text!r}")
-    return value
+_positive_int = _integer_at_least(1, "a positive integer")
+_seed = _integer_at_least(0, "non-negative integers")
 
 
 def _parser() -> argparse.ArgumentParser:
