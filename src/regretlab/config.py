@@ -20,6 +20,7 @@ import yaml
 
 from regretlab.checks import regime_problems
 from regretlab.kinds import KINDS
+from regretlab.names import did_you_mean, not_one_of
 from regretlab.theory import BOUNDS
 
 
@@ -34,12 +35,57 @@ def _field(path) -> str:
     return "".join(parts) or "<top level>"
 
 
-def _describe(error: jsonschema.ValidationError) -> str:
-    """One line naming the field, the problem and, where the schema lists them, the allowed values."""
+def _kind_choices(path: list, config: dict) -> tuple[list[str], str] | None:
+    """The names allowed at ``path`` in a regime of a known kind, where they are fewer than the schema's enum
+    (which lists every kind's): the kind's algorithms, its constants presets, the bounds on its metrics; with
+    what they are."""
+    regimes = config.get("regimes") if isinstance(config, dict) else None
+    if len(path) < 3 or path[0] != "regimes" or not isinstance(regimes, dict):
+        return None
+    regime = regimes.get(path[1])
+    name = regime.get("kind") if isinstance(regime, dict) else None
+    kind = KINDS.get(name) if isinstance(name, str) else None
+    if kind is None:
+        return None
+    if path[2] == "algorithms":
+        return list(kind.presets), f" (a {name} regime's algorithms)"
+    if path[2] == "constants":
+        presets = dict.fromkeys(p for allowed in kind.presets.values() for p in allowed)
+        return list(presets), f" (the presets of a {name} regime's algorithms)"
+    if path[2] == "bounds" and len(path) > 3:
+        bounds = [bound for bound, spec in BOUNDS.items() if spec.metric in kind.metrics]
+        return bounds, f" (the bounds on a {name} regime's metrics)"
+    return None
+
+
+def _unknown_name(error: jsonschema.ValidationError, config: dict) -> str:
+    """An enum's error: the allowed names (those of the regime's kind, where it has fewer) and the close
+    ones."""
+    choices = _kind_choices(list(error.absolute_path), config)
+    if choices is None or error.instance in choices[0]:
+        return not_one_of(error.instance, error.validator_value)
+    return not_one_of(error.instance, *choices)
+
+
+def _unexpected_fields(error: jsonschema.ValidationError, allowed: list[str]) -> str:
+    """The fields ``additionalProperties: false`` rejected, each with the allowed field it is close to."""
+    unexpected = (
+        [key for key in error.instance if key not in allowed] if isinstance(error.instance, dict) else []
+    )
+    hints = [f"{key!r}{did_you_mean(key, allowed)}" for key in unexpected if did_you_mean(key, allowed)]
+    return f"; {', '.join(h.replace('; did', ': did') for h in hints)}" if hints else ""
+
+
+def _describe(error: jsonschema.ValidationError, config: dict) -> str:
+    """One line naming the field, the problem and, where the schema lists them, the allowed values (with the
+    ones close to a misspelt name)."""
     message = error.message
     schema = error.schema if isinstance(error.schema, dict) else {}
-    if error.validator == "additionalProperties" and "properties" in schema:
-        message += f"; allowed fields: {sorted(schema['properties'])}"
+    if error.validator == "enum":
+        message = _unknown_name(error, config)
+    elif error.validator == "additionalProperties" and "properties" in schema:
+        allowed = sorted(schema["properties"])
+        message += f"; allowed fields: {allowed}{_unexpected_fields(error, allowed)}"
     elif error.validator == "type":
         expected = schema.get("type")
         expected = " or ".join(expected) if isinstance(expected, list) else expected
@@ -102,7 +148,7 @@ def validate_config(config: dict, schema_path: str | os.PathLike) -> dict:
     schema = load_schema(schema_path)
     validator = _with_defaults(jsonschema.Draft202012Validator)(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: (list(map(str, e.absolute_path)), e.message))
-    problems = [_describe(error) for error in _outermost(_one_per_wrong_type(errors))]
+    problems = [_describe(error, config) for error in _outermost(_one_per_wrong_type(errors))]
     if not problems:
         for name, regime in config["regimes"].items():
             problems += _regime_problems(name, regime)
@@ -128,8 +174,9 @@ def _regime_problems(name: str, regime: dict) -> list[str]:
         )
     unused = sorted(set(bounds) - set(algorithms))
     if unused:
+        hints = "".join(did_you_mean(name, algorithms) for name in unused)
         problems.append(
-            f"{where}.bounds: names algorithm(s) {unused} that are not in algorithms {algorithms}"
+            f"{where}.bounds: names algorithm(s) {unused} that are not in algorithms {algorithms}{hints}"
         )
     kind = KINDS[regime["kind"]]
     for algorithm, names in bounds.items():
@@ -158,7 +205,7 @@ def _regime_problems(name: str, regime: dict) -> list[str]:
         if algorithm not in kind.presets:
             problems.append(
                 f"{where}.algorithms: {algorithm!r} is not an algorithm of a {regime['kind']} regime; "
-                f"allowed: {sorted(kind.presets)}"
+                f"allowed: {sorted(kind.presets)}{did_you_mean(algorithm, kind.presets)}"
             )
             continue
         presets = kind.presets[algorithm]
