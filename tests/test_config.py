@@ -266,11 +266,11 @@ def _L_star_sweep_of_one_instance(c):
 @pytest.mark.parametrize(
     ("mutate", "field", "allowed"),
     [
-        (_rho_out_of_range, "regimes.smoke_cmdp.instances.tiny:", "rho must lie in (0, L] = (0, 2]"),
-        (_rho_unattainable, "regimes.smoke_cmdp.instances.tiny:", "out of reach for this draw"),
+        (_rho_out_of_range, "regimes.smoke_cmdp.instances.tiny.rho:", "rho must lie in (0, L] = (0, 2]"),
+        (_rho_unattainable, "regimes.smoke_cmdp.instances.tiny.rho:", "out of reach for this draw"),
         (_rho_shrinks_out_of_range, "regimes.smoke_cmdp.scales.quick.horizons:", "at T = 60 (ρ(T) = 2.4)"),
         (_gap_too_large, "instances.cliques_2x3.losses.gap:", "best_mean + gap must be at most 1"),
-        (_switching_needs_three_arms, "instances.cliques_2x3.losses:", "needs n_arms >= 3"),
+        (_switching_needs_three_arms, "instances.cliques_2x3.losses.kind:", "needs n_arms >= 3"),
         (_trajectory_with_two_horizons, "regimes.smoke_exp3g.scales.quick.horizons:", "give exactly one"),
         (_L_star_sweep_of_one_instance, "regimes.smoke_exp3g.instances:", "at least 2 instances"),
     ],

@@ -14,8 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from regretlab.bandits import simulate as bandit_simulate
+from regretlab.bandits.instance import GRAPH_FAMILIES, LOSS_KINDS
 from regretlab.cli import main
 from regretlab.cmdp import runs as cmdp_runs
+from regretlab.cmdp.instance import FAMILIES as CMDP_FAMILIES
 from regretlab.config import ConfigError, load_schema, validate_config
 
 REPO = Path(__file__).resolve().parents[1]
@@ -108,11 +110,15 @@ def rejects(config: dict, expected_field: str, allowed: str) -> None:
     assert allowed in lines[0], lines
 
 
+#: Types a field accepts besides the smoke config's: seeds may be one count or a list with one per horizon.
+ALSO_ALLOWED = {"seeds": {"array"}}
+
+
 @st.composite
 def type_mutations(draw):
     path = draw(st.sampled_from(NODES))
     original = get(SMOKE, path)
-    kinds = sorted(set(VALUES) - {json_kind(original)})
+    kinds = sorted(set(VALUES) - {json_kind(original)} - ALSO_ALLOWED.get(path[-1], set()))
     return path, draw(st.sampled_from(kinds).flatmap(lambda kind: VALUES[kind]))
 
 
@@ -167,11 +173,11 @@ OUT_OF_RANGE = [
     ((*INSTANCE, "losses", "best_mean"), st.floats(-1e3, -0.01), "losses.best_mean", "minimum of 0"),
     ((*INSTANCE, "losses", "gap"), st.floats(0.71, 1e3), "losses.gap", "best_mean + gap must be at most 1"),
     ((*INSTANCE, "graph", "clique_sizes", 1), st.integers(max_value=0), "clique_sizes[1]", "minimum of 1"),
-    ((*INSTANCE, "graph", "clique_sizes"), st.just([1]), "instances.cliques_2x3.graph", "K >= 2"),
+    ((*INSTANCE, "graph", "clique_sizes"), st.just([1]), "cliques_2x3.graph.clique_sizes", "K = sum ≥ 2"),
     ((*QUICK, "horizons"), st.integers(1, 10**6).map(lambda T: [T]), "quick.horizons", "at least 2 horizons"),
     ((*QUICK, "horizons"), st.just([1, 800]), "quick.horizons", "αT ≥ 4"),
     ((*TINY, "rho"), st.floats(-1e3, -0.01), "tiny.rho", "minimum of 0"),
-    ((*TINY, "rho"), st.floats(2.01, 1e3), "instances.tiny", "rho must lie in (0, L] = (0, 2]"),
+    ((*TINY, "rho"), st.floats(2.01, 1e3), "instances.tiny.rho", "rho must lie in (0, L] = (0, 2]"),
     ((*TINY, "n_layers"), st.integers(max_value=1), "tiny.n_layers", "minimum of 2"),
     ((*TINY, "n_actions"), st.integers(max_value=1), "tiny.n_actions", "minimum of 2"),
     ((*TINY, "m"), st.integers(max_value=0), "tiny.m", "minimum of 1"),
@@ -199,6 +205,224 @@ def test_algorithm_on_a_graph_outside_its_class_is_rejected():
     regime["instances"]["cliques_2x3"]["graph"] = {"family": "figure1"}
     regime["algorithms"], regime["bounds"] = ["algorithm5"], {"algorithm5": ["theorem14_rate"]}
     rejects(config, f"regimes.{BANDIT}.algorithms", "algorithm5 is valid on self-aware")
+
+
+# ---- every graph family, loss kind and CMDP family, with bad parameter values ----------------------------
+
+#: One valid entry of every graph family, loss kind and CMDP family (a new one needs an example here).
+VALID_GRAPHS = {
+    "disjoint_cliques": {"clique_sizes": [3, 3]},
+    "figure1": {},
+    "strongly_observable": {"clique_sizes": [2, 3], "n_no_self_loop": 2},
+    "random_self_aware": {"n_arms": 5, "edge_prob": 0.3},
+    "mycielski_complement": {"k": 3},
+    "directed_complete_bipartite": {"n_self_loop": 2, "n_no_self_loop": 3},
+    "weakly_observable_stars": {"leaf_counts": [2, 2]},
+}
+VALID_LOSSES = {
+    "bernoulli": {"best_mean": 0.3, "gap": 0.2},
+    "switching": {"best_mean": 0.3, "decoy_mean": 0.1, "period": 10},
+    "minimax": {"best_mean": 0.5, "gap_constant": 1.0},
+    "bernoulli_parts": {"best_mean": 0.1, "best_in": "S", "S_mean": 0.4, "S_bar_mean": 0.6},
+    "theorem5": {"b": 0.5, "environment": 1, "calibration_seeds": 2},
+}
+VALID_CMDP = {family: {"family": family, "constraint_spread": 0.1} for family in CMDP_FAMILIES}
+#: Weakly observable graph families: their regimes run exp3g_weak, the others exp3g.
+WEAK = {"directed_complete_bipartite", "weakly_observable_stars"}
+#: Words of internal objects a message about a config field must not show instead of the field.
+INTERNAL = ("adjacency", "shape", "matrix", "(K, K)", "ndarray", "array(", "Traceback", "KeyError", "G_0")
+#: Words that say what is allowed (a range, the allowed values, a bound on a count).
+ALLOWED = re.compile(
+    r"must|at least|at most|minimum|maximum|one of|lie in|needs?\b|below|above|expected|required|allowed|"
+    r"non-empty|out of reach|valid on"
+)
+
+
+def test_every_family_and_kind_has_a_valid_example(schema_path):
+    """The sweep below covers every registered graph family, loss kind and CMDP family."""
+    assert set(VALID_GRAPHS) == set(GRAPH_FAMILIES), "add the new graph family to VALID_GRAPHS"
+    assert set(VALID_LOSSES) == set(LOSS_KINDS), "add the new loss kind to VALID_LOSSES"
+    for family, params in VALID_GRAPHS.items():
+        validate_config(bandit_config({"family": family, **params}, LOSSES), schema_path)
+    for kind, params in VALID_LOSSES.items():
+        validate_config(bandit_config(GRAPH, {"kind": kind, **params}), schema_path)
+    for spec in VALID_CMDP.values():
+        validate_config(cmdp_config(spec), schema_path)
+
+
+#: The losses of every graph family's entry, and the graph of every loss kind's (Theorem 5 and S̄-parts need
+#: a weakly observable one).
+LOSSES = {"kind": "bernoulli", "best_mean": 0.3, "gap": 0.2}
+GRAPH = {"family": "weakly_observable_stars", "leaf_counts": [2, 2]}
+
+
+def bandit_config(graph: dict, losses: dict) -> dict:
+    config = copy.deepcopy(SMOKE)
+    regime = config["regimes"][BANDIT]
+    regime["instances"] = {"cliques_2x3": {"graph": graph, "losses": losses}}
+    weak = graph.get("family") in WEAK
+    algorithm, bound = ("exp3g_weak", "exp3g_weak_bound") if weak else ("exp3g", "exp3g_rate")
+    regime["algorithms"], regime["bounds"] = [algorithm], {algorithm: [bound]}
+    return config
+
+
+def cmdp_config(spec: dict) -> dict:
+    config = copy.deepcopy(SMOKE)
+    base = dict(config["regimes"][CMDP]["instances"]["tiny"])
+    config["regimes"][CMDP]["instances"] = {"tiny": {**base, **spec}}
+    return config
+
+
+def parameter_values(schema: dict) -> st.SearchStrategy:
+    """Values of a parameter's schema type around and beyond its range, allowed names and near misses, and
+    now and then a value of the wrong type."""
+    if "enum" in schema:
+        names = [v for v in schema["enum"]]
+        misspelt = [f"{v}x" if isinstance(v, str) else v + 10 for v in names]
+        good = st.sampled_from(names + misspelt)
+    else:
+        kinds = schema.get("type", "number")
+        kinds = kinds if isinstance(kinds, list) else [kinds]
+        good = st.sampled_from(kinds).flatmap(
+            lambda kind: {
+                "integer": st.integers(-2, 7),
+                "number": st.sampled_from([-0.5, 0.0, 1e-3, 0.05, 0.3, 0.7, 0.99, 1.0, 1.5, 2.5, 4.0]),
+                "array": st.lists(st.integers(0, 3), max_size=2),
+                "string": st.sampled_from(["", "S"]),
+            }[kind]
+        )
+    wrong_type = st.sampled_from([None, "x", [1], {"a": 1}, True])
+    return st.integers(0, 9).flatmap(lambda roll: wrong_type if roll == 0 else good)
+
+
+def _branch_parameters(definition: str, key: str, value: str) -> dict:
+    defs = SCHEMA["$defs"]
+    branch = next(
+        b["then"] for b in defs[definition]["allOf"] if b["if"]["properties"][key]["const"] == value
+    )
+    common = defs[definition].get("properties", {})
+    return {
+        name: {**common.get(name, {}), **(own if isinstance(own, dict) else {})}
+        for name, own in branch.get("properties", {}).items()
+        if name != key
+    }
+
+
+@st.composite
+def bad_entries(draw):
+    """(config, field prefix, the entry's parameters) with some parameters of one graph family, loss kind or
+    CMDP family changed or dropped."""
+    section = draw(st.sampled_from(["graph", "losses", "cmdp"]))
+    if section == "cmdp":
+        family = draw(st.sampled_from(sorted(VALID_CMDP)))
+        parameters = {
+            k: v for k, v in SCHEMA["$defs"]["cmdp_instance"]["properties"].items() if k != "family"
+        }
+        base = {**SMOKE["regimes"][CMDP]["instances"]["tiny"], **VALID_CMDP[family]}
+    elif section == "graph":
+        family = draw(st.sampled_from(sorted(VALID_GRAPHS)))
+        parameters, base = _branch_parameters("graph", "family", family), dict(VALID_GRAPHS[family])
+    else:
+        family = draw(st.sampled_from(sorted(VALID_LOSSES)))
+        parameters, base = _branch_parameters("losses", "kind", family), dict(VALID_LOSSES[family])
+    entry = dict(base)
+    if not parameters:  # figure1: nothing to change but a field it does not take
+        entry["n_arms"] = draw(st.integers(2, 7))
+    for name in draw(st.lists(st.sampled_from(sorted(parameters) or [None]), max_size=3, unique=True)):
+        if name is None:
+            continue
+        if draw(st.integers(0, 9)) == 0:
+            entry.pop(name, None)
+        else:
+            entry[name] = draw(parameter_values(parameters[name]))
+    if section == "cmdp":
+        if isinstance(entry.get("n_layers"), int) and entry["n_layers"] > 4:
+            entry["n_layers"] = 4  # small LPs: the sweep is about messages, not sizes
+        return cmdp_config(entry), f"regimes.{CMDP}", set(parameters)
+    if section == "graph":
+        return bandit_config({"family": family, **entry}, LOSSES), f"regimes.{BANDIT}", set(parameters)
+    graph = draw(st.sampled_from([GRAPH, {"family": "disjoint_cliques", "clique_sizes": [3, 3]}]))
+    return bandit_config(graph, {"kind": family, **entry}), f"regimes.{BANDIT}", set(parameters)
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(bad_entries())
+def test_bad_family_parameters_name_the_field_and_what_is_allowed(case):
+    """Whatever a family's, loss kind's or CMDP family's parameters are, validation either accepts them or
+    says, one line per problem, which config field is wrong and what it allows — never an internal array or
+    a traceback."""
+    config, prefix, parameters = case
+    try:
+        validate_config(config, SCHEMA_PATH)
+    except ConfigError as error:
+        lines = str(error).splitlines()
+    else:
+        return
+    for line in lines:
+        field, _, message = line.partition(": ")
+        assert field.startswith(f"config field {prefix}."), line
+        assert not any(word in line for word in INTERNAL), line
+        assert ALLOWED.search(message), line
+        named = field.rsplit(".", 1)[-1].split("[")[0]
+        about_a_parameter = named in parameters | {"family", "kind"} or any(
+            re.search(rf"\b{re.escape(p)}\b", message) for p in parameters
+        )
+        assert about_a_parameter or named in ("algorithms", "horizons") or "allowed fields" in message, line
+
+
+CLIQUES = {"family": "disjoint_cliques", "clique_sizes": [3, 3]}
+#: Parameters the schema accepts and the builder rejects: (graph, losses or CMDP entry, the field the message
+#: names, what it says is allowed).
+BUILDER_REJECTS = [
+    ({"family": "disjoint_cliques", "clique_sizes": [1]}, LOSSES, "graph.clique_sizes", "K = sum ≥ 2 arms"),
+    (
+        {"family": "strongly_observable", "clique_sizes": [1], "n_no_self_loop": 0},
+        LOSSES,
+        "graph.clique_sizes",
+        "+ n_no_self_loop ≥ 2 arms",
+    ),
+    ({"family": "weakly_observable_stars", "leaf_counts": [1]}, LOSSES, "graph.leaf_counts", "≥ 3 arms"),
+    (CLIQUES, {"kind": "bernoulli", "best_mean": 0.5, "gap": 0.6}, "losses.gap", "must be at most 1"),
+    (
+        {"family": "disjoint_cliques", "clique_sizes": [1, 1]},
+        {"kind": "switching", "best_mean": 0.3, "decoy_mean": 0.1, "period": 5},
+        "losses.kind",
+        "needs n_arms >= 3",
+    ),
+    (
+        CLIQUES,
+        {"kind": "switching", "best_mean": 0.95, "decoy_mean": 0.0, "period": 5},
+        "losses.best_mean",
+        "must be below the decoys' long-run average",
+    ),
+    (
+        CLIQUES,
+        {"kind": "bernoulli_parts", "best_mean": 0.1, "best_in": "S_bar", "S_mean": 0.4, "S_bar_mean": 0.6},
+        "losses.best_in",
+        "allowed: 'S'",
+    ),
+    (CLIQUES, {"kind": "theorem5", **VALID_LOSSES["theorem5"]}, "losses.kind", "needs a weakly observable"),
+    (None, {"family": "binding", "rho": 0.0}, "tiny.rho", "rho must lie in (0, L] = (0, 2]"),
+    (None, {"family": "binding", "constraint_spread": 1.0}, "tiny.constraint_spread", "must lie in (0, 1)"),
+    (None, {"family": "vacuous", "rho": 2.5}, "tiny.rho", "rho must lie in [0, L] = [0, 2]"),
+    (None, {"family": "binding", "rho": 1.99}, "tiny.rho", "out of reach for this draw"),
+]
+
+
+@pytest.mark.parametrize(
+    ("graph", "entry", "expected", "allowed"), BUILDER_REJECTS, ids=[c[2] for c in BUILDER_REJECTS]
+)
+def test_a_builders_rejection_names_the_parameter(graph, entry, expected, allowed):
+    """What only the builder can check (a graph's arm count, an environment on this graph, ρ for this draw)
+    is reported at the parameter, with what is allowed — not as the builder's internal object."""
+    config = cmdp_config(entry) if graph is None else bandit_config(graph, entry)
+    rejects(config, f"regimes.{CMDP if graph is None else BANDIT}.instances.", allowed)
+    with pytest.raises(ConfigError) as error:
+        validate_config(config, SCHEMA_PATH)
+    field_part = str(error.value).split(": ", 1)[0]
+    assert field_part.endswith(expected) and not any(word in str(error.value) for word in INTERNAL), (
+        error.value
+    )
 
 
 # ---- regretlab run ----------------------------------------------------------------------------------------

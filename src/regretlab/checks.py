@@ -3,7 +3,8 @@
 :func:`regime_problems` returns ``(field, message)`` pairs for one regime whose entry already passed the
 schema; :func:`regretlab.config.validate_config` renders each as one line ``config field <field>: <message>``.
 Every check is either generic — it builds what the job would build, from the same SeedSequence, and reports
-the builder's own ``ValueError`` — or an entry of a registry below:
+the builder's own ``ValueError`` at the field its message starts with (:func:`named_field`: a builder names
+the parameter first, ``"clique_sizes must …"``) — or an entry of a registry below:
 
 * :data:`INSTANCE_CHECKS` (by regime ``kind``): how an instance entry of that kind is checked. The bandit
   check builds the graph with :data:`regretlab.bandits.instance.GRAPH_FAMILIES` and the loss environment with
@@ -21,6 +22,7 @@ the builder's own ``ValueError`` — or an entry of a registry below:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -203,6 +205,22 @@ class Plan:
     algorithms_field: str
 
 
+def named_field(message: str, entry: dict) -> str | None:
+    """The field of ``entry`` a builder's error is about: builders start their messages with the parameter's
+    config name (``"clique_sizes must …"``, ``"rho=2.5 is out of reach …"``); None when the first word is not
+    a key of ``entry``."""
+    first = re.match(r"[A-Za-z_]\w*", message)
+    return first.group() if first and first.group() in entry else None
+
+
+def _at_field(where: str, entry: dict, error: Exception, otherwise: str | None = None) -> Problem:
+    """A builder's error as a problem of the field it names (:func:`named_field`), else of ``otherwise`` (a
+    field of ``entry``), else of ``entry`` itself."""
+    message = str(error)
+    field = named_field(message, entry) or otherwise
+    return (f"{where}.{field}" if field else where, message)
+
+
 def _bandit_instance(regime_name: str, name: str, spec: dict, plan: Plan) -> list[Problem]:
     """The instance's graph and environment build (as its job builds them), every planned algorithm is valid
     on the graph, and every planned horizon is large enough for it."""
@@ -211,14 +229,15 @@ def _bandit_instance(regime_name: str, name: str, spec: dict, plan: Plan) -> lis
     try:
         graph = _shared(GRAPH_FAMILIES[spec["graph"]["family"]](spec["graph"], rng))
     except ValueError as error:
-        return [(f"{where}.graph", str(error))]
+        return [_at_field(f"{where}.graph", spec["graph"], error)]
     losses = spec["losses"]
     rules = LOSS_RULES.get(losses["kind"], lambda _: [])
     problems = [(f"{where}.losses.{field}", message) for field, message in rules(losses)]
     try:
         build_environment(losses, graph, draw_best_arm(losses, graph, rng))
     except ValueError as error:
-        problems.append((f"{where}.losses", str(error)))
+        # An environment that names none of its parameters cannot be of its kind on this graph.
+        problems.append(_at_field(f"{where}.losses", losses, error, otherwise="kind"))
     for algorithm in plan.algorithms:
         if algorithm not in ALGORITHMS:  # not a bandit algorithm: regretlab.config reports it
             continue
@@ -251,9 +270,10 @@ def _cmdp_instance(regime_name: str, name: str, spec: dict, plan: Plan) -> list[
         try:
             cmdp_runs.build_instance(spec, rng, horizon)
         except (ValueError, ArithmeticError) as error:
-            if horizon is None:
-                return [(f"regimes.{regime_name}.instances.{name}", str(error))]
-            rho = cmdp_runs.rho_at(spec, horizon)
+            where = f"regimes.{regime_name}.instances.{name}"
+            if horizon is None or named_field(str(error), spec) not in (None, "rho"):
+                return [_at_field(where, spec, error)]
+            rho = cmdp_runs.rho_at(spec, horizon)  # ρ(T) from rho, rho_exponent and the horizon
             return [(field, f"instance {name!r} at T = {horizon} (ρ(T) = {rho:.6g}): {error}")]
     return []
 

@@ -55,7 +55,7 @@ def test_strongly_observable_family(seed: int, cross_edge_prob: float) -> None:
 def test_strongly_observable_family_validation() -> None:
     with pytest.raises(ValueError, match="Generator"):
         strongly_observable_family([2, 2], 1, cross_edge_prob=0.5)
-    with pytest.raises(ValueError, match="at least 2 nodes"):
+    with pytest.raises(ValueError, match="n_no_self_loop ≥ 2 arms"):
         strongly_observable_family([1], 0)
     with pytest.raises(ValueError, match="positive"):
         strongly_observable_family([2, 0], 1)
@@ -115,7 +115,7 @@ def test_weakly_observable_stars() -> None:
     assert graph.weakly_dominating_set.value == 3 and graph.weakly_dominating_set.members == (0, 1, 2)
     assert graph.clique_partition.value == 3
     assert graph.independence_number.value == 6
-    with pytest.raises(ValueError, match="at least 3 nodes"):
+    with pytest.raises(ValueError, match="≥ 3 arms"):
         weakly_observable_stars([1])
 
 

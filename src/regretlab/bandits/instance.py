@@ -83,7 +83,10 @@ def draw_best_arm(spec: dict, graph: FeedbackGraph, rng: np.random.Generator) ->
         return int(rng.integers(graph.n_arms))
     part = graph.S if spec["best_in"] == "S" else graph.S_bar
     if part.size == 0:
-        raise ValueError(f"losses.best_in = {spec['best_in']!r} but that part of the graph is empty")
+        other = "S_bar" if spec["best_in"] == "S" else "S"
+        raise ValueError(
+            f"best_in = {spec['best_in']!r} names an empty part of this graph; allowed: {other!r}"
+        )
     return int(rng.choice(part))
 
 

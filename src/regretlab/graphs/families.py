@@ -32,8 +32,11 @@ def disjoint_cliques(clique_sizes: list[int]) -> FeedbackGraph:
     Inside a clique every arm observes every other arm and itself; across cliques nothing is observed.
     Its independence number is ``len(clique_sizes)`` (one arm per clique).
     """
-    if not clique_sizes or min(clique_sizes) < 1:
-        raise ValueError(f"clique_sizes must be a non-empty list of positive integers, got {clique_sizes}")
+    if not clique_sizes or min(clique_sizes) < 1 or sum(clique_sizes) < 2:
+        raise ValueError(
+            f"clique_sizes must be a non-empty list of positive integers giving K = sum ≥ 2 arms, "
+            f"got {clique_sizes}"
+        )
     n_arms = int(sum(clique_sizes))
     adj = np.zeros((n_arms, n_arms), dtype=bool)
     start = 0
@@ -49,6 +52,8 @@ def random_self_aware(n_arms: int, edge_prob: float, rng: np.random.Generator) -
     Every ordered pair ``(i, j)``, ``i != j``, is an edge independently with probability ``edge_prob``; every
     node has a self-loop, so the graph is strongly observable.
     """
+    if n_arms < 2:
+        raise ValueError(f"n_arms must be at least 2, got {n_arms}")
     _check_probability(edge_prob, "edge_prob")
     adj = rng.random((n_arms, n_arms)) < edge_prob
     np.fill_diagonal(adj, True)
@@ -92,7 +97,7 @@ def strongly_observable_family(
     """
     if any(size < 1 for size in clique_sizes) or n_no_self_loop < 0:
         raise ValueError(
-            f"clique sizes must be positive and n_no_self_loop >= 0, got {clique_sizes}, {n_no_self_loop}"
+            f"clique_sizes must be positive and n_no_self_loop ≥ 0, got {clique_sizes}, {n_no_self_loop}"
         )
     _check_probability(cross_edge_prob, "cross_edge_prob")
     if cross_edge_prob > 0 and rng is None:
@@ -100,7 +105,10 @@ def strongly_observable_family(
     s = int(sum(clique_sizes))
     n_arms = s + n_no_self_loop
     if n_arms < 2:
-        raise ValueError(f"the graph needs at least 2 nodes, got {n_arms}")
+        raise ValueError(
+            f"clique_sizes and n_no_self_loop must give K = sum(clique_sizes) + n_no_self_loop ≥ 2 arms, got "
+            f"{clique_sizes} and {n_no_self_loop}"
+        )
     clique_of = np.repeat(np.arange(len(clique_sizes)), clique_sizes)
     adj = np.zeros((n_arms, n_arms), dtype=bool)
     adj[:s, :s] = clique_of[:, None] == clique_of[None, :]
@@ -144,7 +152,10 @@ def weakly_observable_stars(leaf_counts: list[int]) -> FeedbackGraph:
     m = len(leaf_counts)
     n_arms = m + int(sum(leaf_counts))
     if n_arms < 3:
-        raise ValueError("a weakly observable star graph needs at least 3 nodes")
+        raise ValueError(
+            f"leaf_counts must give K = len(leaf_counts) + sum(leaf_counts) ≥ 3 arms (hubs and leaves; with "
+            f"2 the leaf is strongly observable), got {leaf_counts}"
+        )
     adj = np.zeros((n_arms, n_arms), dtype=bool)
     adj[np.arange(m), np.arange(m)] = True
     adj[np.repeat(np.arange(m), leaf_counts), np.arange(m, n_arms)] = True
