@@ -1,18 +1,16 @@
-"""``regretlab run``: one (algorithm, instance, T, seeds) outside Snakemake; ``regretlab estimate``: the cost
-of a scale's run jobs before submitting them.
-
-Examples::
-
-    regretlab run --regime exp3g_self_aware --instance cliques_2x8 --algorithm exp3g -T 10000 --seeds 0 1
-    regretlab estimate --scale paper
+"""The ``regretlab`` console script: ``list`` what a config can name and what it holds, ``run`` one
+(algorithm, instance, T, seeds) outside Snakemake, ``estimate`` the cost of a scale's run jobs before
+submitting them.
 
 ``run`` builds the instance from the regime's entry in the config file exactly as the workflow builds it (same
-SeedSequence), so the rows printed or written here are the rows the workflow stores for those seeds.
-``estimate`` prints, per regime and in total, the run jobs, the rounds or episodes they simulate and the
-CPU-hours predicted by the cost model the workflow's resource requests use (:mod:`regretlab.cost`).
+SeedSequence), so the rows printed or written here are the rows the workflow stores for those seeds; it prints
+a short summary (``--json``: the full machine-readable one). ``estimate`` prints, per regime and in total, the
+run jobs, the rounds or episodes they simulate and the CPU-hours predicted by the cost model the workflow's
+resource requests use (:mod:`regretlab.cost`). ``list`` prints the registries (:mod:`regretlab.listing`).
 
 Every bad argument or config is reported before anything runs or is written, as one line
-``regretlab: error: <option or config field>: <what is allowed>`` on stderr, with exit status 2.
+``regretlab: error: <option or config field>: <what is allowed>`` on stderr (with "did you mean …" for a
+misspelt name), with exit status 2. The help texts are plain words (``--help`` prints them as they are).
 """
 
 from __future__ import annotations
@@ -26,13 +24,15 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from regretlab import listing
 from regretlab.bandits import instance as bandit_instance
 from regretlab.bandits import simulate as bandit_simulate
 from regretlab.checks import run_problems
 from regretlab.cmdp import runs as cmdp_runs
-from regretlab.config import ConfigError, validate_config
+from regretlab.config import ConfigError, load_schema, validate_config
 from regretlab.cost import estimate, format_estimate
 from regretlab.kinds import KINDS
+from regretlab.names import did_you_mean, not_one_of
 from regretlab.seeding import job_seed_sequence
 
 DEFAULT_SCHEMA = Path("schemas") / "config.schema.yaml"
@@ -41,10 +41,15 @@ USAGE_ERROR = 2
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line, without the usage block."""
+    """An argument parser whose errors are one line, without the usage block, and whose unknown choices (a
+    command, a scale) get "did you mean …"."""
 
     def error(self, message: str):
         _fail(message)
+
+    def _check_value(self, action, value):
+        if action.choices is not None and value not in action.choices:
+            raise argparse.ArgumentError(action, not_one_of(value, action.choices))
 
 
 def _fail(message: str):
@@ -71,21 +76,101 @@ _positive_int = _integer_at_least(1, "a positive integer")
 _seed = _integer_at_least(0, "non-negative integers")
 
 
+DESCRIPTION = "Run and inspect regretlab's experiments outside Snakemake (from the repository's root)."
+EPILOG = """examples:
+  regretlab list regimes
+  regretlab list algorithms exp3g
+  regretlab run --regime exp3g_self_aware --instance fixed_gap_2x8 --algorithm exp3g -T 10000 --seeds 0 1
+  regretlab estimate --scale paper
+
+regretlab COMMAND --help lists the command's options and their choices."""
+#: What ``regretlab list`` can list.
+LISTS = ("algorithms", "bounds", "families", "regimes")
+
+
+def _algorithm_choices() -> str:
+    return "; ".join(f"{kind} regimes: {', '.join(k.presets)}" for kind, k in KINDS.items())
+
+
+def _preset_choices() -> str:
+    return ", ".join(dict.fromkeys(p for kind in KINDS.values() for ps in kind.presets.values() for p in ps))
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="regretlab", description=__doc__.split("\n\n")[0])
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    run = commands.add_parser("run", help="run one algorithm on one instance of a configured regime")
-    run.add_argument("--config", default="config.yaml", help="workflow config file (default: config.yaml)")
-    run.add_argument("--schema", default=str(DEFAULT_SCHEMA), help="config schema (default: %(default)s)")
-    run.add_argument("--regime", required=True, help="a regime name from the config")
-    run.add_argument("--instance", required=True, help="an instance name of that regime")
-    run.add_argument("--algorithm", required=True, help="an algorithm name (e.g. exp3g)")
-    run.add_argument("--constants", default="paper", help="constants preset (default: paper)")
-    run.add_argument("-T", "--horizon", type=_positive_int, required=True, help="horizon T (> 0)")
-    run.add_argument(
-        "--seeds", type=_seed, nargs="+", default=[0], help="distinct non-negative seed indices (default: 0)"
+    parser = _Parser(
+        prog="regretlab",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    run.add_argument("--output", help="also write the run table to this parquet file")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
+    listing = commands.add_parser(
+        "list",
+        help="list what a config can name (algorithms, bounds, graph families, loss kinds, CMDP families) "
+        "or the regimes it holds",
+        description="List what a config can name, or the regimes a config holds. With names, print those "
+        "entries in full (e.g. regretlab list bounds theorem2_bound).",
+    )
+    listing.add_argument(
+        "what", choices=LISTS, metavar="WHAT", help=f"what to list: one of {', '.join(LISTS)}"
+    )
+    listing.add_argument(
+        "names", nargs="*", metavar="NAME", help="entries to print in full (default: all, briefly)"
+    )
+    listing.add_argument(
+        "--config",
+        default="config.yaml",
+        metavar="FILE",
+        help="config whose regimes to list (default: config.yaml)",
+    )
+    listing.add_argument(
+        "--schema", default=str(DEFAULT_SCHEMA), metavar="FILE", help="config schema (default: %(default)s)"
+    )
+    listing.add_argument(
+        "--scale",
+        help="regimes: the scale (quick or paper) whose horizons and seeds to show (default: the config's)",
+    )
+    run = commands.add_parser(
+        "run",
+        help="run one algorithm on one instance of a configured regime",
+        description="Run one algorithm on one instance of a regime of the config, for the given horizon and "
+        "seeds, exactly as the workflow runs it (same instance draw, same seeds), and print a short summary.",
+    )
+    run.add_argument(
+        "--config", default="config.yaml", metavar="FILE", help="workflow config file (default: config.yaml)"
+    )
+    run.add_argument(
+        "--schema", default=str(DEFAULT_SCHEMA), metavar="FILE", help="config schema (default: %(default)s)"
+    )
+    run.add_argument("--regime", required=True, help="a regime of the config (regretlab list regimes)")
+    run.add_argument(
+        "--instance", required=True, help="an instance of that regime (regretlab list regimes NAME)"
+    )
+    run.add_argument(
+        "--algorithm",
+        required=True,
+        help=f"the algorithm to run, one of the regime's kind: {_algorithm_choices()}",
+    )
+    run.add_argument(
+        "--constants",
+        default="paper",
+        help=f"constants preset, one of {_preset_choices()} (paper: the theorem's; default: paper)",
+    )
+    run.add_argument(
+        "-T", "--horizon", type=_positive_int, required=True, help="horizon T, a positive integer"
+    )
+    run.add_argument(
+        "--seeds",
+        type=_seed,
+        nargs="+",
+        default=[0],
+        metavar="SEED",
+        help="seed indices, distinct non-negative integers (default: 0); seed i is the workflow's i-th run",
+    )
+    run.add_argument("--output", metavar="FILE", help="also write the run table to this parquet file")
+    run.add_argument(
+        "--json", action="store_true", help="print the full summary as JSON instead of a few lines"
+    )
     cost = commands.add_parser("estimate", help="run jobs, rounds and CPU-hours of a scale, per regime")
     cost.add_argument("--config", default="config.yaml", help="workflow config file (default: config.yaml)")
     cost.add_argument("--schema", default=str(DEFAULT_SCHEMA), help="config schema (default: %(default)s)")
@@ -127,21 +212,32 @@ def _check_run(config: dict, args: argparse.Namespace) -> None:
     """Every argument of ``regretlab run`` against the config, before anything runs."""
     regimes = config["regimes"]
     if args.regime not in regimes:
-        raise ConfigError(f"--regime must be one of {sorted(regimes)}, got {args.regime!r}")
+        raise ConfigError(
+            f"--regime must be one of {sorted(regimes)}, got {args.regime!r}"
+            f"{did_you_mean(args.regime, regimes)}"
+        )
     regime = regimes[args.regime]
     if args.instance not in regime["instances"]:
         allowed = sorted(regime["instances"])
-        raise ConfigError(f"--instance must be one of {allowed} for {args.regime}, got {args.instance!r}")
+        raise ConfigError(
+            f"--instance must be one of {allowed} for {args.regime}, got {args.instance!r}"
+            f"{did_you_mean(args.instance, allowed)}"
+        )
     presets = KINDS[regime["kind"]].presets
     if args.algorithm not in presets:
+        other = [kind for kind, k in KINDS.items() if args.algorithm in k.presets]
+        elsewhere = (
+            f" (an algorithm of {other[0]} regimes)" if other else did_you_mean(args.algorithm, presets)
+        )
         raise ConfigError(
             f"--algorithm must be one of {sorted(presets)} for a {regime['kind']} regime, "
-            f"got {args.algorithm!r}"
+            f"got {args.algorithm!r}{elsewhere}"
         )
     if args.constants not in presets[args.algorithm]:
+        allowed = list(presets[args.algorithm])
         raise ConfigError(
-            f"--constants must be one of {list(presets[args.algorithm])} for {args.algorithm}, "
-            f"got {args.constants!r}"
+            f"--constants must be one of {allowed} for {args.algorithm}, "
+            f"got {args.constants!r}{did_you_mean(args.constants, allowed)}"
         )
     duplicates = sorted({seed for seed in args.seeds if args.seeds.count(seed) > 1})
     if duplicates:
@@ -182,15 +278,68 @@ def _estimate(args: argparse.Namespace) -> str:
     return format_estimate(estimate(config), config["scale"])
 
 
+def format_run(summary: dict, output: str | None) -> str:
+    """A few lines about one ``regretlab run``: what ran, the final (t = T) means of its run table's main
+    metrics (the ``*_mean`` entries of the summary), the wall time and where the table went."""
+    seeds = summary["seeds"]
+    means = ", ".join(
+        f"{key[: -len('_mean')]} {value:.6g}" for key, value in summary.items() if key.endswith("_mean")
+    )
+    return "\n".join(
+        [
+            f"ran {summary['algorithm']} ({summary['constants']} constants) on {summary['regime']}/"
+            f"{summary['instance']}, T = {summary['T']}, seed{'s' if len(seeds) > 1 else ''} "
+            f"{' '.join(map(str, seeds))}",
+            f"at t = T, mean over {len(seeds)} seed{'s' if len(seeds) > 1 else ''}: {means}",
+            f"wall time: {summary['wall_time_s']:.2f} s",
+            f"run table: written to {output}" if output else "run table: not written (--output FILE.parquet)",
+        ]
+    )
+
+
+def _run_summary(args: argparse.Namespace) -> str:
+    summary = _run(args)
+    return json.dumps(summary, indent=2) if args.json else format_run(summary, args.output)
+
+
+def _list(args: argparse.Namespace) -> str:
+    """``regretlab list WHAT [NAME ...]``."""
+    if args.what == "algorithms":
+        return listing.list_algorithms(args.names)
+    if args.what == "bounds":
+        return listing.list_bounds(args.names)
+    if not Path(args.schema).is_file():
+        raise ConfigError(f"--schema: no schema file at {args.schema!r} (run from the repository root)")
+    if args.what == "families":
+        return listing.list_families(load_schema(args.schema), args.names)
+    config = load_config(args.config, args.schema)
+    scales = load_schema(args.schema)["properties"]["scale"]["enum"]
+    if args.scale is not None and args.scale not in scales:
+        raise ConfigError(f"--scale: {not_one_of(args.scale, scales)}")
+    return listing.list_regimes(config, args.scale or config["scale"], args.names)
+
+
+#: What each command prints.
+COMMANDS = {"run": _run_summary, "estimate": _estimate, "list": _list}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``regretlab`` console script."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "list" and not any(arg.startswith("-") for arg in extra):
+        args.names += extra  # names after an option: `regretlab list regimes --config FILE NAME`
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
-        out = json.dumps(_run(args), indent=2) if args.command == "run" else _estimate(args)
+        out = COMMANDS[args.command](args)
     except ConfigError as error:
         print("\n".join(f"regretlab: error: {line}" for line in str(error).splitlines()), file=sys.stderr)
         return USAGE_ERROR
-    print(out)
+    try:
+        print(out)
+    except BrokenPipeError:  # the reader stopped early (`regretlab list bounds | head`): not an error
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 — Python's own advice: never flush into the pipe again
     return 0
 
 
