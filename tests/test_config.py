@@ -32,8 +32,10 @@ def smoke() -> dict:
     return copy.deepcopy(SMOKE)
 
 
-@pytest.mark.parametrize("path", ["config.yaml", "tests/config/smoke.yaml"])
+@pytest.mark.parametrize("path", ["config.yaml", "tests/config/default.yaml", "tests/config/smoke.yaml"])
 def test_shipped_configs_are_valid(path, schema_path):
+    """The working config (whatever a user made of it: its own errors name their fields), the shipped one's
+    copy and the smoke config validate."""
     validate_config(yaml.safe_load((REPO / path).read_text()), schema_path)
 
 

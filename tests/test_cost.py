@@ -13,7 +13,7 @@ REPO = Path(__file__).resolve().parents[1]
 def test_theorem5_jobs_count_their_calibration_runs():
     """A job on Theorem 5's environment 2 first plays `calibration_seeds` runs of length T on environment 1
     (lower_bound.materialise); environment 1 and every other instance play their seeds only."""
-    raw = yaml.safe_load((REPO / "config.yaml").read_text(encoding="utf-8"))
+    raw = yaml.safe_load((REPO / "tests" / "config" / "default.yaml").read_text(encoding="utf-8"))  # shipped
     config = validate_config(raw, REPO / "schemas" / "config.schema.yaml")
     regime = raw["regimes"]["weak_theorem5_lower_bound"]
     grid = regime["scales"][raw["scale"]]

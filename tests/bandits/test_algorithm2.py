@@ -233,7 +233,8 @@ def test_regimes_run_each_algorithm_with_the_presets_it_has(repo, schema_path):
 
     from regretlab.config import batch_seeds, run_jobs, validate_config
 
-    config = validate_config(yaml.safe_load((repo / "config.yaml").read_text()), schema_path)
+    shipped = repo / "tests" / "config" / "default.yaml"  # the shipped config (tests/test_shipped_files.py)
+    config = validate_config(yaml.safe_load(shipped.read_text()), schema_path)
     jobs = run_jobs(config, "weak_bipartite_best_in_S")
     pairs = {(job.algorithm, job.constants) for job in jobs}
     expected = {("exp3g_weak", "paper"), ("algorithm2_bipartite", "paper"), ("algorithm2_bipartite", "tuned")}

@@ -224,10 +224,12 @@ def test_binding_instances_are_reproducible():
     assert not np.array_equal(make(3).G_bar, make(4).G_bar)
 
 
+#: The shipped config.yaml (tests/test_shipped_files.py): its instances are the ones meant to bind.
+SHIPPED = REPO / "tests" / "config" / "default.yaml"
+
+
 def config_cmdp_instances():
-    config = validate_config(
-        yaml.safe_load((REPO / "config.yaml").read_text()), REPO / "schemas/config.schema.yaml"
-    )
+    config = validate_config(yaml.safe_load(SHIPPED.read_text()), REPO / "schemas/config.schema.yaml")
     return [
         (regime, name, spec)
         for regime, regime_spec in config["regimes"].items()
@@ -250,5 +252,5 @@ def test_every_config_instance_meant_to_bind_binds(regime, name, spec):
 
 
 def config_horizons(regime: str) -> list[int]:
-    config = yaml.safe_load((REPO / "config.yaml").read_text())
+    config = yaml.safe_load(SHIPPED.read_text())
     return sorted({T for grid in config["regimes"][regime]["scales"].values() for T in grid["horizons"]})

@@ -1,0 +1,173 @@
+"""The shipped configuration and what README quotes of it, kept apart from a user's working config.yaml.
+
+Tests that describe the *shipped* configuration (README's quoted blocks, regimes named by a test) read
+``tests/config/default.yaml``, a copy of the shipped ``config.yaml``; tests that check whatever config the
+user runs (it validates, its dry run plans, its captions render) read ``config.yaml``. So a user's edit of
+``config.yaml`` — a new regime, another horizon — breaks no test, and one check says when the copy is stale:
+:func:`test_default_config_fixture_is_the_shipped_config`.
+
+Refreshing after changing the shipped config on purpose::
+
+    cp config.yaml tests/config/default.yaml
+    .venv/bin/pytest tests/test_shipped_files.py   # prints any README block to paste
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from regretlab.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+SHIPPED = REPO / "tests" / "config" / "default.yaml"
+REFRESH = "cp config.yaml tests/config/default.yaml"
+
+
+def _uncommitted(path: Path) -> bool | None:
+    """Whether ``path`` has edits git has not committed; None outside a git checkout (or without git)."""
+    try:
+        done = subprocess.run(
+            ["git", "status", "--porcelain", "--", path.name],
+            cwd=path.parent,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return bool(done.stdout.strip()) if done.returncode == 0 else None
+
+
+def test_default_config_fixture_is_the_shipped_config():
+    """tests/config/default.yaml holds what config.yaml holds (comments aside). A difference is a user's edit
+    while config.yaml has uncommitted changes (or no git tells): skipped, naming it. Committed, or under
+    CI=true, it means the shipped config changed without its copy: a failure saying how to refresh it."""
+    working = yaml.safe_load((REPO / "config.yaml").read_text(encoding="utf-8"))
+    shipped = yaml.safe_load(SHIPPED.read_text(encoding="utf-8"))
+    if working == shipped:
+        return
+    changed = sorted(
+        name
+        for name in working.get("regimes", {}).keys() | shipped.get("regimes", {}).keys()
+        if working.get("regimes", {}).get(name) != shipped.get("regimes", {}).get(name)
+    )
+    others = sorted(
+        key
+        for key in working.keys() | shipped.keys()
+        if key != "regimes" and working.get(key) != shipped.get(key)
+    )
+    what = " and ".join(
+        part for part in (changed and f"regimes {changed}", others and f"fields {others}") if part
+    )
+    uncommitted = _uncommitted(REPO / "config.yaml")
+    if os.environ.get("CI") != "true" and uncommitted is not False:
+        how = "with edits not committed" if uncommitted else "outside a git checkout"
+        pytest.skip(
+            f"config.yaml differs from the shipped copy tests/config/default.yaml ({what}), {how}: taken "
+            f"for your experiment, which no test reads as the shipped config. To ship it: {REFRESH}, then "
+            f"refresh what README quotes (pytest tests/test_shipped_files.py)"
+        )
+    pytest.fail(
+        f"config.yaml differs from tests/config/default.yaml, the shipped copy that README's blocks and the "
+        f"tests of the shipped regimes read ({what}). If the change is the new shipped config: {REFRESH}, "
+        f"then pytest tests/test_shipped_files.py prints any README block to refresh. If config.yaml is your "
+        f"own experiment, nothing is wrong: deselect this check (--deselect "
+        f"tests/test_shipped_files.py::test_default_config_fixture_is_the_shipped_config)"
+    )
+
+
+def _quoted_estimates() -> list[tuple[str, str, str]]:
+    """(file, scale, block) of every fenced block README or docs/ quote from `regretlab estimate`: a block
+    whose first line is ``scale: <name>``."""
+    files = [REPO / "README.md", *sorted((REPO / "docs").glob("**/*.md"))]
+    found = []
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        for match in re.finditer(r"```\n(scale: (\w+)\n.*?)```", text, flags=re.S):
+            found.append((str(path.relative_to(REPO)), match.group(2), match.group(1)))
+    return found
+
+
+def test_readme_quotes_the_estimate_of_the_shipped_config(capsys, monkeypatch):
+    """README's "Know the cost first" block is `regretlab estimate --scale paper` on the shipped config
+    (tests/config/default.yaml, not the working config.yaml, which a user may have edited)."""
+    monkeypatch.chdir(REPO)
+    quoted = _quoted_estimates()
+    assert quoted, "README.md (or docs/) no longer quotes `regretlab estimate`: drop this test with it"
+    for path, scale, block in quoted:
+        assert main(["estimate", "--config", str(SHIPPED.relative_to(REPO)), "--scale", scale]) == 0
+        printed = capsys.readouterr().out
+        assert block == printed, (
+            f"{path}'s `regretlab estimate --scale {scale}` block is stale: replace it with the output of "
+            f"`regretlab estimate --scale {scale} --config tests/config/default.yaml`:\n{printed}"
+        )
+
+
+#: The tests that read config.yaml, README or the shipped copy, and the CLI's and the dry run's (not the long
+#: runs): what a user's edit of config.yaml could break.
+EDIT_SENSITIVE = [
+    "tests/test_config.py",
+    "tests/test_cli.py",
+    "tests/test_cost.py",
+    "tests/test_shipped_files.py::test_default_config_fixture_is_the_shipped_config",
+    "tests/test_shipped_files.py::test_readme_quotes_the_estimate_of_the_shipped_config",
+    "tests/bandits/test_algorithm2.py::test_regimes_run_each_algorithm_with_the_presets_it_has",
+    "tests/cmdp/test_cmdp_instance.py::test_every_config_instance_meant_to_bind_binds",
+    "tests/test_workflow.py::test_default_config_dry_run_plans_every_figure",
+    "tests/test_workflow.py::test_every_figure_caption_is_valid_restructuredtext",
+]
+
+
+def _users_edit(config: dict) -> dict:
+    """What README tells a user to do: a new regime of an existing kind (a copy of one under another name),
+    and another horizon in an existing regime (the last quick horizon of each regime a test names)."""
+    regimes = config["regimes"]
+    first = next(iter(regimes))
+    regimes[f"my_{first}"] = yaml.safe_load(yaml.safe_dump(regimes[first]))
+    for regime in regimes.values():
+        quick = regime["scales"]["quick"]
+        if len(quick["horizons"]) > 1 and isinstance(quick["seeds"], int):
+            quick["horizons"][-1] = quick["horizons"][-1] // 2 + quick["horizons"][-2] // 2 + 1
+            break
+    for name in ("weak_bipartite_best_in_S", "weak_theorem5_lower_bound"):
+        if name in regimes:
+            regimes[name]["scales"]["quick"]["horizons"][-1] += 1000
+    return config
+
+
+@pytest.mark.workflow
+def test_the_suite_survives_a_users_edit_of_the_config(tmp_path):
+    """In a copy of the repository whose config.yaml has a new regime and changed horizons, the tests that
+    read config.yaml, README or the shipped copy, the CLI's and the dry run's all pass (the copy check skips,
+    naming the edit)."""
+    tracked = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True, text=True
+    ).stdout.split("\0")
+    copy = tmp_path / "repo"
+    for name in filter(None, tracked):
+        if (REPO / name).is_file() and not name.startswith("figures/"):
+            (copy / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / name, copy / name)
+    shutil.copy2(REPO / "config.yaml", copy / "config.yaml")  # the working one, as this test found it
+    shutil.copy2(SHIPPED, copy / "tests" / "config" / "default.yaml")
+    config = yaml.safe_load((copy / "config.yaml").read_text(encoding="utf-8"))
+    (copy / "config.yaml").write_text(yaml.safe_dump(_users_edit(config), sort_keys=False), encoding="utf-8")
+    env = {key: value for key, value in os.environ.items() if key != "CI"}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *EDIT_SENSITIVE],
+        cwd=copy,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
+    assert "1 skipped" in done.stdout and "failed" not in done.stdout, done.stdout[-3000:]
