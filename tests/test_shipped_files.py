@@ -85,9 +85,11 @@ def test_default_config_fixture_is_the_shipped_config():
 
 
 def _quoted_estimates() -> list[tuple[str, str, str]]:
-    """(file, scale, block) of every fenced block README or docs/ quote from `regretlab estimate`: a block
-    whose first line is ``scale: <name>``."""
-    files = [REPO / "README.md", *sorted((REPO / "docs").glob("**/*.md"))]
+    """(file, scale, block) of every fenced block README or the guide in docs/ (not the helpers' notes in
+    docs/notes/) quote from `regretlab estimate`: a block whose first line is ``scale: <name>``."""
+    notes = REPO / "docs" / "notes"
+    guide = [path for path in sorted((REPO / "docs").glob("**/*.md")) if notes not in path.parents]
+    files = [REPO / "README.md", *guide]
     found = []
     for path in files:
         text = path.read_text(encoding="utf-8")
