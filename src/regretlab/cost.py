@@ -160,14 +160,32 @@ class JobCost:
     simulation_seconds: float
 
 
+def run_rounds(regime: dict, instance: str, T: int, seeds: int = 1) -> int:
+    """Rounds (or episodes) that ``seeds`` runs at horizon ``T`` on one instance of ``regime`` (a validated
+    config entry) simulate, Theorem 5's calibration runs included."""
+    return int(T) * (seeds + KIND_COSTS[regime["kind"]].extra_runs(regime["instances"][instance]))
+
+
+def run_seconds(
+    regime_name: str, regime: dict, instance: str, algorithm: str, T: int, seeds: int = 1
+) -> float:
+    """Predicted simulation seconds of ``seeds`` runs of ``algorithm`` on one instance of a regime at horizon
+    ``T`` (``regime`` its validated config entry; no job start-up): rounds × size × unit cost (module
+    docstring). Any horizon, not only the config's: the evidence table prices each claim's
+    ``T_informative``."""
+    model = KIND_COSTS[regime["kind"]]
+    size = model.size(regime_name, instance, regime["instances"][instance])
+    return run_rounds(regime, instance, T, seeds) * size * model.unit_cost_us(algorithm) * 1e-6
+
+
 def job_cost(config: dict, job: RunJob) -> JobCost:
     """Rounds (or episodes) of one run job and its predicted simulation time."""
     regime = config["regimes"][job.regime]
-    model = KIND_COSTS[regime["kind"]]
-    spec = regime["instances"][job.instance]
-    rounds = job.T * (len(batch_seeds(config, job.regime, job.batch, job.T)) + model.extra_runs(spec))
-    size = model.size(job.regime, job.instance, spec)
-    return JobCost(rounds, rounds * size * model.unit_cost_us(job.algorithm) * 1e-6)
+    seeds = len(batch_seeds(config, job.regime, job.batch, job.T))
+    return JobCost(
+        run_rounds(regime, job.instance, job.T, seeds),
+        run_seconds(job.regime, regime, job.instance, job.algorithm, job.T, seeds),
+    )
 
 
 def runtime_minutes(config: dict, run_set: RunSet, attempt: int = 1) -> int:

@@ -15,6 +15,7 @@ mean of its per-run values.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -581,3 +582,81 @@ TRIVIAL_BOUNDS: dict[str, Callable[[dict], float]] = {
 """The trivial bound of each metric at a point (see the point dict above), at the checkpoint ``t``: what
 the metric cannot exceed (or, for a lower-bounded metric, fall below) whatever the learner does. A bound
 past it is vacuous. Metrics absent here (``lambda_l1_max``, ratios of a bound) have none."""
+
+
+def _dual_box_and_steps(n: dict) -> float:
+    """``min{m T^{1/4}, η m L t}``: ``λ_1 = 0`` and each OGD step moves ``‖λ‖₁`` by at most ``η m L``
+    (Lemma 11, paper 000 line 719), inside the box ``[0, T^{1/4}]^m`` (App. C, eq. (16)); ``t`` steps have
+    been taken by the checkpoint ``t`` (``lambda_l1_max`` runs over ``λ_1 … λ_{t+1}``, ``lambda_l1`` is
+    ``λ_t``)."""
+    return min(n["m"] * int(n["T"]) ** 0.25, n["params"]["eta"] * n["m"] * n["L"] * n["t"])
+
+
+def _dual_regret_identity(n: dict) -> float:
+    """``η m L² t/2 − max{0, ‖λ_t‖₁/√m − η√m L}²/(2η)``: OGD on the box from ``λ_1 = 0`` satisfies, for every
+    sequence, ``R^D_t(0) = −Σ_{τ≤t} λ_τᵀ g_τ ≤ (η/2) Σ_{τ≤t} ‖g_τ‖₂² − ‖λ_{t+1}‖₂²/(2η)`` (expand
+    ``‖λ_{τ+1}‖² ≤ ‖λ_τ + η g_τ‖²``; the projection onto a box containing 0 does not increase it), with
+    ``‖g_τ‖₂² = ‖G_τᵀq̂_τ‖₂² ≤ m L²`` (App. C.1.1, lines 705-709) and ``‖λ_{t+1}‖₂ ≥ ‖λ_t‖₁/√m − η√m L``. It
+    is at most App. C.1.1's ``η m L² t/2`` at every ``t``: that bound is a deterministic property of the
+    update, which a run checks only for bugs (in particular ``R^D_t(0) ≤ 0`` while ``q̂`` violates)."""
+    eta, m = n["params"]["eta"], n["m"]
+    drift = max(0.0, n["lambda_l1"] / math.sqrt(m) - eta * math.sqrt(m) * n["L"])
+    return eta * m * n["L"] ** 2 * n["t"] / 2 - drift**2 / (2 * eta)
+
+
+@dataclass(frozen=True)
+class Ceiling:
+    """A ceiling the learner's own construction puts on a metric, on every run, whatever the environment.
+
+    A bound at or above it cannot fail on a correct implementation: its verdict is ``implied``, not
+    ``holds`` (:mod:`regretlab.analysis.verdicts`). Evaluated on the point dicts of the bounds (module
+    docstring) at the checkpoint ``t``, with the run's learner parameters under ``params``.
+
+    Attributes:
+        evaluate: point dict → the ceiling on the metric at ``t``.
+        algorithms: the learners whose construction gives it (every preset: the presets differ through the
+            ``params`` the ceiling reads).
+        label: the formula, as tables print it.
+        source: where the construction comes from.
+    """
+
+    evaluate: Callable[[dict], float]
+    algorithms: tuple[str, ...]
+    label: str
+    source: str
+
+
+CEILINGS: dict[str, tuple[Ceiling, ...]] = {
+    "lambda_l1_max": (
+        Ceiling(
+            _dual_box_and_steps,
+            ("pdgd_ops",),
+            "min{mT^{1/4}, ηmLt}",
+            "paper 000 Lemma 11 (line 719) and the box of App. C: ‖λ_{τ+1}‖₁ − ‖λ_τ‖₁ ≤ ηmL, λ_1 = 0",
+        ),
+    ),
+    "lambda_l1": (
+        Ceiling(
+            _dual_box_and_steps,
+            ("pdgd_ops",),
+            "min{mT^{1/4}, ηmLt}",
+            "paper 000 Lemma 11 (line 719) and the box of App. C: ‖λ_{τ+1}‖₁ − ‖λ_τ‖₁ ≤ ηmL, λ_1 = 0",
+        ),
+    ),
+    "dual_regret": (
+        Ceiling(
+            _dual_regret_identity,
+            ("pdgd_ops",),
+            "ηmL²t/2 − ‖λ_{t+1}‖₂²/(2η)",
+            "OGD's own inequality on [0, T^{1/4}]^m from λ_1 = 0 (paper 000 App. C.1.1, lines 701-715)",
+        ),
+    ),
+}
+"""Per metric, the ceilings (:class:`Ceiling`) some learners' construction puts on it. Metrics absent here, or
+algorithms a metric's ceilings do not name, have none (the trivial bound still applies)."""
+
+
+def ceiling(metric: str, algorithm: str, point: dict) -> float:
+    """The smallest ceiling of ``metric`` for ``algorithm`` at a point dict, NaN when there is none."""
+    values = [c.evaluate(point) for c in CEILINGS.get(metric, ()) if algorithm in c.algorithms]
+    return min(values) if values else float("nan")

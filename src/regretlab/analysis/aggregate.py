@@ -5,7 +5,11 @@ runs — are grouped into *points* (instance, algorithm, constants, T, t). The a
 point and per bound drawn at it: the mean and 95% bootstrap interval over seeds of the bounded metric
 (``metric``, ``mean``, ``ci_low``, ``ci_high``), the bound's value at that point (the mean over seeds of its
 value on each run, at the constants that run's learner used), whether the theorem's hypotheses hold there, the
-metric's trivial bound, the bound's direction and its verdict (:mod:`regretlab.analysis.verdicts`), and — as
+metric's trivial bound, the ceiling the learner's construction puts on it (``ceiling``, the largest over
+seeds: :data:`regretlab.theory.CEILINGS`), the bound's direction and its verdict
+(:mod:`regretlab.analysis.verdicts`), ``run_hypotheses_hold`` (the learner's own conditions, without the
+bound's), ``runs_hash`` (a hash of the point's per-seed metrics) and ``identical_to``
+(:func:`mark_identical`), and — as
 wide columns ``<m>_mean``, ``<m>_ci_low``, ``<m>_ci_high`` — every metric of the regime's kind. A figure needs
 nothing else.
 
@@ -18,6 +22,7 @@ bound at ``T`` bounds every checkpoint ``t ≤ T``. The trivial bound is the one
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import numpy as np
@@ -30,7 +35,7 @@ from regretlab.config import bounds_for
 from regretlab.io import config_hash, read_json, read_parquet_metadata, write_parquet
 from regretlab.kinds import KINDS
 from regretlab.seeding import job_seed_sequence
-from regretlab.theory import BOUNDS, TRIVIAL_BOUNDS
+from regretlab.theory import BOUNDS, TRIVIAL_BOUNDS, ceiling
 
 GROUP_KEYS = ["instance", "algorithm", "constants", "T", "t"]
 #: The key of one run's learner parameters: its point's key without ``t``, and the seed.
@@ -63,14 +68,17 @@ def points_of(runs: pd.DataFrame, x_name: str) -> pd.DataFrame:
 
 
 def learner_params(run_paths: list[str]) -> dict[tuple, dict]:
-    """``(instance, algorithm, constants, T, seed) -> params`` from the run tables' metadata (the constants
-    each learner reports, e.g. η and c); runs whose metadata carries no ``learners`` entry map to nothing."""
+    """``(instance, algorithm, constants, T, seed) -> params`` from the run tables' metadata: the constants
+    each bandit learner reports under ``learners`` (η, c …), or a CMDP run's record under ``runs`` (its dual
+    step ``eta``, ``C``, ``layer_sizes`` …); runs whose metadata carries neither map to nothing."""
     params = {}
     for path in run_paths:
         metadata = read_parquet_metadata(path)
         keys = pd.read_parquet(path, columns=RUN_KEYS[:-1]).iloc[0]
         for learner in metadata.get("learners", []):
             params[(*keys, learner["seed"])] = learner["params"]
+        for run in metadata.get("runs", []):
+            params[(*keys, run["seed"])] = run
     return params
 
 
@@ -104,6 +112,52 @@ def _mean_over(points: list[dict], evaluate) -> float:
     return float(np.mean([evaluate(point) for point in points]))
 
 
+def _ceiling_over(points: list[dict], metric: str, algorithm: str, direction: str) -> float:
+    """The construction's ceiling on ``metric`` over the seeds of a point: the largest per-run ceiling (the
+    smallest floor for a lower bound), so that a bound at or beyond it is beyond every seed's metric, hence
+    beyond the interval over seeds. NaN where the learner's construction gives none."""
+    values = [ceiling(metric, algorithm, point) for point in points]
+    if np.isnan(values).any():
+        return float("nan")
+    return float(max(values) if direction != "lower" else min(values))
+
+
+def runs_hash(group: pd.DataFrame, metrics: tuple[str, ...]) -> str:
+    """A hash of one point's per-seed metrics (seed order, float64 bytes): equal for two curve families at a
+    point exactly when their runs recorded bit-identical metrics there."""
+    recorded = [metric for metric in metrics if metric in group.columns]
+    values = group.sort_values("seed")[["seed", *recorded]].to_numpy(dtype=float)
+    digest = hashlib.sha256(",".join(recorded).encode())
+    digest.update(np.ascontiguousarray(values).tobytes())
+    return digest.hexdigest()[:16]
+
+
+def mark_identical(summary: pd.DataFrame, regime_config: dict) -> pd.DataFrame:
+    """Add ``identical_to``: for a curve family (algorithm, constants) whose runs are bit-identical to an
+    earlier family's at every point (same points, same ``runs_hash``), that family as ``algorithm/constants``;
+    "" otherwise. Earlier: the regime's algorithm order, then its presets' (``paper`` first). Such twins are
+    drawn and counted once (figures, verdict, exponent and evidence tables)."""
+    if summary.empty:
+        return summary.assign(identical_to=pd.Series(dtype=str))
+    order = {name: i for i, name in enumerate(regime_config.get("algorithms", []))}
+    presets = {name: i for i, name in enumerate(regime_config.get("constants", ["paper", "tuned"]))}
+    points = summary.drop_duplicates(GROUP_KEYS).sort_values(["instance", "T", "t"])
+    columns = ["instance", "T", "t", "runs_hash"]
+    signatures = {
+        family: tuple(rows[columns].itertuples(index=False, name=None))
+        for family, rows in points.groupby(["algorithm", "constants"])
+    }
+    first_of, twin = {}, {}
+    for family in sorted(
+        signatures, key=lambda f: (order.get(f[0], len(order)), f[0], presets.get(f[1], 9), f[1])
+    ):
+        canonical = first_of.setdefault(signatures[family], family)
+        twin[family] = "" if canonical == family else f"{canonical[0]}/{canonical[1]}"
+    return summary.assign(
+        identical_to=[twin[f] for f in zip(summary["algorithm"], summary["constants"], strict=True)]
+    )
+
+
 def summarise(
     regime: str,
     regime_config: dict,
@@ -128,6 +182,7 @@ def summarise(
     for (instance, algorithm, constants, horizon, checkpoint), group in final.groupby(GROUP_KEYS, sort=True):
         group = group.sort_values("seed")
         stats = _point_statistics(group, metrics, rng, n_resamples)
+        point_hash = runs_hash(group, metrics)
         numbers = instances[instance]["numbers"]
         seed_points = _seed_points(group, numbers, metrics, params or {})
         # The bound and the hypotheses of a horizon-T run: its metrics at t = T (module docstring).
@@ -142,6 +197,7 @@ def summarise(
             bound_value = _mean_over(horizon_points, spec.evaluate)
             trivial = TRIVIAL_BOUNDS.get(spec.metric)
             trivial_value = _mean_over(seed_points, trivial) if trivial else float("nan")
+            ceiling_value = _ceiling_over(seed_points, spec.metric, algorithm, spec.direction)
             ci_low, ci_high = stats[f"{spec.metric}_ci_low"], stats[f"{spec.metric}_ci_high"]
             rows.append(
                 {
@@ -167,15 +223,24 @@ def summarise(
                     "bound_explicit": spec.explicit,
                     "direction": spec.direction,
                     "trivial_bound": trivial_value,
+                    "ceiling": ceiling_value,
                     "verdict": verdict(
-                        spec.direction, spec.explicit, bound_value, trivial_value, ci_low, ci_high
+                        spec.direction,
+                        spec.explicit,
+                        bound_value,
+                        trivial_value,
+                        ci_low,
+                        ci_high,
+                        ceiling_value,
                     ),
                     "hypotheses_hold": bool(group["hypotheses_hold"].all())
                     and (spec.hypotheses is None or all(spec.hypotheses(p) for p in horizon_points)),
+                    "run_hypotheses_hold": bool(group["hypotheses_hold"].all()),
+                    "runs_hash": point_hash,
                     **stats,
                 }
             )
-    return pd.DataFrame(rows)
+    return mark_identical(pd.DataFrame(rows), regime_config)
 
 
 def fit_exponents(
@@ -187,7 +252,8 @@ def fit_exponents(
     With ``x: T`` or ``x: t`` a curve is one (instance, algorithm, constants, bound); with ``x: L_star`` it is
     one (algorithm, constants, T, bound) across the instances, whose mean L* are the abscissae. ``exponent``
     is NaN where the means cannot carry a rate (``reason`` says why: not positive, ≈ 0, changing sign); see
-    :func:`regretlab.analysis.exponents.bound_regime` for ``bound_regime``.
+    :func:`regretlab.analysis.exponents.bound_regime` for ``bound_regime``. ``identical_to`` names the curve
+    family whose runs this one's are bit-identical to (:func:`mark_identical`): the same fit, counted there.
     """
     rng = np.random.default_rng(job_seed_sequence(regime, "aggregate", "exponents"))
     x_name = regime_config["x"]
@@ -233,6 +299,7 @@ def fit_exponents(
                 "bound_name": key_of["bound_name"],
                 "bound_explicit": bound.explicit,
                 "n_points": len(curve),
+                "identical_to": curve["identical_to"].iloc[0] if "identical_to" in curve else "",
             }
         )
     return pd.DataFrame(rows)

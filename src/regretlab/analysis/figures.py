@@ -13,9 +13,11 @@ for algorithms it does not list), one line style per constants preset (:data:`PR
 with filled markers, ``tuned`` dashed with open ones). Bounds: explicit bounds (the paper's constants) are
 solid dark lines, unit-constant rates thin grey lines labelled "rate, unit constant", reference lines (no
 verdict, e.g. λ*) thin dash-dotted; a bound whose verdict is ``vacuous`` (past the metric's trivial bound,
-drawn dotted in the same panel) is faded. Points where the theorem's hypotheses fail are greyed, points whose
-verdict is ``violated`` are crossed in red. The legend sits outside the axes; the footer lists each bound with
-its kind and counts the verdicts.
+drawn dotted in the same panel) or ``implied`` (at or above the ceiling the learner's construction puts on
+the metric) is faded. A curve family whose runs are bit-identical to another's (``identical_to``) is drawn
+once, and the panel title and legend say so. Points where the theorem's hypotheses fail are greyed, points
+whose verdict is ``violated`` are crossed in red. The legend sits outside the axes; the footer lists each
+bound with its kind and counts the verdicts.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import NullFormatter  # noqa: E402
 
+from regretlab.analysis.verdicts import VERDICTS  # noqa: E402
 from regretlab.io import atomic_path  # noqa: E402
 from regretlab.theory import BOUNDS  # noqa: E402
 
@@ -110,7 +113,6 @@ REFERENCE_GREY = "#9a9a9a"
 EXPLICIT_BOUND_COLOUR = "#1a1a1a"
 RATE_COLOUR = "#8c8c8c"
 VACUOUS_ALPHA = 0.3
-VERDICTS = ("holds", "violated", "vacuous", "rate only", "reference")
 #: Fixed metadata so that re-drawing the same table gives the same bytes.
 _PNG_METADATA = {"Software": None}
 _PDF_METADATA = {"Creator": None, "Producer": None, "CreationDate": None}
@@ -288,16 +290,31 @@ def _bound_style(direction: str, explicit: bool) -> dict:
 
 
 def _draw_bound(ax, rows: pd.DataFrame) -> bool:
-    """One bound along the curve's points, faded where its verdict is ``vacuous``; True if any point is."""
+    """One bound along the curve's points, faded where its verdict is ``vacuous`` or ``implied``; True if any
+    point is vacuous (the trivial bound is then drawn)."""
     rows = rows.sort_values("x")
     style = _bound_style(rows["direction"].iloc[0], bool(rows["bound_explicit"].iloc[0]))
     vacuous = (rows["verdict"] == "vacuous").to_numpy()
+    faded = rows["verdict"].isin(["vacuous", "implied"]).to_numpy()
     x, y = rows["x"].to_numpy(), rows["bound_value"].to_numpy()
-    ax.plot(x, y, alpha=VACUOUS_ALPHA if vacuous.any() else 1.0, zorder=1, **style)
-    if vacuous.any() and not vacuous.all():
-        informative = np.where(~vacuous, y, np.nan)  # full strength only between informative points
+    ax.plot(x, y, alpha=VACUOUS_ALPHA if faded.any() else 1.0, zorder=1, **style)
+    if faded.any() and not faded.all():
+        informative = np.where(~faded, y, np.nan)  # full strength only between informative points
         ax.plot(x, informative, zorder=1, **style)
     return bool(vacuous.any())
+
+
+def _twin(rows: pd.DataFrame) -> str:
+    """The ``algorithm/constants`` family whose runs these rows' family's are bit-identical to, or ""."""
+    twin = rows["identical_to"].iloc[0] if "identical_to" in rows and len(rows) else ""
+    return twin if isinstance(twin, str) else ""
+
+
+def _family_label(family: str, algorithm: str | None = None) -> str:
+    """``tuned`` for a preset of ``algorithm``, else e.g. ``algorithm2_weak (paper)`` (short: titles and the
+    legend are narrow)."""
+    name, constants = family.split("/")
+    return constants if name == algorithm else f"{name} ({constants})"
 
 
 def _draw_panel(ax, summary: pd.DataFrame, exponents: pd.DataFrame, panel: Panel, reference: str | None):
@@ -310,11 +327,22 @@ def _draw_panel(ax, summary: pd.DataFrame, exponents: pd.DataFrame, panel: Panel
     any_vacuous = False
     for (algorithm, constants), curve in data.groupby(["algorithm", "constants"]):
         one = _one_bound(curve)
+        prefix = "" if panel.algorithm else f"{ALGORITHM_LABELS.get(algorithm, algorithm)}, "
+        twin = _twin(one)
+        if twin:  # bit-identical runs to another family's: drawn once, there
+            slopes.append(
+                f"{prefix}{constants}: identical runs to {_family_label(twin, algorithm)}, drawn there"
+            )
+            continue
         _draw_curve(ax, one, algorithm_colour(algorithm), preset_style(constants))
         text = _slope_text(exponents, one)
+        twins = [
+            c
+            for (a, c), rows in data.groupby(["algorithm", "constants"])
+            if _twin(rows) == f"{algorithm}/{constants}"
+        ]
         if text:
-            prefix = "" if panel.algorithm else f"{ALGORITHM_LABELS.get(algorithm, algorithm)}, "
-            slopes.append(prefix + text)
+            slopes.append(prefix + text + "".join(f" (= {c}, identical runs)" for c in twins))
     drawn = []
     for (_, _), bound_rows in data.groupby(["algorithm", "bound_name"]):
         # Bounds are drawn once, at the paper preset's points when it ran (a tuned run is not covered).
@@ -366,7 +394,10 @@ def _axes_scales(ax, x_name: str, data: pd.DataFrame) -> None:
 
 def verdict_counts(summary: pd.DataFrame) -> dict[str, int]:
     """How many (point, bound) rows of the table have each verdict, in :data:`VERDICTS` order (zeros kept)."""
-    counts = summary["verdict"].value_counts()
+    verdicts = summary["verdict"]
+    if "identical_to" in summary:  # a twin family's points are counted once, with the family it duplicates
+        verdicts = verdicts.where(summary["identical_to"].fillna("") == "", "identical")
+    counts = verdicts.value_counts()
     extra = sorted(set(counts.index) - set(VERDICTS))
     return {verdict: int(counts.get(verdict, 0)) for verdict in (*VERDICTS, *extra)}
 
@@ -377,7 +408,9 @@ def footer_lines(summary: pd.DataFrame) -> list[str]:
     lines = [
         "verdicts over (point, bound) pairs: "
         + " · ".join(f"{name} {n}" for name, n in counts.items())
-        + "   (holds: upper CI ≤ explicit bound; vacuous: bound above the trivial one, drawn faded)"
+        + "   (holds: upper CI ≤ explicit bound; vacuous: bound above the trivial one; implied: bound above"
+        " the ceiling the learner's construction puts on the metric — both drawn faded; identical: points of"
+        " runs bit-identical to another family's, counted there)"
     ]
     for row in (
         summary.drop_duplicates(["algorithm", "bound_name"]).sort_values(["metric", "algorithm"]).itertuples()
@@ -396,6 +429,18 @@ def footer_lines(summary: pd.DataFrame) -> list[str]:
     if (summary["ci_low"] <= 0).any():
         lines.append("panels whose values reach 0 or below use a symmetric-log y-axis (linear within ±1)")
     return lines
+
+
+def _twin_pairs(summary: pd.DataFrame) -> list[tuple[str, str]]:
+    """``(family, the family it duplicates)`` for every curve family whose runs are another's."""
+    if "identical_to" not in summary:
+        return []
+    families = summary.drop_duplicates(["algorithm", "constants"])
+    return [
+        (f"{row.algorithm}/{row.constants}", row.identical_to)
+        for row in families.itertuples()
+        if isinstance(row.identical_to, str) and row.identical_to
+    ]
 
 
 def legend_handles(summary: pd.DataFrame) -> list:
@@ -445,6 +490,21 @@ def legend_handles(summary: pd.DataFrame) -> list:
             Line2D([], [], color=EXPLICIT_BOUND_COLOUR, alpha=VACUOUS_ALPHA, label="vacuous bound")
         )
         handles.append(Line2D([], [], color="black", linestyle=":", label="trivial bound"))
+    if (summary["verdict"] == "implied").any():
+        handles.append(
+            Line2D(
+                [], [], color=EXPLICIT_BOUND_COLOUR, alpha=VACUOUS_ALPHA, label="bound implied by the learner"
+            )
+        )
+    for family, twin in _twin_pairs(summary):
+        name, twin_name = family.split("/")[0], twin.split("/")[0]
+        if name == twin_name:  # e.g. "Algorithm 5 (Theorem 14): paper = tuned (identical runs)"
+            presets = f"{_family_label(twin, name)} = {_family_label(family, name)}"
+            label = f"{ALGORITHM_LABELS.get(name, name)}: {presets}"
+        else:
+            label = f"{_family_label(twin)} = {_family_label(family)}"
+        label += " (identical runs)"
+        handles.append(Line2D([], [], linestyle="", label=textwrap.fill(label, 44)))
     if (~summary["hypotheses_hold"].astype(bool)).any():
         handles.append(
             Line2D(

@@ -29,6 +29,7 @@ EXPONENT_COLUMNS = [
     "bound_name",
     "bound_explicit",
     "n_points",
+    "identical_to",
 ]
 
 
@@ -123,6 +124,10 @@ def table1_comparison(table: pd.DataFrame) -> pd.DataFrame:
             continue
         for fit in fits.itertuples(index=False):
             interval = "" if fit.ci_low != fit.ci_low else f" [{fit.ci_low:.2f}, {fit.ci_high:.2f}]"
+            fitted = (f"{fit.exponent:.2f}" if fit.exponent == fit.exponent else "—") + interval
+            twin = getattr(fit, "identical_to", "")
+            if isinstance(twin, str) and twin:  # the same runs as another family's: one fit, listed there
+                fitted = "= {} ({}): identical runs, counted once".format(*twin.split("/"))
             lines.append(
                 {
                     **head,
@@ -130,7 +135,7 @@ def table1_comparison(table: pd.DataFrame) -> pd.DataFrame:
                     "algorithm": f"{fit.algorithm} ({fit.constants})",
                     "instance": fit.instance,
                     "x": fit.x,
-                    "fitted": (f"{fit.exponent:.2f}" if fit.exponent == fit.exponent else "—") + interval,
+                    "fitted": fitted,
                     "theory": cell(float(fit.theory_exponent)),
                     "bound": f"{fit.bound_name} ({'explicit' if fit.bound_explicit else 'rate'})",
                     "bound_slope": cell(float(fit.bound_slope)),
@@ -154,7 +159,8 @@ def write_exponent_table(
         "`theory_exponent`: the theorem's asymptotic exponent (paper 001, Table 1). `bound_slope`: the local "
         "slope of the drawn bound over the same points. `bound_regime`: `asymptotic` when |bound_slope − "
         "theory_exponent| ≤ 0.1, else `pre-asymptotic` — there the bound itself does not yet grow at the "
-        "theory's rate, so a fitted slope far from `theory_exponent` does not contradict the theorem.\n\n"
+        "theory's rate, so a fitted slope far from `theory_exponent` does not contradict the theorem. "
+        "`identical_to`: this family's runs are bit-identical to that one's (the same fit, counted once).\n\n"
         "## Paper 001, Table 1, row by row\n\n"
         + to_markdown(table1_comparison(table))
         + "\n## Every fit\n\n"

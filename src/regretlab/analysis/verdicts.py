@@ -8,7 +8,14 @@
   on the bound's side, even if the mean does; checked before ``vacuous`` so that no violation is hidden.
 * ``vacuous``: the bound is not finite or lies beyond the metric's trivial bound
   (:data:`regretlab.theory.TRIVIAL_BOUNDS`): it says nothing that every learner does not already guarantee.
+* ``implied``: the bound is at or beyond a ceiling the learner's own construction puts on the metric for that
+  run (:data:`regretlab.theory.CEILINGS`, e.g. ‖λ_t‖₁ ≤ min{mT^{1/4}, ηmLt} for PDGD-OPS's dual): it cannot
+  fail on a correct implementation, whatever the environment. Checked after ``vacuous`` (a bound past the
+  trivial bound is vacuous first).
 * ``holds``: otherwise — the whole interval is on the bound's side and the bound is informative.
+
+Two curve families of a regime whose runs are bit-identical (``identical_to`` in the aggregate table) are
+counted once: the verdict table counts the second one's points under ``identical``.
 
 The verdict does not look at the theorem's hypotheses (a separate column): a ``violated`` point where they
 fail is no counterexample, and the verdict table and :func:`violation_report` say so.
@@ -25,7 +32,8 @@ from regretlab.analysis.tables import to_markdown
 from regretlab.io import write_text
 
 #: Every verdict, in the order tables list them.
-VERDICTS = ("holds", "violated", "vacuous", "rate only", "reference")
+#: ``identical``: a point of a curve family whose runs are bit-identical to another's, counted once (there).
+VERDICTS = ("holds", "violated", "vacuous", "implied", "rate only", "reference", "identical")
 #: One row of the verdict table per value of these columns.
 VERDICT_KEYS = [
     "regime",
@@ -40,10 +48,16 @@ VERDICT_KEYS = [
 
 
 def verdict(
-    direction: str, explicit: bool, bound: float, trivial: float, ci_low: float, ci_high: float
+    direction: str,
+    explicit: bool,
+    bound: float,
+    trivial: float,
+    ci_low: float,
+    ci_high: float,
+    ceiling: float = float("nan"),
 ) -> str:
     """The verdict of one bound at one point (module docstring). ``trivial`` is NaN for a metric without a
-    trivial bound."""
+    trivial bound, ``ceiling`` (a floor for a lower bound) NaN where the learner's construction gives none."""
     if direction == "reference":
         return "reference"
     if direction not in ("upper", "lower"):
@@ -57,6 +71,8 @@ def verdict(
         return "vacuous"
     if not math.isnan(trivial) and ((bound >= trivial) if upper else (bound <= trivial)):
         return "vacuous"
+    if not math.isnan(ceiling) and ((bound >= ceiling) if upper else (bound <= ceiling)):
+        return "implied"
     return "holds"
 
 
@@ -64,6 +80,11 @@ def verdict_table(summaries: list[pd.DataFrame]) -> pd.DataFrame:
     """Counts of each verdict per (regime, algorithm, constants, metric, bound, …, hypotheses), with the
     range of horizons and the number of points."""
     rows = pd.concat(summaries, ignore_index=True)
+    if "identical_to" in rows:
+        rows = rows.assign(
+            verdict=rows["verdict"].where(rows["identical_to"].fillna("") == "", "identical"),
+            identical_to=rows["identical_to"].fillna(""),
+        )
     counts = pd.crosstab([rows[key] for key in VERDICT_KEYS], rows["verdict"]).reindex(
         columns=list(VERDICTS), fill_value=0
     )
@@ -71,6 +92,8 @@ def verdict_table(summaries: list[pd.DataFrame]) -> pd.DataFrame:
     extent = rows.groupby(VERDICT_KEYS).agg(
         points=("verdict", "size"), T_min=("T", "min"), T_max=("T", "max")
     )
+    if "identical_to" in rows:  # which family a duplicate's points are counted with, before the counts
+        extent = extent.join(rows.groupby(VERDICT_KEYS)["identical_to"].first())
     table = extent.join(counts).reset_index()
     return table.sort_values(VERDICT_KEYS, ignore_index=True)
 
@@ -86,10 +109,13 @@ def write_verdict_table(
         "T_min…T_max; checkpoints for trajectory regimes). `holds`: the 95% interval over seeds is on the "
         "bound's side and the bound is below the metric's trivial bound; `violated`: it is not; `vacuous`: "
         "the bound is at or beyond the trivial bound (T for bandit regret, L·T for CMDP regret and "
-        "violation, 2L·T for Σ‖q−q̂‖₁, 2Lℓ̄T for primal regret); `rate only`: an Õ(·) rate with unit "
+        "violation, 2L·T for Σ‖q−q̂‖₁, 2Lℓ̄T for primal regret); `implied`: the bound is at or above a "
+        "ceiling the learner's own construction puts on the metric (e.g. ‖λ_t‖₁ ≤ min{mT^{1/4}, ηmLt}), so "
+        "it could not have failed; `rate only`: an Õ(·) rate with unit "
         "constant, which can be neither met nor broken; `reference`: a comparison line. "
-        "`hypotheses_hold` False: the theorem's hypotheses fail at these points, so a violation there is "
-        "no counterexample.\n\n"
+        "`identical`: the points of a curve family whose runs are bit-identical to those of `identical_to`, "
+        "counted once, there. `hypotheses_hold` False: the theorem's hypotheses fail at these points, so a "
+        "violation there is no counterexample.\n\n"
     )
     write_text(md_path, header + to_markdown(table))
 
