@@ -29,6 +29,7 @@ rule all:
         figures=all_figures(),
         exponents=rules.exponent_table.output,
         verdicts=rules.verdict_table.output,
+        evidence=rules.evidence_table.output,
 
 
 onsuccess:

@@ -80,3 +80,23 @@ rule verdict_table:
     localrule: True
     script:
         "../scripts/verdict_table.py"
+
+
+rule evidence_table:
+    """One row per claim of both papers: tested where it speaks, or the horizon and cost at which it would."""
+    input:
+        summaries=expand(SUMMARY, regime=REGIMES),
+        exponents=expand(EXPONENTS, regime=REGIMES),
+        instances=all_instances(),
+    output:
+        csv=report("figures/evidence.csv", caption="../report/evidence.rst", category="Evidence"),
+        md="figures/evidence.md",
+    params:
+        library=LIBRARY,
+    log:
+        "logs/evidence.log",
+    conda:
+        "../envs/regretlab.yaml"
+    localrule: True
+    script:
+        "../scripts/evidence_table.py"

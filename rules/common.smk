@@ -95,3 +95,12 @@ def regime_instances(wildcards):
 def all_figures():
     """Every figure the default target produces."""
     return expand(FIGURE, regime=REGIMES, ext=["png", "pdf"])
+
+
+def all_instances():
+    """The instance files of every regime (the evidence table extrapolates each claim's curves from them)."""
+    return [
+        path
+        for regime in REGIMES
+        for path in expand(INSTANCE, regime=regime, instance=config["regimes"][regime]["instances"])
+    ]

@@ -562,10 +562,10 @@ TRIVIAL_BOUNDS: dict[str, Callable[[dict], float]] = {
     "realized_regret": _checkpoint,
     "regret_best_S": _checkpoint,
     "regret_best_Sbar": _checkpoint,
-    # Paper 000 (r_t ∈ [0,1], G_t ∈ [−1,1], occupancies of mass L, line 49–51): OPT ≤ L, so
-    # R_t = t·OPT − Σ r_τ^T q_τ ≤ L t; V_t = max_i Σ [G_τ^T q_τ]_i ≤ L t (each entry of G_τ^T q_τ is ≤ L);
-    # Σ ||q_τ − q̂_τ||_1 ≤ 2L t (both have mass L on triples).
-    "regret": lambda n: n["L"] * n["t"],
+    # Paper 000 (r_t ∈ [0,1], G_t ∈ [−1,1], occupancies of mass L, line 49–51): r_τ^T q_τ ≥ 0, so
+    # R_t = t·OPT − Σ r_τ^T q_τ ≤ t·OPT (≤ L t); V_t = max_i Σ [G_τ^T q_τ]_i ≤ L t (each entry of G_τ^T q_τ
+    # is ≤ L); Σ ||q_τ − q̂_τ||_1 ≤ 2L t (both have mass L on triples).
+    "regret": lambda n: n["opt"] * n["t"],
     "violation": lambda n: n["L"] * n["t"],
     "q_error_l1": lambda n: 2 * n["L"] * n["t"],
     "primal_regret": _lagrangian_range,

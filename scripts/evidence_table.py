@@ -1,0 +1,24 @@
+"""Snakemake adapter: every regime's aggregate table, exponent fits and instance files → figures/evidence.csv
+and .md."""
+
+from pathlib import Path
+
+import pandas as pd
+
+from regretlab.analysis.evidence import write_evidence_table
+from regretlab.io import read_json
+from regretlab.logs import job_log
+
+with job_log(snakemake) as log:
+    instances = {
+        (Path(path).parent.name, Path(path).stem): read_json(path) for path in snakemake.input.instances
+    }
+    table = write_evidence_table(
+        [pd.read_parquet(path) for path in snakemake.input.summaries],
+        [pd.read_parquet(path) for path in snakemake.input.exponents],
+        instances,
+        snakemake.config,
+        snakemake.output.csv,
+        snakemake.output.md,
+    )
+    log.info("wrote %s: %d of %d claims tested", snakemake.output.csv, table["tested"].sum(), len(table))

@@ -1,0 +1,616 @@
+"""The evidence table: one row per claim of :data:`regretlab.claims.CLAIMS`, computed from the aggregate
+tables.
+
+For each claim (docs/notes/evidence.md explains every column):
+
+* its *items*: the aggregate rows (points) of its explicit bounds and the exponent fits (curves) of its
+  rates. An item is **testable** when the theorem's hypotheses hold there, the check could have failed — an
+  explicit bound's verdict is ``holds`` or ``violated`` (not ``vacuous``, ``implied`` or ``rate only``); a
+  rate's curve has a fitted slope with an interval and its drawn rate grows at the theory's exponent over the
+  curve (``bound_regime`` ``asymptotic``) — the claim's mechanism is exercised (:class:`regretlab.claims.
+  Mechanism`), and its runs are not bit-identical to another curve family's (``identical_to``: counted there);
+* ``tested``: at least one testable item; ``outcome``: the verdicts of the testable points, or the slopes of
+  the testable curves against the exponent (``consistent``, ``steeper``, ``shallower``, per the rate's sense);
+  ``why``: what blocks the other items, counted;
+* ``T_informative``: the smallest horizon at which one of the claim's curves would be testable, found by
+  evaluating the bound functions on the point extrapolated to T (:func:`point_at`) on a log grid of T up to
+  :data:`T_MAX` and bisecting the first step; with the predicted CPU-hours of one run there (and of the
+  curve's seeds) by the cost model (:func:`regretlab.cost.run_seconds`).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from regretlab.analysis.exponents import ASYMPTOTIC_TOLERANCE, bound_regime, bound_slope
+from regretlab.analysis.tables import to_markdown
+from regretlab.bandits.algorithms import make_learner
+from regretlab.bandits.instance import BanditInstance
+from regretlab.claims import CLAIMS, Claim
+from regretlab.cmdp.pdgd_ops import pdgd_constants
+from regretlab.cost import run_seconds
+from regretlab.io import write_text
+from regretlab.kinds import KINDS
+from regretlab.theory import BOUNDS, TRIVIAL_BOUNDS, ceiling
+
+#: The search for ``T_informative`` stops here ("beyond 10^15").
+T_MAX = 10**15
+#: ... and starts here: below, a horizon is a transient, not a regime.
+T_MIN = 100
+#: Grid points per decade of the search (then a bisection between the last two).
+GRID_PER_DECADE = 8
+#: Loss totals of a bandit point, extrapolated in proportion to T (stationary losses).
+LOSS_TOTALS = ("L_star", "L_best_S", "L_best_Sbar", "L_D")
+#: Why an item is not testable, in the order it is checked, with the words the table uses.
+BLOCKS = {
+    "identical": "identical runs",
+    "hypotheses": "hypotheses fail",
+    "vacuous": "vacuous",
+    "implied": "implied",
+    "rate only": "rate only",
+    "no slope": "no slope",
+    "pre-asymptotic": "rate pre-asymptotic",
+    "mechanism not recorded": "mechanism not recorded",
+    "mechanism": "mechanism not exercised",
+    "learner undefined": "learner undefined at T",
+}
+CSV_COLUMNS = [
+    "claim", "paper", "name", "text", "source", "check", "bounds", "regimes", "points", "testable_items",
+    "tested", "outcome", "why", "mechanism", "mechanism_values", "identical", "T_informative",
+    "T_informative_curve", "T_informative_note", "cpu_hours_run", "cpu_hours_seeds", "seeds",
+]  # fmt: skip
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Points: the aggregate's rows as the dicts bounds, ceilings and mechanisms read.
+# ------------------------------------------------------------------------------------------------------------
+
+
+def _scalar(value) -> bool:
+    return isinstance(value, (bool, int, float, str))
+
+
+def mechanism_point(row: dict, instance: dict) -> dict:
+    """What a mechanism reads at an aggregate row: the instance's numbers, its loss entry's scalar fields as
+    ``losses_<field>`` (bandit instances) and the row's columns (``T``, ``<metric>_mean`` …)."""
+    losses = instance.get("losses", {})
+    return {
+        **instance.get("numbers", {}),
+        **{f"losses_{key}": value for key, value in losses.items() if _scalar(value)},
+        **row,
+    }
+
+
+#: Bandit instances rebuilt from their files, by the id of the file's dict (kept alive beside it).
+_BANDIT_INSTANCES: dict[int, tuple[dict, BanditInstance]] = {}
+
+
+def _bandit_instance(instance: dict) -> BanditInstance:
+    key = id(instance)
+    if key not in _BANDIT_INSTANCES:
+        _BANDIT_INSTANCES[key] = (instance, BanditInstance.from_dict(instance))
+    return _BANDIT_INSTANCES[key][1]
+
+
+def _learner_params(kind: str, row: dict, instance: dict, T: int, oracle: dict) -> dict:
+    """The constants the row's learner would run with at horizon ``T``: a bandit learner built for ``T`` with
+    the extrapolated oracle totals; a CMDP learner's preset constants (:func:`pdgd_constants`)."""
+    if kind == "cmdp":
+        cmdp = instance["cmdp"]
+        numbers = instance["numbers"]
+        constants = pdgd_constants(
+            row["constants"], cmdp["layer_sizes"], cmdp["n_actions"], numbers["m"], T, numbers["delta"],
+            rho=cmdp["rho"],
+        )  # fmt: skip
+        return {"eta": constants.eta, "C": constants.C}
+    bandit = _bandit_instance(instance)
+    rng = np.random.default_rng(0)  # a learner's constants do not depend on its generator
+    learner = make_learner(row["algorithm"], bandit.at_horizon(T), T, rng, row["constants"], oracle)
+    return dict(learner.params)
+
+
+def point_at(row: dict, instance: dict, kind: str, T: int) -> dict:
+    """The point dict (:mod:`regretlab.theory`) of ``row``'s curve extrapolated to horizon ``T`` (``t = T``).
+
+    From the row (measured at ``row["T"]``): the instance's numbers, every metric's mean over seeds — bandit
+    loss totals scaled by ``T / row["T"]`` (stationary losses), the rest as measured (ρ, OPT, ℓ̄, C, ‖λ‖₁, ε̂)
+    — and the learner's constants at ``T`` (:func:`_learner_params`; η, η̄, δ copied to the point where a
+    bound reads them there). A ValueError means the learner cannot run at ``T``.
+    """
+    scale = T / float(row["T"])
+    point = {"T": int(T), "t": int(T), **instance["numbers"]}
+    for metric in KINDS[kind].metrics:
+        value = row.get(f"{metric}_mean")
+        if value is not None and not (isinstance(value, float) and math.isnan(value)):
+            point[metric] = value * scale if kind == "bandit" and metric in LOSS_TOTALS else value
+    oracle = {name: point[name] for name in LOSS_TOTALS if name in point}
+    params = _learner_params(kind, row, instance, int(T), oracle)
+    point["params"] = params
+    for name in ("eta", "eta_bar", "delta"):
+        if kind == "bandit" and name in params and name in point:
+            point[name] = params[name]
+    return point
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Items: points of explicit bounds and curves of rates, each testable or blocked.
+# ------------------------------------------------------------------------------------------------------------
+
+
+def _mechanism_state(claim: Claim, metric: str, point: dict) -> tuple[str, float]:
+    """``("", value)`` when the mechanism is exercised or not needed, else its block and the value."""
+    mechanism = claim.mechanism
+    if mechanism is None or not mechanism.concerns(metric):
+        return "", math.nan
+    value = mechanism.measure(point)
+    state = mechanism.exercised(value)
+    if state is None:
+        return "mechanism not recorded", value
+    return ("" if state else "mechanism"), value
+
+
+@dataclass
+class Item:
+    """One point (explicit bound) or curve (rate) of a claim: ``block`` "" when testable."""
+
+    regime: str
+    block: str
+    row: dict
+    mechanism_value: float = math.nan
+    outcome: str = ""
+
+
+def _point_items(claim: Claim, rows: pd.DataFrame, instances: dict) -> list[Item]:
+    items = []
+    for row in rows.to_dict("records"):
+        instance = instances[(row["regime"], row["instance"])]
+        mech, value = _mechanism_state(claim, row["metric"], mechanism_point(row, instance))
+        if row.get("identical_to"):
+            block = "identical"
+        elif not row["hypotheses_hold"]:
+            block = "hypotheses"
+        elif row["verdict"] in ("vacuous", "implied"):
+            block = row["verdict"]
+        else:
+            block = mech
+        items.append(Item(row["regime"], block, row, value, row["verdict"] if not block else ""))
+    return items
+
+
+def _curve_rows(fit: dict, summary: pd.DataFrame) -> pd.DataFrame:
+    """The aggregate rows of one exponent fit's curve."""
+    rows = summary[
+        (summary["regime"] == fit["regime"])
+        & (summary["algorithm"] == fit["algorithm"])
+        & (summary["constants"] == fit["constants"])
+        & (summary["bound_name"] == fit["bound_name"])
+    ]
+    return rows if fit["instance"] == "all" else rows[rows["instance"] == fit["instance"]]
+
+
+def _slope_outcome(fit: dict, sense: str) -> str:
+    """A fitted slope against the exponent it tests: the drawn rate's local slope where it has one (which,
+    the curve being ``asymptotic``, is within 0.1 of the theory's), else the theory's."""
+    reference = fit["bound_slope"] if np.isfinite(fit["bound_slope"]) else fit["theory_exponent"]
+    low, high, tol = fit["ci_low"], fit["ci_high"], ASYMPTOTIC_TOLERANCE
+    steeper, shallower = low > reference + tol, high < reference - tol
+    word = "consistent"
+    if steeper and sense in ("upper", "tight"):
+        word = "steeper"
+    elif shallower and sense in ("lower", "tight"):
+        word = "shallower"
+    return f"{word}: {fit['exponent']:.2f} [{low:.2f}, {high:.2f}] vs {reference:.2f}"
+
+
+def _curve_items(claim: Claim, fits: pd.DataFrame, summary: pd.DataFrame, instances: dict) -> list[Item]:
+    items = []
+    for fit in fits.to_dict("records"):
+        rows = _curve_rows(fit, summary)
+        states = [
+            _mechanism_state(
+                claim, row["metric"], mechanism_point(row, instances[(row["regime"], row["instance"])])
+            )
+            for row in rows.to_dict("records")
+        ]
+        values = [value for _, value in states]
+        mech = next((state for state, _ in states if state), "")
+        if isinstance(fit.get("identical_to"), str) and fit["identical_to"]:
+            block = "identical"
+        elif not fit["hypotheses_hold"]:
+            block = "hypotheses"
+        elif not (np.isfinite(fit["exponent"]) and np.isfinite(fit["ci_low"])):
+            block = "no slope"
+        elif fit["bound_regime"] != "asymptotic":
+            block = "pre-asymptotic"
+        else:
+            block = mech
+        value = float(np.nanmin(values)) if not np.isnan(values).all() else math.nan
+        outcome = _slope_outcome(fit, claim.rate_sense) if not block else ""
+        items.append(Item(fit["regime"], block, fit, value, outcome))
+    return items
+
+
+# ------------------------------------------------------------------------------------------------------------
+# T_informative: where a blocked curve would speak.
+# ------------------------------------------------------------------------------------------------------------
+
+
+def _grid() -> list[int]:
+    top = round(GRID_PER_DECADE * math.log10(T_MAX))
+    return sorted({int(round(10 ** (k / GRID_PER_DECADE))) for k in range(GRID_PER_DECADE, top + 1)})
+
+
+def _base_row(rows: list[dict], T: int) -> dict:
+    """The measured row a horizon-``T`` point is extrapolated from: the largest horizon ≤ T, else the
+    smallest."""
+    below = [row for row in rows if row["T"] <= T]
+    return max(below, key=lambda r: r["T"]) if below else min(rows, key=lambda r: r["T"])
+
+
+def _point_block(spec, algorithm: str, point: dict) -> str:
+    """Why an explicit bound at an extrapolated point would not be testable ("" when it would be): the
+    theorem's hypotheses, the trivial bound and the learner's ceiling (the mechanism is judged apart)."""
+    if spec.hypotheses is not None and not spec.hypotheses(point):
+        return "hypotheses"
+    bound = spec.evaluate(point)
+    upper = spec.direction != "lower"
+    if not math.isfinite(bound):
+        return "vacuous"
+    trivial = TRIVIAL_BOUNDS[spec.metric](point) if spec.metric in TRIVIAL_BOUNDS else math.nan
+    if not math.isnan(trivial) and ((bound >= trivial) if upper else (bound <= trivial)):
+        return "vacuous"
+    cap = ceiling(spec.metric, algorithm, point)
+    if not math.isnan(cap) and ((bound >= cap) if upper else (bound <= cap)):
+        return "implied"
+    return ""
+
+
+@dataclass
+class Search:
+    """The result of a search for the smallest informative horizon of one curve."""
+
+    T: int | None  # None: beyond T_MAX
+    note: str  # the block at T_MAX when beyond, or a non-monotone pattern
+
+
+def _search(block_at) -> Search:
+    """The smallest T in [:data:`T_MIN`, :data:`T_MAX`] from which ``block_at(T) == ""`` at every larger grid
+    point: a log grid, then a bisection between the last blocked grid point and the next (assuming
+    monotonicity there). Blocks are not always monotone in T (a rate's local slope can cross the theory's
+    exponent on its way elsewhere): an earlier informative stretch is noted, not reported."""
+    grid = [T for T in _grid() if T >= T_MIN]
+    blocks = [block_at(T) for T in grid]
+    last = max((i for i, block in enumerate(blocks) if block), default=None)
+    transient = [grid[i] for i in range(len(grid)) if not blocks[i] and (last is None or i < last)]
+    note = f"also speaks near T = {transient[0]:.2g}, then not" if transient else ""
+    if last is None:
+        return Search(grid[0], "already at the smallest horizon searched")
+    if last == len(grid) - 1:
+        return Search(None, "; ".join(n for n in (BLOCKS.get(blocks[-1], blocks[-1]), note) if n))
+    low, high = grid[last], grid[last + 1]
+    while high - low > 1 and high > 1.0001 * low:
+        middle = int(math.sqrt(low * high))
+        middle = middle if low < middle < high else (low + high) // 2
+        low, high = (low, middle) if not block_at(middle) else (middle, high)
+    return Search(high, note)
+
+
+@dataclass
+class Found:
+    """The smallest informative horizon of a claim's curves, the curve that attains it, and the mechanism
+    there."""
+
+    search: Search
+    row: dict  # the curve's row at its largest measured horizon
+    mechanism: str = ""  # "" or the mechanism's block at that horizon
+
+
+def _rank(found: Found) -> tuple:
+    """Curves whose mechanism is exercised where they speak first, then the smallest horizon."""
+    T = found.search.T
+    return (T is None, bool(found.mechanism), T if T is not None else math.inf)
+
+
+def _better(found: Found, best: Found | None) -> bool:
+    return best is None or _rank(found) < _rank(best)
+
+
+def _mechanism_at(claim: Claim, metric: str, row: dict, instance: dict, T: int | None) -> str:
+    if T is None:
+        return ""
+    return _mechanism_state(claim, metric, {**mechanism_point(row, instance), "T": T})[0]
+
+
+def _explicit_search(claim: Claim, rows: pd.DataFrame, instances: dict) -> Found | None:
+    """The smallest informative horizon over the claim's explicit curves (instance, algorithm, constants,
+    bound) whose learner's own conditions hold at their largest measured horizon."""
+    finals = rows[rows["t"] == rows["T"]]
+    if "identical_to" in finals:
+        finals = finals[finals["identical_to"].fillna("") == ""]
+    best = None
+    for _, curve in finals.groupby(["regime", "instance", "algorithm", "constants", "bound_name"]):
+        measured = sorted(curve.to_dict("records"), key=lambda r: r["T"])
+        if not measured[-1]["run_hypotheses_hold"]:
+            continue
+        instance = instances[(measured[0]["regime"], measured[0]["instance"])]
+        kind = "cmdp" if "cmdp" in instance else "bandit"
+        spec = BOUNDS[measured[0]["bound_name"]]
+
+        def block_at(T, measured=measured, instance=instance, kind=kind, spec=spec):
+            row = _base_row(measured, T)
+            try:
+                point = point_at(row, instance, kind, T)
+            except ValueError:
+                return "learner undefined"
+            return _point_block(spec, row["algorithm"], point)
+
+        search = _search(block_at)
+        found = Found(
+            search, measured[-1], _mechanism_at(claim, spec.metric, measured[-1], instance, search.T)
+        )
+        if _better(found, best):
+            best = found
+    return best
+
+
+def _holding_fit(rows: pd.DataFrame, fit: dict) -> int | None:
+    """For a curve fitted across points where the hypotheses fail at some: the largest horizon of its points
+    where they hold, when they are ≥ 2 distinct x on which the drawn rate has the theory's exponent (a fit
+    restricted to them would test the claim at horizons already run); None otherwise."""
+    if fit["hypotheses_hold"]:
+        return None
+    holding = rows[rows["hypotheses_hold"].astype(bool)].sort_values("x")
+    if holding["x"].nunique() < 2:
+        return None
+    slope, _ = bound_slope(holding["x"].to_numpy(dtype=float), holding["bound_value"].to_numpy(dtype=float))
+    return int(holding["T"].max()) if bound_regime(slope, fit["theory_exponent"]) == "asymptotic" else None
+
+
+def _rate_search(claim: Claim, fits: pd.DataFrame, summary: pd.DataFrame, instances: dict) -> Found | None:
+    """The smallest largest-horizon T at which one of the claim's rate curves, its sweep scaled to end at T,
+    would have the theorem's hypotheses at every point and a drawn rate whose local slope is within 0.1 of
+    the theory's exponent. ``x = T``: the regime's horizons × T/T_max; ``x`` a loss total: every instance at
+    horizon T."""
+    best = None
+    for fit in fits.to_dict("records"):
+        if (isinstance(fit.get("identical_to"), str) and fit["identical_to"]) or fit["x"] == "t":
+            continue
+        rows = _curve_rows(fit, summary)
+        rows = rows[rows["t"] == rows["T"]]
+        if rows.empty or not rows["run_hypotheses_hold"].all():
+            continue
+        spec = BOUNDS[fit["bound_name"]]
+        last = rows.sort_values("T").to_dict("records")[-1]
+        instance = instances[(last["regime"], last["instance"])]
+        holding = _holding_fit(rows, fit)
+        if holding is not None:  # measured already: a fit on the points where the hypotheses hold
+            found = Found(Search(holding, "fit on the points where the hypotheses hold"), last)
+            found.mechanism = _mechanism_at(claim, spec.metric, last, instance, holding)
+            best = found if _better(found, best) else best
+            continue
+        by_instance = {name: group.to_dict("records") for name, group in rows.groupby("instance")}
+        horizons = sorted(set(rows["T"]))
+
+        def block_at(T, fit=fit, spec=spec, by_instance=by_instance, horizons=horizons):
+            xs, values = [], []
+            for name, measured in by_instance.items():
+                for horizon in horizons:
+                    horizon = max(1, round(horizon * T / horizons[-1]))
+                    row = _base_row(measured, horizon)
+                    instance = instances[(row["regime"], name)]
+                    try:
+                        point = point_at(row, instance, "cmdp" if "cmdp" in instance else "bandit", horizon)
+                    except ValueError:
+                        return "learner undefined"
+                    if spec.hypotheses is not None and not spec.hypotheses(point):
+                        return "hypotheses"
+                    xs.append(point["T"] if fit["x"] == "T" else point[fit["x"]])
+                    values.append(spec.evaluate(point))
+            slope, _ = bound_slope(np.array(xs, dtype=float), np.array(values, dtype=float))
+            return "" if bound_regime(slope, fit["theory_exponent"]) == "asymptotic" else "pre-asymptotic"
+
+        search = _search(block_at)
+        found = Found(search, last, _mechanism_at(claim, spec.metric, last, instance, search.T))
+        if _better(found, best):
+            best = found
+    return best
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The table.
+# ------------------------------------------------------------------------------------------------------------
+
+
+def _count_blocks(items: list[Item]) -> str:
+    counts = pd.Series([item.block for item in items if item.block]).value_counts()
+    order = [block for block in BLOCKS if block in counts.index]
+    return " · ".join(f"{BLOCKS[block]} {counts[block]}" for block in order)
+
+
+def _outcome(items: list[Item]) -> str:
+    points = [item for item in items if not item.block and "verdict" in item.row]
+    curves = [item for item in items if not item.block and "verdict" not in item.row]
+    parts = []
+    if points:
+        violated = sum(item.outcome == "violated" for item in points)
+        word = "violated" if violated else "holds"
+        parts.append(f"{word} at {violated or len(points)}/{len(points)} pts")
+    if curves:
+        words = sorted({item.outcome.split(":")[0] for item in curves})
+        slopes = "; ".join(item.outcome.split(": ", 1)[1] for item in curves[:3])
+        more = f" (+{len(curves) - 3})" if len(curves) > 3 else ""
+        parts.append(f"{'/'.join(words)}: {slopes}{more}")
+    return "; ".join(parts)
+
+
+def _mechanism_values(items: list[Item]) -> str:
+    values = [item.mechanism_value for item in items if not math.isnan(item.mechanism_value)]
+    if not values:
+        return ""
+    low, high = min(values), max(values)
+    return f"{low:.3g}" if math.isclose(low, high) else f"{low:.3g}–{high:.3g}"
+
+
+def _regimes_cell(items: list[Item]) -> str:
+    counts = pd.Series([item.regime for item in items]).value_counts(sort=False)
+    return ", ".join(f"{regime} ({n})" for regime, n in sorted(counts.items()))
+
+
+def _short_regimes(cell: str) -> str:
+    """At most two regimes of a ``regimes`` cell, then how many more."""
+    parts = cell.split(", ")
+    return cell if len(parts) <= 2 else ", ".join(parts[:2]) + f" +{len(parts) - 2} more"
+
+
+def _cost(config: dict, row: dict, T: int) -> tuple[float, float, int]:
+    """CPU-hours of one run and of the curve's seeds at ``T`` (the seeds of the row's point)."""
+    regime = config["regimes"][row["regime"]]
+    seeds = int(row.get("n_seeds", 1))
+    one = run_seconds(row["regime"], regime, row["instance"], row["algorithm"], T, 1) / 3600
+    every = run_seconds(row["regime"], regime, row["instance"], row["algorithm"], T, seeds) / 3600
+    return one, every, seeds
+
+
+def claim_row(
+    claim: Claim, summary: pd.DataFrame, exponents: pd.DataFrame, instances: dict, config: dict
+) -> dict:
+    """One row of the evidence table (module docstring)."""
+    rows = summary[summary["bound_name"].isin(claim.bounds)]
+    fits = exponents[exponents["bound_name"].isin(claim.bounds) & ~exponents["bound_explicit"].astype(bool)]
+    if claim.regimes is not None:
+        rows, fits = rows[rows["regime"].isin(claim.regimes)], fits[fits["regime"].isin(claim.regimes)]
+    explicit = rows[rows["bound_explicit"].astype(bool) & (rows["direction"] != "reference")]
+    items = _point_items(claim, explicit, instances) + _curve_items(claim, fits, summary, instances)
+    tested = any(not item.block for item in items)
+    twins = rows.drop_duplicates(["regime", "algorithm", "constants"])
+    twins = twins[twins["identical_to"].fillna("") != ""] if "identical_to" in twins else twins.iloc[:0]
+    if not explicit.empty:  # the explicit bounds say where the claim speaks; rates only for rate claims
+        found = _explicit_search(claim, explicit, instances)
+    else:
+        found = _rate_search(claim, fits, summary, instances)
+    result = {
+        "claim": claim.key,
+        "paper": claim.paper,
+        "name": claim.name,
+        "text": claim.text,
+        "source": claim.source,
+        "check": claim.kind,
+        "bounds": ", ".join(claim.bounds),
+        "regimes": _regimes_cell(items) if items else "not run",
+        "points": len(items),
+        "testable_items": sum(not item.block for item in items),
+        "tested": tested,
+        "outcome": _outcome(items),
+        "why": "" if tested else (_count_blocks(items) or "not run"),
+        "mechanism": claim.mechanism.description if claim.mechanism else "",
+        "mechanism_values": _mechanism_values(items),
+        "identical": "; ".join(
+            f"{r['regime']}: {r['algorithm']}/{r['constants']} = {r['identical_to']}"
+            for r in twins.to_dict("records")
+        ),
+        "T_informative": math.nan,
+        "T_informative_curve": "",
+        "T_informative_note": "",
+        "cpu_hours_run": math.nan,
+        "cpu_hours_seeds": math.nan,
+        "seeds": 0,
+    }
+    if found is not None:
+        row = found.row
+        notes = [found.search.note]
+        if found.mechanism:
+            notes.append(f"{BLOCKS[found.mechanism]} there")
+        result["T_informative_note"] = "; ".join(note for note in notes if note)
+        result["T_informative_curve"] = "/".join(
+            str(row[key]) for key in ("regime", "instance", "algorithm", "constants", "bound_name")
+        )
+        if found.search.T is not None:
+            one, every, seeds = _cost(config, row, found.search.T)
+            result.update(
+                T_informative=float(found.search.T), cpu_hours_run=one, cpu_hours_seeds=every, seeds=seeds
+            )
+    return result
+
+
+def evidence_table(
+    summaries: list[pd.DataFrame], exponents: list[pd.DataFrame], instances: dict, config: dict
+) -> pd.DataFrame:
+    """The evidence table (module docstring): ``instances`` maps ``(regime, instance)`` to its instance
+    file's contents, ``config`` is the validated config (for the cost model)."""
+    summary = pd.concat(summaries, ignore_index=True)
+    fits = pd.concat(exponents, ignore_index=True)
+    rows = [claim_row(claim, summary, fits, instances, config) for claim in CLAIMS]
+    return pd.DataFrame(rows, columns=CSV_COLUMNS)
+
+
+def _horizon(value: float, note: str) -> str:
+    """A ``T_informative`` cell: the horizon (``≤ 1e2`` at the bottom of the search, ``> 1e15`` beyond its
+    top) and the note."""
+    if math.isnan(value):
+        return f"> 1e15 ({note})" if note else "—"
+    text = f"{value:.2g}".replace("e+0", "e").replace("e+", "e")
+    if note.startswith("already"):
+        text, note = f"≤ {T_MIN:.0e}".replace("e+0", "e"), note.partition("; ")[2]
+    return f"{text} ({note})" if note else text
+
+
+def _hours(one: float, every: float, seeds: int) -> str:
+    if math.isnan(one):
+        return ""
+    return f"{one:.2g} / {every:.2g} ({seeds})"
+
+
+def markdown(table: pd.DataFrame) -> str:
+    """The compact Markdown of the evidence table (one row per claim, short cells) and its legend."""
+    tested = int(table["tested"].sum())
+    lines = pd.DataFrame(
+        {
+            "claim": [f"{r.name} ({r.paper})" for r in table.itertuples()],
+            "check": table["check"],
+            "regimes (items)": [_short_regimes(cell) for cell in table["regimes"]],
+            "tested": ["**yes**" if t else "no" for t in table["tested"]],
+            "outcome": table["outcome"].replace("", "—"),
+            "why not": table["why"]
+            + [f"; {m}: measured {v}" if m and v and not t else "" for m, v, t in
+               zip(table["mechanism"], table["mechanism_values"], table["tested"], strict=True)],
+            "T_informative": [
+                _horizon(t, note)
+                for t, note in zip(table["T_informative"], table["T_informative_note"], strict=True)
+            ],
+            "CPU-h: run / seeds": [
+                _hours(a, b, s) for a, b, s in
+                zip(table["cpu_hours_run"], table["cpu_hours_seeds"], table["seeds"], strict=True)
+            ],
+        }
+    )  # fmt: skip
+    legend = (
+        f"**{tested} of {len(table)} claims are tested where they speak** at this scale: at ≥ 1 point "
+        "(or fitted curve) the theorem's hypotheses hold, the check could have failed (an explicit bound "
+        "below the trivial bound and the learner's own ceiling; a rate whose drawn curve already has its "
+        "exponent), the claim's mechanism is exercised, and the runs are not a copy of another curve's. "
+        "`items`: points of explicit bounds and fitted curves of rates. `T_informative`: the smallest "
+        "horizon at which one curve would speak (bound functions on the extrapolated point), with the cost "
+        "model's CPU-hours of one run there and of its seeds. How each column is computed: "
+        "docs/notes/evidence.md; every column: figures/evidence.csv.\n\n"
+    )
+    return "# Evidence: every claim, tested where it speaks\n\n" + legend + to_markdown(lines)
+
+
+def write_evidence_table(
+    summaries: list[pd.DataFrame],
+    exponents: list[pd.DataFrame],
+    instances: dict,
+    config: dict,
+    csv_path: str | os.PathLike,
+    md_path: str | os.PathLike,
+) -> pd.DataFrame:
+    """Write ``figures/evidence.csv`` and ``figures/evidence.md`` atomically; return the table."""
+    table = evidence_table(summaries, exponents, instances, config)
+    write_text(csv_path, table.to_csv(index=False, float_format="%.6g"))
+    write_text(md_path, markdown(table))
+    return table

@@ -1,0 +1,239 @@
+"""The registry of the claims of both papers that the workflow draws: one entry per row of the evidence table
+(``figures/evidence.md``, built by :mod:`regretlab.analysis.evidence`).
+
+A claim names the bounds of :data:`regretlab.theory.BOUNDS` that check it (optionally restricted to some
+regimes), the kind of check, and — where a check means something only on an instance that exercises the
+theorem's mechanism — a :class:`Mechanism`: a measured quantity and a threshold, read from the aggregate
+table's columns and the instance's numbers. Whether a claim is *tested* is never written here: the evidence
+table computes it from the aggregate tables (hypotheses, verdicts, slopes, mechanism, identical runs).
+
+Line numbers refer to ``../shared/papers/000_*.txt`` (paper 000) and ``001_*.txt`` (paper 001).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+#: Kinds of check a claim gets (the ``check`` column of the evidence table).
+KINDS = ("explicit bound", "lower bound", "rate", "mechanism")
+#: How a fitted slope is compared with a rate's exponent: ``upper`` (an Õ(·) rate: the slope must not exceed
+#: it), ``tight`` (a Θ̃(·) rate: within it on both sides), ``lower`` (an Ω(·) rate: not below it).
+RATE_SENSES = ("upper", "tight", "lower")
+
+
+@dataclass(frozen=True)
+class Mechanism:
+    """What an instance must exercise for a claim's check to speak about the claim.
+
+    Attributes:
+        description: the quantity and its threshold, as the table prints it (e.g. ``L_D / L_{i*_S} ≥ 3``).
+        columns: the point fields it reads: aggregate columns (``L_D_mean``), instance numbers
+            (``lambda_star``), the instance's loss entry (``losses_kind``) or ``T``. A point lacking one of
+            them has the mechanism *not recorded*: the check does not count.
+        value: point → the measured quantity (reads only ``columns``).
+        threshold: the mechanism is exercised where ``value > threshold`` (``strict``) or ``≥``.
+        metrics: the bounded metrics it concerns (None: every metric of the claim); points of other metrics
+            do not need it.
+    """
+
+    description: str
+    columns: tuple[str, ...]
+    value: Callable[[dict], float]
+    threshold: float
+    strict: bool = False
+    metrics: tuple[str, ...] | None = None
+
+    def concerns(self, metric: str) -> bool:
+        """True when points of ``metric`` need the mechanism."""
+        return self.metrics is None or metric in self.metrics
+
+    def measure(self, point: dict) -> float:
+        """The measured quantity at a point, NaN when a column it reads is missing (not recorded)."""
+        if any(_missing(point.get(column)) for column in self.columns):
+            return math.nan
+        return float(self.value(point))
+
+    def exercised(self, value: float) -> bool | None:
+        """Whether a measured value exercises the mechanism; None when it was not recorded (NaN)."""
+        if math.isnan(value):
+            return None
+        return value > self.threshold if self.strict else value >= self.threshold
+
+
+def _missing(value) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of a paper (a theorem, lemma or Table 1 entry).
+
+    Attributes:
+        key: a short identifier (the evidence table's ``claim`` column).
+        paper: ``"000"`` or ``"001"``.
+        name: e.g. ``Theorem 8 (i ∈ S)``.
+        text: the claim in one line.
+        source: where the paper states it.
+        kind: the kind of check (:data:`KINDS`).
+        bounds: the bounds of :data:`regretlab.theory.BOUNDS` that check it.
+        regimes: the regimes whose points count (None: every regime drawing one of ``bounds``).
+        rate_sense: how a slope is compared with a rate's exponent (:data:`RATE_SENSES`).
+        mechanism: what its instances must exercise (None: nothing beyond the hypotheses).
+    """
+
+    key: str
+    paper: str
+    name: str
+    text: str
+    source: str
+    kind: str
+    bounds: tuple[str, ...]
+    regimes: tuple[str, ...] | None = None
+    rate_sense: str = "upper"
+    mechanism: Mechanism | None = None
+
+
+#: Exp3.G's Θ̃(√(αT)) is tight only on the lower-bound instance: a slope elsewhere says nothing about it.
+MINIMAX_GAP = Mechanism(
+    "the minimax gap ε = √(α/T) (where √(αT) is tight)",
+    ("losses_kind",),
+    lambda p: float(p["losses_kind"] == "minimax"),
+    1.0,
+)
+#: An adaptive learner that never leaves its first epoch is its first epoch's fixed tuning (issue 15).
+RESETS = Mechanism("resets ≥ 1 (leaves its first epoch)", ("resets_mean",), lambda p: p["resets_mean"], 1.0)
+
+CLAIMS: tuple[Claim, ...] = (
+    # ---- paper 001 (graph-feedback bandits)
+    Claim(
+        "exp3g", "001", "Exp3.G (Table 1, minimax)",
+        "Exp3.G on strongly observable graphs: Reg = Θ̃(√(αT))",
+        "Table 1 (lines 24–30), §3.1", "rate", ("exp3g_rate",), rate_sense="tight", mechanism=MINIMAX_GAP,
+    ),
+    Claim(
+        "theorem2", "001", "Theorem 2", "OMD with eq. (5): Reg ≤ Õ(√(αT) + K²)",
+        "line 120; explicit in the proof, line 414", "explicit bound", ("theorem2_bound", "theorem2_rate"),
+    ),
+    Claim(
+        "theorem3", "001", "Theorem 3", "OMD with eq. (6), oracle L*: Reg ≤ Õ(√((s+1)L*) + K²)",
+        "line 134; explicit in the proof, line 480", "explicit bound", ("theorem3_bound", "theorem3_rate"),
+    ),
+    Claim(
+        "theorem4", "001", "Theorem 4 (Table 1)", "Algorithm 1, oracle L*: Reg = Õ(√((κ+1)L*) + β²)",
+        "line 186", "rate", ("algorithm1_rate",),
+    ),
+    Claim(
+        "theorem13", "001", "Theorem 13 (Table 1)", "Algorithm 4, no oracle: Reg = Õ(√((κ+1)L*) + β²)",
+        "line 687", "rate", ("algorithm4_proof_rate", "algorithm4_rate"), mechanism=RESETS,
+    ),
+    Claim(
+        "theorem14", "001", "Theorem 14 (Table 1)",
+        "Algorithm 5, self-aware graphs: Reg = Õ(min{√(αT), √(κL*)} + K²)", "line 799", "rate",
+        ("theorem14_rate",),
+    ),
+    Claim(
+        "exp3g_weak", "001", "Exp3.G-weak (Table 1, minimax)",
+        "Exp3.G on a weakly dominating set: Reg = Θ̃(d^{1/3}T^{2/3}) (explicit bound derived here)",
+        "Table 1 (lines 24–30), line 202", "explicit bound",
+        ("exp3g_weak_bound", "exp3g_weak_bound_best_S", "exp3g_weak_bound_best_Sbar"),
+    ),
+    Claim(
+        "theorem5", "001", "Theorem 5 (Table 1)",
+        "weakly observable: Õ(1) regret at L* = 0 forces Ω(T^{1−ε}) regret elsewhere (no o(L*) bound)",
+        "line 206; App. E.1", "lower bound", ("theorem5_lower",), rate_sense="lower",
+    ),
+    Claim(
+        "theorem7", "001", "Theorem 7 (Table 1)",
+        "Algorithm 2, bipartite, oracle L_{i*_S}: Reg_i ≤ s ln T/η + 2ηL_i + 2s (S), Õ(L_{i*_S}^{2/3}) (S̄)",
+        "lines 246–252", "explicit bound", ("theorem7_best_S", "theorem7_best_Sbar"),
+    ),
+    Claim(
+        "theorem8_S", "001", "Theorem 8, i ∈ S (Table 1)",
+        "Algorithm 2, oracle L_D: Reg_i ≤ 2s ln T/η + 2ηL_i + 2δdL_D + 2s = Õ(L_D^{1−γ})",
+        "lines 260–266", "explicit bound", ("theorem8_best_S_third", "theorem8_best_S_half"),
+        # Theorem 8's distinctive claim: small loss in L_D, which an instance must tell from L* = L_{i*_S}.
+        mechanism=Mechanism(
+            "L_D / L_{i*_S} ≥ 3", ("L_D_mean", "L_best_S_mean"),
+            lambda p: p["L_D_mean"] / p["L_best_S_mean"], 3.0,
+        ),
+    ),
+    Claim(
+        "theorem8_Sbar", "001", "Theorem 8, i ∈ S̄ (Table 1)",
+        "Algorithm 2, oracle L_D: Reg_i ≤ s ln T/η + ln(2s̄)/η̄ + 2η̄L_i/δ + 2δdL_D + 2s = Õ(L_D^{(1+γ)/2})",
+        "lines 260–266", "explicit bound", ("theorem8_best_Sbar_third", "theorem8_best_Sbar_half"),
+    ),
+    Claim(
+        "theorem17", "001", "Theorem 17 (Table 1)",
+        "Algorithm 6, no oracle: Õ(√(sL_{i*_S}) + s²) (i* ∈ S), Õ(L_{i*_S}^{2/3} + √(sL_{i*_S}) + s²) (S̄)",
+        "line 1119", "rate", ("theorem17_best_S", "theorem17_best_Sbar"), mechanism=RESETS,
+    ),
+    Claim(
+        "theorem18", "001", "Theorem 18 (Table 1)",
+        "Algorithm 7, no oracle: Õ(L_D^{1−γ}) (i* ∈ S), Õ(L_D^{(1+γ)/2}) (i* ∈ S̄)", "line 1331", "rate",
+        ("theorem18_best_S_third", "theorem18_best_S_half", "theorem18_best_Sbar_third",
+         "theorem18_best_Sbar_half"),
+        mechanism=RESETS,
+    ),
+    # ---- paper 000 (constrained MDPs)
+    Claim(
+        "lemma2", "000", "Lemma 2", "Σ_t ‖q_t − q̂_t‖₁ ≤ E^q_δ w.p. ≥ 1 − 2δ", "line 233; E^q_δ line 453",
+        "explicit bound", ("lemma2_q_error",),
+    ),
+    Claim(
+        "lemma5", "000", "Lemma 5", "every epoch's confidence set contains P, w.p. ≥ 1 − δ",
+        "line 548", "lower bound", ("lemma5_coverage",),
+        # The lemma bounds P(every epoch covered); `coverage` is the mean fraction of covered epochs of a run.
+        mechanism=Mechanism(
+            "the per-seed event 'every epoch covered' recorded", ("coverage_every_epoch_mean",),
+            lambda p: p["coverage_every_epoch_mean"], 0.0, metrics=("coverage",),
+        ),
+    ),
+    Claim(
+        "theorem3_000", "000", "Theorem 3",
+        "UC-O-GDPS: R^P_{t1,t2} ≤ ℓ̄E^q_δ + ℓ̄LC√T + ℓ̄(|X||A|/2)(t2−t1+1)/(C√T) on every interval",
+        "line 301", "explicit bound", ("theorem3_primal_regret", "theorem3_interval_regret"),
+    ),
+    Claim(
+        "theorem4_000", "000", "Theorem 4", "under Condition 2, ‖λ_t‖₁ ≤ ζ = 20mL²/ρ² for every t",
+        "line 317", "explicit bound", ("theorem4_zeta",),
+    ),
+    Claim(
+        "dual_regret", "000", "OGD dual regret (App. C.1.1)", "R^D_T(0) ≤ ηmL²T/2 for the dual's OGD",
+        "lines 711–715", "explicit bound", ("dual_regret_paper", "dual_regret_tuned"),
+    ),
+    Claim(
+        "theorem5_000", "000", "Theorem 5",
+        "stochastic constraints, Condition 2: R_T, V_T = Õ(ζ√T) (explicit: lines 365–373)", "line 361",
+        "explicit bound",
+        ("theorem5_regret", "theorem5_violation", "theorem5_regret_rate", "theorem5_violation_rate"),
+        regimes=("cmdp_theorem5",),
+    ),
+    Claim(
+        "theorem6_000", "000", "Theorem 6",
+        "Condition 2 fails: R_T, V_T = Õ(T^{3/4}) (explicit: lines 395–403)", "line 391", "explicit bound",
+        ("theorem6_regret", "theorem6_violation", "theorem6_regret_rate", "theorem6_violation_rate"),
+        # Its regime differs from Theorem 5's only where the box [0, T^{1/4}]^m clips the dual.
+        mechanism=Mechanism(
+            "max_i λ*_i / T^{1/4} > 1 (the box clips the dual)", ("lambda_star", "T"),
+            lambda p: max(p["lambda_star"]) / p["T"] ** 0.25, 1.0, strict=True,
+        ),
+    ),
+    Claim(
+        "theorem7_000", "000", "Theorem 7",
+        "adversarial constraints: R_T ≤ T·OPT/(1+ρ) + Õ(√T), V_T = Õ(ζ√T), reward ≥ Ω(ρ/(1+ρ)·T·OPT)",
+        "line 417", "explicit bound",
+        ("theorem7_regret", "theorem7_regret_corrected", "theorem7_violation", "theorem7_reward_ratio",
+         "theorem7_reward_ratio_corrected", "theorem5_violation_rate"),
+        regimes=("cmdp_theorem7",),
+        # Line 1248's [G_tᵀq*]_i ≤ 1 (and so stated vs corrected ratio) is at stake only where it fails.
+        mechanism=Mechanism(
+            "max_t [G_tᵀq*]_i > 1 (line 1248's step fails)", ("max_G_q_star",), lambda p: p["max_G_q_star"],
+            1.0, strict=True,
+        ),
+    ),
+)  # fmt: skip
+"""Every claim the workflow draws, in the evidence table's order (paper 001, then paper 000)."""
+
+CLAIMS_BY_KEY: dict[str, Claim] = {claim.key: claim for claim in CLAIMS}
