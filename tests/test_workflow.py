@@ -17,6 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
+from regretlab.analysis.evidence import CSV_COLUMNS
 from regretlab.analysis.tables import EXPONENT_COLUMNS
 from regretlab.config import validate_config
 from regretlab.cost import estimate
@@ -109,6 +110,8 @@ def test_smoke_run_produces_every_file(smoke_dir):
         "figures/exponents.md",
         "figures/verdicts.csv",
         "figures/verdicts.md",
+        "figures/evidence.csv",
+        "figures/evidence.md",
         "results/summary/smoke_exp3g.parquet",
         "figures/smoke_cmdp.png",
         "figures/smoke_cmdp.pdf",
@@ -129,6 +132,8 @@ def test_smoke_run_produces_every_file(smoke_dir):
     exponents = pd.read_csv(smoke_dir / "figures/exponents.csv")
     assert list(exponents.columns) == EXPONENT_COLUMNS
     assert set(exponents["regime"]) == {"smoke_exp3g", "smoke_cmdp"}
+    evidence = pd.read_csv(smoke_dir / "figures/evidence.csv")
+    assert list(evidence.columns) == CSV_COLUMNS and set(evidence["claim"]) == {"exp3g", "theorem2"}
     run = smoke_dir / "results/runs/smoke_exp3g/exp3g/paper/cliques_2x3/T~800/seeds~0.parquet"
     meta = pq.read_schema(run).metadata[b"regretlab"]
     for key in (b"regretlab_version", b"git_commit", b"config_hash", b"wall_time_s"):

@@ -138,9 +138,17 @@ def test_single_algorithm_figures_put_instances_in_columns_and_metrics_in_rows()
 def test_verdicts_are_counted_in_the_footer():
     summary = hand_made_summary()
     counts = verdict_counts(summary)
-    assert counts == {"holds": 6, "violated": 2, "vacuous": 4, "rate only": 18, "reference": 0}
+    assert counts == {
+        "holds": 6,
+        "violated": 2,
+        "vacuous": 4,
+        "implied": 0,
+        "rate only": 18,
+        "reference": 0,
+        "identical": 0,
+    }
     footer = "\n".join(footer_lines(summary))
-    assert "holds 6 · violated 2 · vacuous 4 · rate only 18 · reference 0" in footer
+    assert "holds 6 · violated 2 · vacuous 4 · implied 0 · rate only 18 · reference 0 · identical 0" in footer
     assert "theorem3_bound formula — explicit, paper's constants" in footer
     assert "exp3g_rate formula — rate, unit constant" in footer
 

@@ -6,7 +6,7 @@ point and per bound drawn at it: the mean and 95% bootstrap interval over seeds 
 (``metric``, ``mean``, ``ci_low``, ``ci_high``), the bound's value at that point (the mean over seeds of its
 value on each run, at the constants that run's learner used), whether the theorem's hypotheses hold there, the
 metric's trivial bound, the ceiling the learner's construction puts on it (``ceiling``, the largest over
-seeds: :data:`regretlab.theory.CEILINGS`), the bound's direction and its verdict
+seeds, +∞ where there is none: :data:`regretlab.theory.CEILINGS`), the bound's direction and its verdict
 (:mod:`regretlab.analysis.verdicts`), ``run_hypotheses_hold`` (the learner's own conditions, without the
 bound's), ``runs_hash`` (a hash of the point's per-seed metrics) and ``identical_to``
 (:func:`mark_identical`), and — as
@@ -23,6 +23,7 @@ bound at ``T`` bounds every checkpoint ``t ≤ T``. The trivial bound is the one
 from __future__ import annotations
 
 import hashlib
+import math
 from pathlib import Path
 
 import numpy as np
@@ -115,11 +116,12 @@ def _mean_over(points: list[dict], evaluate) -> float:
 def _ceiling_over(points: list[dict], metric: str, algorithm: str, direction: str) -> float:
     """The construction's ceiling on ``metric`` over the seeds of a point: the largest per-run ceiling (the
     smallest floor for a lower bound), so that a bound at or beyond it is beyond every seed's metric, hence
-    beyond the interval over seeds. NaN where the learner's construction gives none."""
+    beyond the interval over seeds. +∞ (−∞ for a floor) where the learner's construction gives none."""
     values = [ceiling(metric, algorithm, point) for point in points]
+    lower = direction == "lower"
     if np.isnan(values).any():
-        return float("nan")
-    return float(max(values) if direction != "lower" else min(values))
+        return -math.inf if lower else math.inf
+    return float(min(values) if lower else max(values))
 
 
 def runs_hash(group: pd.DataFrame, metrics: tuple[str, ...]) -> str:

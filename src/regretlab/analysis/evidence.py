@@ -501,12 +501,12 @@ def claim_row(
         "source": claim.source,
         "check": claim.kind,
         "bounds": ", ".join(claim.bounds),
-        "regimes": _regimes_cell(items) if items else "not run",
+        "regimes": _regimes_cell(items),
         "points": len(items),
         "testable_items": sum(not item.block for item in items),
         "tested": tested,
         "outcome": _outcome(items),
-        "why": "" if tested else (_count_blocks(items) or "not run"),
+        "why": "" if tested else _count_blocks(items),
         "mechanism": claim.mechanism.description if claim.mechanism else "",
         "mechanism_values": _mechanism_values(items),
         "identical": "; ".join(
@@ -540,12 +540,13 @@ def claim_row(
 def evidence_table(
     summaries: list[pd.DataFrame], exponents: list[pd.DataFrame], instances: dict, config: dict
 ) -> pd.DataFrame:
-    """The evidence table (module docstring): ``instances`` maps ``(regime, instance)`` to its instance
-    file's contents, ``config`` is the validated config (for the cost model)."""
+    """The evidence table (module docstring), one row per claim the config draws (a claim none of whose
+    bounds any regime draws has no row): ``instances`` maps ``(regime, instance)`` to its instance file's
+    contents, ``config`` is the validated config (for the cost model)."""
     summary = pd.concat(summaries, ignore_index=True)
     fits = pd.concat(exponents, ignore_index=True)
     rows = [claim_row(claim, summary, fits, instances, config) for claim in CLAIMS]
-    return pd.DataFrame(rows, columns=CSV_COLUMNS)
+    return pd.DataFrame([row for row in rows if row["points"]], columns=CSV_COLUMNS)
 
 
 def _horizon(value: float, note: str) -> str:

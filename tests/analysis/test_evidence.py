@@ -1,0 +1,448 @@
+"""The evidence table and what it rests on: the ``implied`` verdict and the ceilings behind it (checked on
+real PDGD-OPS runs), ``identical`` curve families (detected on real runs), the claim registry, the mechanism
+hook, the search for ``T_informative`` and the extrapolated points it evaluates."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from regretlab.analysis import evidence
+from regretlab.analysis.aggregate import fit_exponents, mark_identical, summarise
+from regretlab.analysis.tables import table1_comparison
+from regretlab.analysis.verdicts import verdict, verdict_table
+from regretlab.bandits.instance import BanditInstance
+from regretlab.bandits.instance import build_instance as build_bandit_instance
+from regretlab.bandits.simulate import run_seeds as run_bandit_seeds
+from regretlab.claims import CLAIMS, KINDS, RATE_SENSES, Claim, Mechanism
+from regretlab.cmdp.bounds import dual_regret_paper
+from regretlab.cmdp.dual import dual_learning_rate, paper_K
+from regretlab.cmdp.runs import build_instance as build_cmdp_instance
+from regretlab.cmdp.runs import run_seeds as run_cmdp_seeds
+from regretlab.config import RunJob, bounds_for, validate_config
+from regretlab.cost import job_cost, run_seconds
+from regretlab.seeding import job_seed_sequence
+from regretlab.theory import BOUNDS, CEILINGS, ceiling
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+# ------------------------------------------------------------------------------------------------------------
+# implied
+# ------------------------------------------------------------------------------------------------------------
+
+
+@given(
+    bound=st.floats(1.0, 1e6),
+    cap=st.floats(1.0, 1e6),
+)
+def test_verdict_is_implied_exactly_when_the_bound_reaches_the_ceiling(bound, cap):
+    trivial = 2e6  # above both: never vacuous
+    low, high = 0.0, 0.5  # below both: never violated
+    expected = "implied" if bound >= cap else "holds"
+    assert verdict("upper", True, bound, trivial, low, high, cap) == expected
+    # For a lower bound the ceiling is a floor: implied when the bound is at or below it.
+    floor_expected = "implied" if bound <= cap else "holds"
+    assert verdict("lower", True, bound, 0.0, 2e6, 3e6, cap) == floor_expected
+    assert verdict("upper", True, bound, trivial, low, high) == "holds"  # no ceiling: NaN
+
+
+def test_a_violation_is_never_hidden_by_a_ceiling_and_vacuity_comes_first():
+    assert verdict("upper", True, 10.0, 100.0, 5.0, 20.0, 1.0) == "violated"
+    assert verdict("upper", True, 500.0, 100.0, 5.0, 8.0, 1.0) == "vacuous"
+
+
+def cmdp_spec(m: int = 1, rho: float = 2.9) -> dict:
+    return {
+        "family": "binding", "n_layers": 3, "states_per_layer": 2, "n_actions": 2, "m": m, "rho": rho,
+        "constraint_spread": None, "rewards": "stochastic", "constraints": "stochastic", "noise": 1.0,
+        "period": 100, "reward_amplitude": 1.0, "constraint_amplitude": 0.5, "delta": 0.1,
+        "rho_exponent": 0.0, "rho_reference_T": 1000,
+    }  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def pdgd_runs():
+    """Short PDGD-OPS runs of both presets, m = 1 and m = 2, with each seed's run record (its dual η)."""
+    out = []
+    for m, rho in ((1, 2.9), (2, 2.0)):
+        spec = cmdp_spec(m, rho)
+        instance = build_cmdp_instance(
+            spec, np.random.default_rng(job_seed_sequence("r", f"m{m}", "instance"))
+        )
+        for constants in ("paper", "tuned"):
+            runs, info = run_cmdp_seeds("r", f"m{m}", instance, "pdgd_ops", constants, 3000, [0, 1, 2])
+            out.append((instance, constants, runs, {run["seed"]: run for run in info["runs"]}))
+    return out
+
+
+def test_every_dual_ceiling_holds_at_every_checkpoint_of_real_runs(pdgd_runs):
+    """A test that could fail: the ceilings are sharp enough to be reached (λ climbs at ≈ ηmL per episode
+    with the paper's η) and below the bound they imply (the dual identity), yet never crossed."""
+    reached = []
+    for instance, constants, runs, records in pdgd_runs:
+        for row in runs.to_dict("records"):
+            point = {**instance["numbers"], **row, "params": records[row["seed"]]}
+            for metric in CEILINGS:
+                cap = ceiling(metric, "pdgd_ops", point)
+                assert row[metric] <= cap + 1e-12 * max(1.0, abs(cap)), (constants, metric, row["t"], cap)
+            if constants == "paper" and row["t"] == row["T"] and point["m"] == 1:
+                reached.append(row["lambda_l1_max"] / ceiling("lambda_l1_max", "pdgd_ops", point))
+            bound = point["params"]["eta"] * point["m"] * point["L"] ** 2 * row["t"] / 2
+            assert ceiling("dual_regret", "pdgd_ops", point) <= bound + 1e-15
+    assert min(reached) > 0.5  # the paper's dual climbs at more than half of its largest possible step
+    assert math.isnan(ceiling("lambda_l1", "uc_o_gdps", {"params": {}}))  # no dual, no ceiling
+
+
+def test_the_paper_dual_regret_bound_is_implied_by_its_ceiling_at_every_horizon():
+    for T in (10**3, 10**6, 10**12):
+        eta = dual_learning_rate(paper_K(1, 6, 2), T, 0.1)
+        for lam in (0.0, 0.3, 30.0):
+            point = {"T": T, "t": T, "m": 1, "L": 3, "lambda_l1": lam, "params": {"eta": eta}}
+            cap = ceiling("dual_regret", "pdgd_ops", point)
+            assert dual_regret_paper(T, 0.1, 1, 3, 6, 2).value >= cap
+        assert cap < 0  # a multiplier far from 0 forces R^D_T(0) < 0
+
+
+# ------------------------------------------------------------------------------------------------------------
+# identical
+# ------------------------------------------------------------------------------------------------------------
+
+
+def synthetic_summary(hashes: dict[tuple[str, str], list[str]]) -> pd.DataFrame:
+    rows = []
+    for (algorithm, constants), values in hashes.items():
+        for i, value in enumerate(values):
+            rows.append(
+                {"instance": f"i{i}", "algorithm": algorithm, "constants": constants, "T": 100, "t": 100,
+                 "runs_hash": value, "bound_name": "b", "verdict": "holds"}
+            )  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_identical_needs_every_point_and_points_to_the_first_family():
+    summary = synthetic_summary(
+        {
+            ("b_alg", "tuned"): ["x", "y"],
+            ("b_alg", "paper"): ["x", "y"],
+            ("a_alg", "paper"): ["x", "y"],
+            ("a_alg", "tuned"): ["x", "z"],  # one point differs: not identical
+        }
+    )
+    marked = mark_identical(summary, {"algorithms": ["a_alg", "b_alg"], "constants": ["paper", "tuned"]})
+    twin = marked.drop_duplicates(["algorithm", "constants"]).set_index(["algorithm", "constants"])
+    assert twin.loc[("a_alg", "paper"), "identical_to"] == ""
+    assert twin.loc[("a_alg", "tuned"), "identical_to"] == ""
+    assert twin.loc[("b_alg", "paper"), "identical_to"] == "a_alg/paper"
+    assert twin.loc[("b_alg", "tuned"), "identical_to"] == "a_alg/paper"
+
+
+def bandit_spec(graph: dict, losses: dict, algorithm: str) -> dict:
+    """A validated bandit instance entry (schema defaults filled in)."""
+    config = {
+        "regimes": {
+            "r": {
+                "kind": "bandit", "paper": "001", "theorem": "t", "x": "T",
+                "instances": {"i": {"graph": graph, "losses": losses}},
+                "algorithms": [algorithm], "bounds": {algorithm: ["exp3g_rate"]},
+                "scales": {"quick": {"horizons": [100, 200], "seeds": 1},
+                           "paper": {"horizons": [100, 200], "seeds": 1}},
+            }
+        }
+    }  # fmt: skip
+    return validate_config(config, REPO / "schemas" / "config.schema.yaml")["regimes"]["r"]["instances"]["i"]
+
+
+def real_bandit_summary(regime_config: dict, spec: dict, horizons=(2000,), seeds=(0, 1)):
+    """The aggregate table of real runs of every (algorithm, preset) of ``regime_config`` on one instance."""
+    instance_file = build_bandit_instance(
+        spec, np.random.default_rng(job_seed_sequence("r", "i", "instance"))
+    )
+    instance = BanditInstance.from_dict(instance_file.to_dict())
+    frames, params = [], {}
+    for algorithm in regime_config["algorithms"]:
+        for constants in regime_config["constants"]:
+            if constants not in ("paper",) and algorithm == "exp3g_weak":
+                continue
+            for horizon in horizons:
+                runs, meta = run_bandit_seeds("r", "i", instance, algorithm, constants, horizon, list(seeds))
+                frames.append(runs)
+                for learner in meta["learners"]:
+                    params[("i", algorithm, constants, horizon, learner["seed"])] = learner["params"]
+    runs = pd.concat(frames, ignore_index=True)
+    instances = {"i": instance_file.to_dict()}
+    summary = summarise("r", regime_config, instances, runs, 100, params)
+    return summary, runs, instances
+
+
+def test_identical_runs_are_detected_exactly_on_real_runs():
+    """Theorem 8's γ = 1/3 and 1/2 with the paper's constants coincide while L_D < 125^{1/γ}; their tuned
+    presets (δ = L_D^{-γ}) and Exp3.G-weak differ."""
+    spec = bandit_spec(
+        {"family": "weakly_observable_stars", "leaf_counts": [3, 3]},
+        {"kind": "bernoulli_parts", "best_in": "S", "best_mean": 0.01, "S_mean": 0.02, "S_bar_mean": 0.7},
+        "algorithm2_weak",
+    )
+    regime = {
+        "kind": "bandit", "paper": "001", "theorem": "t", "x": "T",
+        "algorithms": ["exp3g_weak", "algorithm2_weak", "algorithm2_weak_half"],
+        "constants": ["paper", "tuned"],
+        "bounds": {"exp3g_weak": ["exp3g_weak_bound_best_S"], "algorithm2_weak": ["theorem8_best_S_third"],
+                   "algorithm2_weak_half": ["theorem8_best_S_half"]},
+    }  # fmt: skip
+    summary, runs, _ = real_bandit_summary(regime, spec)
+    twins = summary.drop_duplicates(["algorithm", "constants"]).set_index(["algorithm", "constants"])
+    assert dict(twins["identical_to"][twins["identical_to"] != ""]) == {
+        ("algorithm2_weak_half", "paper"): "algorithm2_weak/paper"
+    }
+    table = verdict_table([summary])
+    half = table[(table["algorithm"] == "algorithm2_weak_half") & (table["constants"] == "paper")].iloc[0]
+    assert half["identical"] == half["points"] and half["holds"] == 0  # counted once, with γ = 1/3
+    fits = fit_exponents("r", regime, runs, summary, 100)
+    assert (fits["identical_to"] == "algorithm2_weak/paper").sum() == 1
+
+
+def test_algorithm5_presets_coincide_while_stage_2_never_starts():
+    spec = bandit_spec(
+        {"family": "mycielski_complement", "k": 4},
+        {"kind": "bernoulli", "best_mean": 0.05, "gap": 0.3},
+        "algorithm5",
+    )
+    regime = {
+        "kind": "bandit", "paper": "001", "theorem": "t", "x": "T", "algorithms": ["algorithm5", "theorem2"],
+        "constants": ["paper", "tuned"],
+        "bounds": {"algorithm5": ["theorem14_rate"], "theorem2": ["theorem2_bound"]},
+    }  # fmt: skip
+    summary, _, _ = real_bandit_summary(regime, spec, horizons=(1000, 3000))
+    twins = summary.drop_duplicates(["algorithm", "constants"]).set_index(["algorithm", "constants"])
+    assert dict(twins["identical_to"][twins["identical_to"] != ""]) == {
+        ("algorithm5", "tuned"): "algorithm5/paper"
+    }
+
+
+def test_table1_says_identical_instead_of_a_second_slope():
+    fits = pd.DataFrame(
+        [
+            {"regime": "r", "algorithm": name, "constants": "paper", "instance": "all", "x": "L_D",
+             "exponent": 0.33, "ci_low": 0.3, "ci_high": 0.36, "theory_exponent": theory,
+             "bound_name": bound, "bound_explicit": True, "bound_slope": 0.48, "bound_regime": "asymptotic",
+             "reason": "", "identical_to": twin}
+            for name, bound, theory, twin in (
+                ("algorithm2_weak", "theorem8_best_S_third", 2 / 3, ""),
+                ("algorithm2_weak_half", "theorem8_best_S_half", 0.5, "algorithm2_weak/paper"),
+            )
+        ]
+    )  # fmt: skip
+    table = table1_comparison(fits)
+    fitted = table[table["regime"] == "r"].set_index("algorithm")["fitted"]
+    assert fitted["algorithm2_weak (paper)"].startswith("0.33")
+    assert fitted["algorithm2_weak_half (paper)"] == "= algorithm2_weak (paper): identical runs, counted once"
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The claim registry and the mechanism hook
+# ------------------------------------------------------------------------------------------------------------
+
+
+def default_config() -> dict:
+    config = yaml.safe_load((REPO / "config.yaml").read_text())
+    return validate_config(config, REPO / "schemas" / "config.schema.yaml")
+
+
+def test_every_claim_is_well_formed_and_drawn_by_the_default_config():
+    config = default_config()
+    drawn = {
+        name
+        for regime in config["regimes"].values()
+        for algorithm in regime["algorithms"]
+        for constants in regime.get("constants", ["paper"])
+        if algorithm in regime["bounds"]
+        for name in bounds_for(regime, algorithm, constants)
+    }
+    assert len({claim.key for claim in CLAIMS}) == len(CLAIMS)
+    for claim in CLAIMS:
+        assert claim.kind in KINDS and claim.rate_sense in RATE_SENSES and claim.paper in ("000", "001")
+        assert set(claim.bounds) <= set(BOUNDS), claim.key
+        assert set(claim.bounds) & drawn, f"{claim.key}: none of its bounds is drawn"
+        if claim.regimes is not None:
+            assert set(claim.regimes) <= set(config["regimes"])
+    claimed = {name for claim in CLAIMS for name in claim.bounds}
+    # Every drawn check belongs to a claim, but for reference lines and Theorem 5's premise (a hypothesis).
+    unclaimed = {name for name in drawn - claimed if BOUNDS[name].direction != "reference"}
+    assert unclaimed == {"theorem5_premise_rate"}
+
+
+def test_a_mechanism_reads_only_its_columns_and_says_when_they_are_missing():
+    ratio = Mechanism(
+        "L_D / L ≥ 3", ("L_D_mean", "L_best_S_mean"), lambda p: p["L_D_mean"] / p["L_best_S_mean"], 3
+    )
+    assert ratio.exercised(ratio.measure({"L_D_mean": 300.0, "L_best_S_mean": 100.0})) is True
+    assert ratio.exercised(ratio.measure({"L_D_mean": 150.0, "L_best_S_mean": 100.0})) is False
+    assert ratio.exercised(ratio.measure({"L_D_mean": 150.0})) is None  # not recorded
+    strict = Mechanism("x > 1", ("x",), lambda p: p["x"], 1.0, strict=True, metrics=("regret",))
+    assert strict.exercised(1.0) is False and strict.exercised(1.01) is True
+    assert strict.concerns("regret") and not strict.concerns("violation")
+
+
+def hand_row(verdict_name: str, **extra) -> dict:
+    return {
+        "regime": "r", "instance": "i", "algorithm": "a", "constants": "paper", "T": 1000, "t": 1000,
+        "n_seeds": 2, "metric": "regret_best_S", "bound_name": "theorem8_best_S_third",
+        "bound_explicit": True, "direction": "upper", "hypotheses_hold": True, "run_hypotheses_hold": True,
+        "verdict": verdict_name, "identical_to": "", "x": 1.0, **extra,
+    }  # fmt: skip
+
+
+THEOREM8 = next(claim for claim in CLAIMS if claim.key == "theorem8_S")
+
+
+@pytest.mark.parametrize(
+    ("rows", "tested", "why"),
+    [
+        ([hand_row("holds", L_D_mean=400.0, L_best_S_mean=100.0)], True, ""),
+        ([hand_row("holds", L_D_mean=150.0, L_best_S_mean=100.0)], False, "mechanism not exercised 1"),
+        ([hand_row("holds", L_D_mean=400.0)], False, "mechanism not recorded 1"),
+        ([hand_row("vacuous", L_D_mean=400.0, L_best_S_mean=100.0)], False, "vacuous 1"),
+        ([hand_row("holds", L_D_mean=400.0, L_best_S_mean=100.0, identical_to="b/paper")], False,
+         "identical runs 1"),
+        ([hand_row("violated", L_D_mean=400.0, L_best_S_mean=100.0, hypotheses_hold=False)], False,
+         "hypotheses fail 1"),
+    ],
+)  # fmt: skip
+def test_items_are_testable_only_where_every_check_passes(rows, tested, why):
+    items = evidence._point_items(THEOREM8, pd.DataFrame(rows), {("r", "i"): {"numbers": {}}})
+    assert any(not item.block for item in items) == tested
+    assert evidence._count_blocks(items) == why
+
+
+def test_a_violated_testable_point_is_the_outcome():
+    rows = [
+        hand_row("violated", L_D_mean=400.0, L_best_S_mean=100.0),
+        hand_row("holds", L_D_mean=4e2, L_best_S_mean=1e2),
+    ]
+    items = evidence._point_items(THEOREM8, pd.DataFrame(rows), {("r", "i"): {"numbers": {}}})
+    assert evidence._outcome(items) == "violated at 1/2 pts"
+
+
+@pytest.mark.parametrize(
+    ("sense", "low", "high", "word"),
+    [("upper", 0.45, 0.55, "consistent"), ("upper", 0.7, 0.8, "steeper"), ("upper", 0.1, 0.2, "consistent"),
+     ("tight", 0.1, 0.2, "shallower"), ("lower", 0.1, 0.2, "shallower"), ("lower", 0.7, 0.8, "consistent")],
+)  # fmt: skip
+def test_a_slope_is_judged_by_the_rates_sense(sense, low, high, word):
+    fit = {
+        "exponent": (low + high) / 2,
+        "ci_low": low,
+        "ci_high": high,
+        "bound_slope": 0.5,
+        "theory_exponent": 0.5,
+    }
+    assert evidence._slope_outcome(fit, sense).startswith(word + ":")
+
+
+# ------------------------------------------------------------------------------------------------------------
+# T_informative
+# ------------------------------------------------------------------------------------------------------------
+
+
+@given(threshold=st.integers(101, 10**14))
+def test_search_finds_the_smallest_informative_horizon(threshold):
+    found = evidence._search(lambda T: "" if T >= threshold else "vacuous")
+    assert found.T is not None and threshold <= found.T <= threshold * 1.0002 + 1 and found.note == ""
+
+
+def test_search_reports_beyond_the_top_bottom_and_transients():
+    assert evidence._search(lambda T: "implied") == evidence.Search(None, "implied")
+    assert evidence._search(lambda T: "").T == evidence.T_MIN
+    transient = evidence._search(lambda T: "" if 1e3 <= T <= 1e4 or T >= 1e8 else "pre-asymptotic")
+    assert transient.T == pytest.approx(1e8, rel=2e-4) and "also speaks near T = 1e+03" in transient.note
+
+
+def test_extrapolated_points_reproduce_the_aggregate_bound_where_they_were_measured(pdgd_runs):
+    instance, constants, runs, records = pdgd_runs[0]
+    summary = summarise(
+        "r", {"kind": "cmdp", "paper": "000", "theorem": "t", "x": "T",
+              "bounds": {"pdgd_ops": ["theorem5_regret", "theorem4_zeta", "dual_regret_paper"]}},
+        {"m1": instance}, runs.assign(instance="m1"),
+        100, {("m1", "pdgd_ops", constants, 3000, seed): record for seed, record in records.items()},
+    )  # fmt: skip
+    for row in summary.to_dict("records"):
+        point = evidence.point_at(row, instance, "cmdp", int(row["T"]))
+        assert BOUNDS[row["bound_name"]].evaluate(point) == pytest.approx(row["bound_value"], rel=1e-9)
+        if math.isfinite(row["ceiling"]):  # the mean point's ceiling is within the seeds' range
+            assert ceiling(row["metric"], "pdgd_ops", point) <= row["ceiling"] * (1 + 1e-9)
+    # App. C's dual: ηmLT ≤ ζ at this T, ζ < ηmLT only from T ≈ 3·10^9 (issue 15: ‖λ‖₁ ≤ 0.24 ≪ 21.1).
+    zeta_row = summary[summary["bound_name"] == "theorem4_zeta"].iloc[0].to_dict()
+    assert zeta_row["verdict"] == "implied"
+    found = evidence._explicit_search(
+        next(c for c in CLAIMS if c.key == "theorem4_000"),
+        summary[summary["bound_name"] == "theorem4_zeta"],
+        {("r", "m1"): instance},
+    )
+    assert 1e9 < found.search.T < 1e10
+
+
+def test_bandit_points_are_extrapolated_with_the_learners_own_tuning():
+    spec = bandit_spec(
+        {"family": "weakly_observable_stars", "leaf_counts": [3, 3]},
+        {"kind": "bernoulli_parts", "best_in": "S_bar", "best_mean": 0.01, "S_mean": 0.3, "S_bar_mean": 0.7},
+        "algorithm2_weak_half",
+    )
+    regime = {
+        "kind": "bandit", "paper": "001", "theorem": "t", "x": "T", "algorithms": ["algorithm2_weak_half"],
+        "constants": ["paper"], "bounds": {"algorithm2_weak_half": ["theorem8_best_Sbar_half"]},
+    }  # fmt: skip
+    summary, _, instances = real_bandit_summary(regime, spec, horizons=(3000,))
+    row = summary.iloc[0].to_dict()
+    here = evidence.point_at(row, instances["i"], "bandit", 3000)
+    value = BOUNDS["theorem8_best_Sbar_half"].evaluate(here)
+    assert value == pytest.approx(row["bound_value"], rel=0.05)  # the mean point against the mean of bounds
+    later = evidence.point_at(row, instances["i"], "bandit", 3 * 10**6)
+    assert later["L_D"] == pytest.approx(1000 * here["L_D"])
+    # L_D ≈ 9·10^5 > 125² at 3·10^6: the paper's δ is L_D^{−1/2} there, not 1/125.
+    assert later["delta"] == pytest.approx(later["L_D"] ** -0.5) and here["delta"] == pytest.approx(1 / 125)
+
+
+def test_run_seconds_is_the_job_cost_of_one_batch():
+    config = default_config()
+    job = RunJob("cmdp_theorem5", "stochastic_rewards", "pdgd_ops", "paper", 250000, 0)
+    regime = config["regimes"]["cmdp_theorem5"]
+    assert run_seconds("cmdp_theorem5", regime, "stochastic_rewards", "pdgd_ops", 250000, 4) == pytest.approx(
+        job_cost(config, job).simulation_seconds
+    )
+    one = run_seconds("cmdp_theorem5", regime, "stochastic_rewards", "pdgd_ops", 10**9, 1)
+    assert one == pytest.approx(
+        run_seconds("cmdp_theorem5", regime, "stochastic_rewards", "pdgd_ops", 10**6, 1) * 1000
+    )
+
+
+def test_markdown_is_compact_and_counts_the_tested_claims():
+    table = pd.DataFrame(
+        [
+            {**{c: "" for c in evidence.CSV_COLUMNS}, "name": "Theorem 3", "paper": "001", "tested": True,
+             "check": "explicit bound", "regimes": "a (1), b (2), c (3)", "outcome": "holds at 1/1 pts",
+             "T_informative": 6.2e4, "cpu_hours_run": 1e-5, "cpu_hours_seeds": 1e-4, "seeds": 10},
+            {**{c: "" for c in evidence.CSV_COLUMNS}, "name": "Theorem 4", "paper": "000", "tested": False,
+             "check": "explicit bound", "regimes": "d (8)", "why": "implied 8", "T_informative": math.nan,
+             "T_informative_note": "implied", "cpu_hours_run": math.nan, "cpu_hours_seeds": math.nan,
+             "seeds": 0},
+        ]
+    )  # fmt: skip
+    text = evidence.markdown(table)
+    assert "**1 of 2 claims are tested where they speak**" in text
+    assert "a (1), b (2) +1 more" in text and "> 1e15 (implied)" in text and "| 6.2e4 |" in text
+    assert len(text.splitlines()) < 12
+
+
+def test_claims_with_no_drawn_bound_get_no_row():
+    claim = Claim("k", "001", "K", "text", "line 1", "rate", ("exp3g_rate",))
+    empty = pd.DataFrame(columns=["bound_name", "regime", "bound_explicit", "direction"])
+    fits = pd.DataFrame(columns=["bound_name", "regime", "bound_explicit"])
+    assert evidence.claim_row(claim, empty, fits, {}, {})["points"] == 0
