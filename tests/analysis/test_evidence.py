@@ -362,7 +362,7 @@ def test_search_reports_beyond_the_top_bottom_and_transients():
     assert evidence._search(lambda T: "implied") == evidence.Search(None, "implied")
     assert evidence._search(lambda T: "").T == evidence.T_MIN
     transient = evidence._search(lambda T: "" if 1e3 <= T <= 1e4 or T >= 1e8 else "pre-asymptotic")
-    assert transient.T == pytest.approx(1e8, rel=2e-4) and "also speaks near T = 1e+03" in transient.note
+    assert transient.T == pytest.approx(1e8, rel=2e-4) and "also speaks near T = 1e3" in transient.note
 
 
 def test_extrapolated_points_reproduce_the_aggregate_bound_where_they_were_measured(pdgd_runs):

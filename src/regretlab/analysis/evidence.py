@@ -287,7 +287,7 @@ def _search(block_at) -> Search:
     blocks = [block_at(T) for T in grid]
     last = max((i for i, block in enumerate(blocks) if block), default=None)
     transient = [grid[i] for i in range(len(grid)) if not blocks[i] and (last is None or i < last)]
-    note = f"also speaks near T = {transient[0]:.2g}, then not" if transient else ""
+    note = f"also speaks near T = {_number(transient[0])}, then not" if transient else ""
     if last is None:
         return Search(grid[0], "already at the smallest horizon searched")
     if last == len(grid) - 1:
@@ -549,21 +549,28 @@ def evidence_table(
     return pd.DataFrame([row for row in rows if row["points"]], columns=CSV_COLUMNS)
 
 
+def _number(value: float) -> str:
+    """Two significant digits, exponents without ``+`` and leading zeros: ``6.2e4``, ``0.00024``, ``33``."""
+    text = f"{value:.2g}"
+    mantissa, _, exponent = text.partition("e")
+    return f"{mantissa}e{int(exponent)}" if exponent else text
+
+
 def _horizon(value: float, note: str) -> str:
     """A ``T_informative`` cell: the horizon (``≤ 1e2`` at the bottom of the search, ``> 1e15`` beyond its
     top) and the note."""
     if math.isnan(value):
         return f"> 1e15 ({note})" if note else "—"
-    text = f"{value:.2g}".replace("e+0", "e").replace("e+", "e")
+    text = _number(value)
     if note.startswith("already"):
-        text, note = f"≤ {T_MIN:.0e}".replace("e+0", "e"), note.partition("; ")[2]
+        text, note = f"≤ {_number(T_MIN)}", note.partition("; ")[2]
     return f"{text} ({note})" if note else text
 
 
 def _hours(one: float, every: float, seeds: int) -> str:
     if math.isnan(one):
         return ""
-    return f"{one:.2g} / {every:.2g} ({seeds})"
+    return f"{_number(one)} / {_number(every)} ({seeds})"
 
 
 def markdown(table: pd.DataFrame) -> str:
