@@ -313,3 +313,23 @@ def test_a_lower_bound_is_never_clipped_by_its_trivial_floor():
         import matplotlib.pyplot as plt
 
         plt.close(fig)
+
+
+def test_identical_runs_are_drawn_once_and_said_so():
+    summary = hand_made_summary()
+    twin = (summary["algorithm"] == "theorem3") & (summary["constants"] == "tuned")
+    summary = summary.assign(identical_to=np.where(twin, "theorem3/paper", ""), verdict="holds")
+    fig = draw_figure(summary, hand_made_exponents())
+    try:
+        theorem3_panel = fig.axes[1]
+        colours = [mcolors.to_hex(line.get_color()) for line in _lines(theorem3_panel)]
+        assert colours.count(mcolors.to_hex(ALGORITHM_COLOURS["theorem3"])) == 1  # paper only
+        title = theorem3_panel.get_title()
+        assert "(= tuned, identical runs)" in title and "tuned: identical runs to paper, drawn there" in title
+        legend = [text.get_text().replace("\n", " ") for text in fig.legends[0].get_texts()]
+        assert any("paper = tuned (identical runs)" in text for text in legend)
+        assert verdict_counts(summary)["identical"] == int(twin.sum())
+    finally:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
