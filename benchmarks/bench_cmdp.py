@@ -44,11 +44,11 @@ import numpy as np
 
 from regretlab.checkpoints import log_checkpoints
 from regretlab.cmdp import bounds, simulate
+from regretlab.cmdp.algorithms import make_learner
 from regretlab.cmdp.confidence import TransitionConfidence
 from regretlab.cmdp.environments import make_environment
 from regretlab.cmdp.instance import make_layered_cmdp
 from regretlab.cmdp.occupancy import layer_slices, occupancy_from_policy, sample_trajectory, support_mask
-from regretlab.cmdp.pdgd_ops import make_learner
 from regretlab.cmdp.projection import ConfidenceSetProjector
 
 #: name -> (L, states per inner layer, |A|, m, rho, episodes sampled for the confidence set)

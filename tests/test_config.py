@@ -1,6 +1,7 @@
 """Config validation: defaults filled, every bad input rejected with the field's path and allowed values."""
 
 import copy
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +11,7 @@ import yaml
 from regretlab.bandits.algorithms import ALGORITHMS
 from regretlab.bandits.instance import GRAPH_FAMILIES, LOSS_KINDS, build_instance
 from regretlab.bandits.simulate import run_seeds
-from regretlab.checks import GRAPH_CLASSES, HORIZON_RULES, INSTANCE_CHECKS, LOSS_RULES, X_RULES
+from regretlab.checks import GRAPH_CLASSES, INSTANCE_CHECKS, LOSS_RULES, X_RULES
 from regretlab.config import (
     ConfigError,
     batch_seeds,
@@ -49,11 +50,19 @@ def test_defaults_are_filled(schema_path):
     assert config["regimes"]["smoke_exp3g"]["constants"] == ["paper"]
 
 
-def test_schema_enums_match_the_library(schema_path):
+def test_schema_enums_come_from_the_registries(schema_path):
+    raw = yaml.safe_load(schema_path.read_text())["$defs"]["regime"]["properties"]
+    # The schema file lists none of the registries' names: there is nothing to keep in sync by hand.
+    assert "enum" not in raw["kind"] and "enum" not in raw["algorithms"]["items"]
+    assert "enum" not in raw["constants"]["items"]
+    assert "enum" not in raw["bounds"]["additionalProperties"]["items"]
     defs = load_schema(schema_path)["$defs"]
-    assert set(defs["regime"]["properties"]["algorithms"]["items"]["enum"]) == {
-        name for kind in KINDS.values() for name in kind.presets
-    }
+    assert defs["regime"]["properties"]["kind"]["enum"] == list(KINDS)
+    branches = {b["if"]["properties"]["kind"]["const"]: b["then"] for b in defs["regime"]["allOf"]}
+    assert set(branches) == set(KINDS)
+    for name, kind in KINDS.items():
+        assert set(branches[name]["properties"]["algorithms"]["items"]["enum"]) == set(kind.algorithms)
+        assert f"{name}_instance" in defs  # every kind has its instance schema
     assert set(defs["regime"]["properties"]["bounds"]["additionalProperties"]["items"]["enum"]) == set(BOUNDS)
     presets = {p for kind in KINDS.values() for allowed in kind.presets.values() for p in allowed}
     assert set(defs["regime"]["properties"]["constants"]["items"]["enum"]) == presets
@@ -63,6 +72,54 @@ def test_schema_enums_match_the_library(schema_path):
     assert set(defs["losses"]["properties"]["kind"]["enum"]) == set(LOSS_KINDS)
     branches = defs["losses"]["allOf"]
     assert {branch["if"]["properties"]["kind"]["const"] for branch in branches} == set(LOSS_KINDS)
+
+
+def test_a_new_registry_entry_is_a_valid_name_at_once(schema_path, monkeypatch):
+    toy = dataclasses.replace(ALGORITHMS["exp3g"], description="a toy", default_bounds=())
+    monkeypatch.setitem(ALGORITHMS, "toy_learner", toy)
+    config = smoke()
+    regime(config)["algorithms"].append("toy_learner")
+    validate_config(config, schema_path)
+    assert regime(config)["bounds"]["toy_learner"] == []  # a baseline: drawn without a bound
+
+
+def test_an_unknown_algorithm_lists_the_algorithms_of_the_regime_kind(schema_path):
+    config = smoke()
+    regime(config)["algorithms"] = ["exp3g", "ucb"]
+    with pytest.raises(ConfigError) as error:
+        validate_config(config, schema_path)
+    (line,) = str(error.value).splitlines()
+    assert line.startswith("config field regimes.smoke_exp3g.algorithms[1]: 'ucb' is not one of [")
+    assert "'exp3g'" in line and "pdgd_ops" not in line  # the bandit algorithms, not the CMDP ones
+
+
+def test_an_algorithm_the_bounds_do_not_name_gets_its_registry_default_bounds(schema_path):
+    config = smoke()
+    regime(config)["bounds"] = {"exp3g": []}
+    validate_config(config, schema_path)
+    assert regime(config)["bounds"] == {"exp3g": [], "theorem2": ["theorem2_bound"]}
+    assert ALGORITHMS["theorem2"].default_bounds == ("theorem2_bound",)
+
+
+def test_a_bound_the_learner_has_no_parameters_for_is_one_line_before_any_job(schema_path):
+    """Issue 16: theorem2_bound (at the run's c, η) named for Exp3.G, which reports no c, passed validation
+    and crashed the aggregate with KeyError: 'c'."""
+    config = smoke()
+    regime(config)["bounds"]["exp3g"] = ["theorem2_bound"]
+    with pytest.raises(ConfigError) as error:
+        validate_config(config, schema_path)
+    (line,) = str(error.value).splitlines()
+    assert line.startswith("config field regimes.smoke_exp3g.bounds.exp3g: bound 'theorem2_bound'")
+    assert "exp3g does not report ['c']" in line and "bounds it can take here: ['exp3g_rate'" in line
+    assert "'theorem2_bound'" not in line.split("can take here:")[1]
+
+
+def test_every_algorithm_reports_what_its_default_bounds_need(schema_path):
+    for kind in KINDS.values():
+        for name, spec in kind.algorithms.items():
+            for bound in spec.default_bounds:
+                assert bound in BOUNDS and BOUNDS[bound].metric in kind.metrics, (name, bound)
+                assert set(BOUNDS[bound].params) <= set(spec.params), (name, bound)
 
 
 def regime(config: dict) -> dict:
@@ -101,8 +158,8 @@ def _unknown_scale(c):
     c["scale"] = "huge"
 
 
-def _bound_missing(c):
-    regime(c)["bounds"] = {}
+def _bound_lacking_params(c):
+    regime(c)["bounds"]["exp3g"] = ["theorem2_bound"]
 
 
 def _bad_constants(c):
@@ -124,7 +181,7 @@ def _one_horizon(c):
         (_wrong_type, "regimes.smoke_exp3g.scales.quick.seeds", "expected integer"),
         (_unknown_field, "regimes.smoke_exp3g", "allowed fields"),
         (_unknown_scale, "config field scale", "'quick', 'paper'"),
-        (_bound_missing, "regimes.smoke_exp3g.bounds", "exp3g_rate"),
+        (_bound_lacking_params, "regimes.smoke_exp3g.bounds.exp3g", "'exp3g_rate'"),
         (
             _bad_constants,
             "regimes.smoke_exp3g.constants",
@@ -170,11 +227,14 @@ def _loss_param_missing(c):
     regime(c)["instances"]["cliques_2x3"]["losses"] = {"kind": "switching", "best_mean": 0.1, "period": 10}
 
 
-@pytest.mark.parametrize(("mutate", "field", "message"), [
-    (_graph_param_missing, "instances.cliques_2x3.graph", "'n_no_self_loop' is a required property"),
-    (_graph_param_foreign, "instances.cliques_2x3.graph", "'k' was unexpected"),
-    (_loss_param_missing, "instances.cliques_2x3.losses", "'decoy_mean' is a required property"),
-])
+@pytest.mark.parametrize(
+    ("mutate", "field", "message"),
+    [
+        (_graph_param_missing, "instances.cliques_2x3.graph", "'n_no_self_loop' is a required property"),
+        (_graph_param_foreign, "instances.cliques_2x3.graph", "'k' was unexpected"),
+        (_loss_param_missing, "instances.cliques_2x3.losses", "'decoy_mean' is a required property"),
+    ],
+)
 def test_family_and_loss_parameters_are_checked_per_kind(mutate, field, message, schema_path):
     config = smoke()
     mutate(config)
@@ -194,7 +254,7 @@ def test_cross_field_registries_cover_the_library(schema_path):
     }
     assert set(INSTANCE_CHECKS) == set(KINDS)
     assert set(X_RULES) == set(load_schema(schema_path)["$defs"]["regime"]["properties"]["x"]["enum"])
-    assert set(LOSS_RULES) <= set(LOSS_KINDS) and set(HORIZON_RULES) <= set(ALGORITHMS)
+    assert set(LOSS_RULES) <= set(LOSS_KINDS)
 
 
 def test_graph_classes_follow_section_2():
@@ -220,8 +280,9 @@ def test_horizon_rules_accept_exactly_the_horizons_a_run_survives(graph):
     """A horizon rule rejects T exactly when a run of that T fails (checked on every T up to K + 2)."""
     spec = {"graph": graph, "losses": {"kind": "bernoulli", "best_mean": 0.3, "gap": 0.2}}
     instance = build_instance(spec, np.random.default_rng(0))
-    for algorithm, rule in HORIZON_RULES.items():
-        if not GRAPH_CLASSES[ALGORITHMS[algorithm].graph_class].holds(instance.graph):
+    for algorithm, spec in ALGORITHMS.items():
+        rule = spec.horizon_rule
+        if rule is None or not GRAPH_CLASSES[spec.graph_class].holds(instance.graph):
             continue
         for horizon in range(1, instance.graph.n_arms + 3):
             accepted = rule(instance.graph, horizon) is None

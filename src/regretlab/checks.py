@@ -16,7 +16,8 @@ the parameter first, ``"clique_sizes must …"``) — or an entry of a registry 
   (``bernoulli``: best_mean + gap ≤ 1).
 * :data:`GRAPH_CLASSES` (by :attr:`regretlab.bandits.algorithms.AlgorithmSpec.graph_class`): which graphs an
   algorithm is valid on; every instance's graph must be of the class of every algorithm of its regime.
-* :data:`HORIZON_RULES` (by algorithm name): the smallest horizon an algorithm's decision set allows.
+* :attr:`regretlab.bandits.algorithms.AlgorithmSpec.horizon_rule` (on each algorithm's registry entry): the
+  smallest horizon an algorithm's decision set allows.
 * :data:`X_RULES` (by the regime's ``x``): the horizons and instances a swept variable can use.
 """
 
@@ -28,10 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from regretlab.bandits.algorithm1 import meta_graph
 from regretlab.bandits.algorithms import ALGORITHMS
 from regretlab.bandits.instance import GRAPH_FAMILIES, build_environment, draw_best_arm
-from regretlab.bandits.theorem2 import clipped_simplex_bounds
 from regretlab.checkpoints import log_checkpoints
 from regretlab.cmdp import runs as cmdp_runs
 from regretlab.graphs.feedback_graph import FeedbackGraph
@@ -89,46 +88,6 @@ def _bernoulli_rules(losses: dict) -> list[Problem]:
 #: Rules on a ``losses`` entry beyond its environment's constructor, by ``losses.kind``: the entry → problems
 #: (the field relative to ``losses``). A kind without extra rules needs no entry.
 LOSS_RULES: dict[str, Callable[[dict], list[Problem]]] = {"bernoulli": _bernoulli_rules}
-
-
-def _exp3g_horizon(graph: FeedbackGraph, horizon: int) -> str | None:
-    """Exp3.G's Ω = {p_i ≥ 2η/K} with η = 1/√(αT) (paper 001 §3.1) is empty unless 2η ≤ 1, i.e. αT ≥ 4."""
-    alpha = graph.independence_number.value
-    if alpha * horizon < 4:
-        return (
-            f"Exp3.G's Ω = {{p_i ≥ 2η/K}}, η = 1/√(αT), is empty unless αT ≥ 4 (α = {alpha}), "
-            f"got T = {horizon}"
-        )
-    return None
-
-
-def _clipped_simplex_horizon(graph: FeedbackGraph, horizon: int) -> str | None:
-    """Ω = {p_i ≥ 1/T} of Theorems 2 and 3 (and Algorithm 5's stage 2) needs T > K."""
-    try:
-        clipped_simplex_bounds(graph.n_arms, horizon)
-    except ValueError as error:
-        return str(error)
-    return None
-
-
-def _meta_graph_horizon(graph: FeedbackGraph, horizon: int) -> str | None:
-    """Algorithms 1 and 4 play over Ω = {p_j ≥ 1/T} on the β = κ + s̄ meta-nodes: they need T > β."""
-    beta = meta_graph(graph).in_s.size
-    if horizon <= beta:
-        return f"Ω = {{p_j ≥ 1/T}} on the β = κ + s̄ = {beta} meta-nodes needs T > β, got T = {horizon}"
-    return None
-
-
-#: The smallest horizon an algorithm allows on a graph, by algorithm name: ``(graph, T) → problem or None``.
-#: An algorithm without an entry is not checked here (its constructor still is, when its job runs).
-HORIZON_RULES: dict[str, Callable[[FeedbackGraph, int], str | None]] = {
-    "exp3g": _exp3g_horizon,
-    "theorem2": _clipped_simplex_horizon,
-    "theorem3": _clipped_simplex_horizon,
-    "algorithm5": _clipped_simplex_horizon,
-    "algorithm1": _meta_graph_horizon,
-    "algorithm4": _meta_graph_horizon,
-}
 
 
 def _scales_with(regime: dict, bad: Callable[[list[int]], str | None]) -> list[Problem]:
@@ -252,7 +211,7 @@ def _bandit_instance(regime_name: str, name: str, spec: dict, plan: Plan) -> lis
                 )
             )
             continue
-        rule = HORIZON_RULES.get(algorithm)
+        rule = ALGORITHMS[algorithm].horizon_rule
         for field, horizon in plan.horizons if rule else []:
             message = rule(graph, horizon)
             if message:

@@ -1,8 +1,11 @@
 """Validation of the workflow configuration and its expansion into jobs.
 
-``validate_config`` checks ``config.yaml`` against ``schemas/config.schema.yaml`` (filling in the schema's
-defaults) and then checks what a schema cannot say: here, every algorithm has a bound, the bound has a theory
-exponent in the regime's x, the constants preset exists for the algorithm; in :mod:`regretlab.checks`, the
+``validate_config`` checks ``config.yaml`` against ``schemas/config.schema.yaml`` — with the names of kinds,
+algorithms, presets and bounds filled in from the registries (:func:`load_schema`) — filling in the schema's
+defaults and each algorithm's registry ``default_bounds``, and then checks what a schema cannot say: here,
+each bound has a theory exponent in the regime's x, bounds a metric of the regime's kind and is evaluated at
+learner parameters its algorithm reports, the constants preset exists for the algorithm; in
+:mod:`regretlab.checks`, the
 registries of cross-field rules (instances build, ρ attainable, algorithms valid on the graph, horizons
 usable). Every problem is reported on one line with the field's path and the allowed values, before any job
 runs (the Snakefile calls :func:`validate_config` when it is parsed, before the DAG is built).
@@ -138,8 +141,26 @@ def _with_defaults(validator_class):
 
 
 def load_schema(schema_path: str | os.PathLike) -> dict:
-    """The config schema as a dict."""
-    return yaml.safe_load(Path(schema_path).read_text(encoding="utf-8"))
+    """The config schema as a dict, with the registries' names as the enums of ``kind``, ``algorithms`` (per
+    kind: the ``allOf`` branch of each kind lists that kind's algorithms), ``constants``, the presets of
+    per-preset ``bounds`` and the bound names. The YAML file lists none of them: a registry entry is a valid
+    name as soon as it exists, and an error lists the allowed names."""
+    schema = yaml.safe_load(Path(schema_path).read_text(encoding="utf-8"))
+    regime = schema["$defs"]["regime"]
+    regime["properties"]["kind"]["enum"] = list(KINDS)
+    presets = sorted({p for kind in KINDS.values() for allowed in kind.presets.values() for p in allowed})
+    regime["properties"]["constants"]["items"]["enum"] = presets
+    bounds = regime["properties"]["bounds"]["additionalProperties"]
+    bounds["propertyNames"]["enum"] = presets
+    bounds["items"]["enum"] = sorted(BOUNDS)
+    branches = {branch["if"]["properties"]["kind"]["const"]: branch for branch in regime.get("allOf", [])}
+    for name, kind in KINDS.items():
+        if name not in branches:
+            branches[name] = {"if": {"required": ["kind"], "properties": {"kind": {"const": name}}}}
+            regime.setdefault("allOf", []).append(branches[name])
+        then = branches[name].setdefault("then", {}).setdefault("properties", {})
+        then["algorithms"] = {"items": {"enum": sorted(kind.algorithms)}}
+    return schema
 
 
 def validate_config(config: dict, schema_path: str | os.PathLike) -> dict:
@@ -151,7 +172,8 @@ def validate_config(config: dict, schema_path: str | os.PathLike) -> dict:
     problems = [_describe(error, config) for error in _outermost(_one_per_wrong_type(errors))]
     if not problems:
         for name, regime in config["regimes"].items():
-            problems += _regime_problems(name, regime)
+            defaulted = _fill_default_bounds(regime)
+            problems += _regime_problems(name, regime, defaulted)
             by_field: dict[str, list[str]] = {}
             for field, message in regime_problems(name, regime):
                 by_field.setdefault(field, []).append(message)
@@ -161,17 +183,34 @@ def validate_config(config: dict, schema_path: str | os.PathLike) -> dict:
     return config
 
 
-def _regime_problems(name: str, regime: dict) -> list[str]:
-    """What the schema cannot check about one regime."""
+def _fill_default_bounds(regime: dict) -> list[str]:
+    """Give every algorithm the regime's ``bounds`` does not name its registry entry's ``default_bounds``
+    (none for a baseline without a theorem); return the algorithms so filled."""
+    algorithms = KINDS[regime["kind"]].algorithms
+    defaulted = [name for name in regime["algorithms"] if name not in regime["bounds"]]
+    for name in defaulted:
+        regime["bounds"][name] = list(algorithms[name].default_bounds)
+    return defaulted
+
+
+def _takes(bound: str, algorithm: str, regime: dict) -> bool:
+    """Whether ``algorithm`` of ``regime`` can be drawn against ``bound``: a metric of its kind, a theory
+    exponent in the regime's x, and only learner parameters the algorithm reports."""
+    spec, kind = BOUNDS[bound], KINDS[regime["kind"]]
+    reported = kind.algorithms[algorithm].params
+    return (
+        spec.metric in kind.metrics
+        and regime["x"] in spec.exponents
+        and all(name in reported for name in spec.params)
+    )
+
+
+def _regime_problems(name: str, regime: dict, defaulted: list[str]) -> list[str]:
+    """What the schema cannot check about one regime (``defaulted``: the algorithms whose bounds are their
+    registry defaults, which the messages say)."""
     where = f"config field regimes.{name}"
     problems = []
     algorithms, bounds = regime["algorithms"], regime["bounds"]
-    missing = [a for a in algorithms if a not in bounds]
-    if missing:
-        problems.append(
-            f"{where}.bounds: no bound named for algorithm(s) {missing}; "
-            f"add e.g. '{missing[0]}: <one of {sorted(BOUNDS)}>'"
-        )
     unused = sorted(set(bounds) - set(algorithms))
     if unused:
         hints = "".join(did_you_mean(name, algorithms) for name in unused)
@@ -180,8 +219,15 @@ def _regime_problems(name: str, regime: dict) -> list[str]:
         )
     kind = KINDS[regime["kind"]]
     for algorithm, names in bounds.items():
+        if algorithm not in kind.algorithms:
+            continue  # not run: reported above
+        origin = (
+            f" (its registry entry's default_bounds: name its bounds in regimes.{name}.bounds, [] for none)"
+            if algorithm in defaulted
+            else ""
+        )
         if isinstance(names, dict):
-            runs = presets_of(regime, algorithm) if algorithm in kind.presets else regime["constants"]
+            runs = presets_of(regime, algorithm)
             missing_presets = [c for c in runs if c not in names]
             extra_presets = sorted(set(names) - set(runs))
             if missing_presets or extra_presets:
@@ -189,25 +235,28 @@ def _regime_problems(name: str, regime: dict) -> list[str]:
                     f"{where}.bounds.{algorithm}: per-preset bounds must name exactly the presets it runs "
                     f"{runs}; missing {missing_presets}, not run {extra_presets}"
                 )
+        reported = kind.algorithms[algorithm].params
+        allowed = [bound for bound in BOUNDS if _takes(bound, algorithm, regime)]
         for bound in _all_bound_names(names):
             spec = BOUNDS[bound]
             if regime["x"] not in spec.exponents:
                 problems.append(
                     f"{where}.bounds.{algorithm}: bound {bound!r} has no theory exponent in "
-                    f"x = {regime['x']!r}; it has one in {sorted(spec.exponents)}"
+                    f"x = {regime['x']!r}; it has one in {sorted(spec.exponents)}{origin}"
                 )
             if spec.metric not in kind.metrics:
                 problems.append(
                     f"{where}.bounds.{algorithm}: bound {bound!r} is about {spec.metric!r}, which a "
-                    f"{regime['kind']} regime does not measure; it measures {list(kind.metrics)}"
+                    f"{regime['kind']} regime does not measure; it measures {list(kind.metrics)}{origin}"
+                )
+            lacking = [param for param in spec.params if param not in reported]
+            if lacking:
+                problems.append(
+                    f"{where}.bounds.{algorithm}: bound {bound!r} is evaluated at the learner parameters "
+                    f"{list(spec.params)}, and {algorithm} does not report {lacking}; bounds it can take "
+                    f"here: {allowed}{origin}"
                 )
     for algorithm in algorithms:
-        if algorithm not in kind.presets:
-            problems.append(
-                f"{where}.algorithms: {algorithm!r} is not an algorithm of a {regime['kind']} regime; "
-                f"allowed: {sorted(kind.presets)}{did_you_mean(algorithm, kind.presets)}"
-            )
-            continue
         presets = kind.presets[algorithm]
         if not any(constants in presets for constants in regime["constants"]):
             problems.append(

@@ -28,35 +28,20 @@ from functools import cache
 
 import numpy as np
 
+from regretlab.bandits.algorithms import ALGORITHMS
 from regretlab.bandits.instance import GRAPH_FAMILIES
 from regretlab.bandits.simulate import CHUNK_ROUNDS
 from regretlab.cmdp import runs as cmdp_runs
 from regretlab.config import RunJob, RunSet, batch_seeds, jobs_of, run_sets
 from regretlab.seeding import job_seed_sequence
 
-#: Cost of one simulated round per arm, in microseconds, by bandit algorithm (the others: ~0.1 µs measured
-#: at K = 16, benchmarks/bench_bandits.py and the learners' own timings). Exp3.G measured ~2 M rounds/s at
-#: K = 16 on the reference laptop (README), i.e. ~0.03 µs per arm and round (4 seeds of T = 10^7 at K = 16
-#: in 22 s); 0.1 leaves room for slower cluster cores before the safety factor.
+#: Cost of one simulated round per arm, in microseconds, by bandit algorithm: the ``unit_cost_us`` of each
+#: registry entry that has one (measurements in regretlab.bandits.algorithms).
 ROUND_COST_US_PER_ARM = {
-    "exp3g": 0.1,
-    "theorem2": 0.2,
-    "theorem3": 0.2,
-    "algorithm1": 0.2,
-    "algorithm4": 0.2,
-    "algorithm5": 0.2,
-    # Section 4 (benchmarks/bench_bandits.py at K = 16, one core: Exp3.G-weak ~1.7 M rounds/s, Algorithm 2
-    # ~1.0–1.1 M, Algorithms 6 and 7 ~0.7–1.0 M), with the same headroom as above.
-    "exp3g_weak": 0.1,
-    "algorithm2_bipartite": 0.2,
-    "algorithm2_weak": 0.2,
-    "algorithm2_weak_half": 0.2,
-    "algorithm6": 0.2,
-    "algorithm7": 0.2,
-    "algorithm7_half": 0.2,
-    "exploration_leader": 0.1,
+    name: spec.unit_cost_us for name, spec in ALGORITHMS.items() if spec.unit_cost_us is not None
 }
-#: For a bandit algorithm not yet measured (add it above from benchmarks/ once known): ten times Exp3.G's.
+#: For a bandit algorithm not yet measured (give its entry a ``unit_cost_us`` from benchmarks/): ten times
+#: Exp3.G's.
 UNMEASURED_ROUND_COST_US_PER_ARM = 1.0
 #: Cost of one constrained-MDP episode, in microseconds, per (state, action) pair of the instance: the
 #: compiled episode loop (warm-started projection, true occupancy, every recorded metric) measured 9.3 µs

@@ -43,6 +43,12 @@ class BoundSpec:
             ``"constants derived here"`` for a bound regretlab proves where the source could not be read.
         applies: the instances it speaks about, a predicate on the instance's numbers (e.g. Theorem 5's lower
             bound: environment 2 only); on the others it is neither drawn, nor judged, nor fitted. None: all.
+        params: the learner parameters ``evaluate`` and ``hypotheses`` read (``point["params"][name]``, or
+            for the η, η̄, δ that bandit run tables copy into columns, the column of that name). An algorithm
+            whose registry entry does not list them all in its ``params`` cannot take the bound: the config
+            check says so before any job (a test checks each declaration against what the functions read).
+        metrics: the run metrics they read besides ``metric`` (e.g. ``L_star``); every one is a metric of
+            the kind whose regimes draw the bound (:data:`regretlab.kinds.KINDS`).
     """
 
     evaluate: Callable[[dict], float]
@@ -55,6 +61,8 @@ class BoundSpec:
     direction: str = "upper"
     applies: Callable[[dict], bool] | None = None
     constants: str = "paper's constants"
+    params: tuple[str, ...] = ()
+    metrics: tuple[str, ...] = ()
 
 
 def _cmdp_args(n: dict) -> tuple:
@@ -98,6 +106,7 @@ def _exp3g_weak_bound(metric: str, against: str) -> BoundSpec:
         label="γT + ln K/η + ηT(d/γ + s/(1−γ))/2" + against,
         constants="constants derived here (README), not Alon et al.'s statement",
         exponents={"T": 2.0 / 3.0, "L_star": 0.0, "L_best_S": 0.0, "L_D": 0.0},
+        params=("gamma", "eta"),
         source=(
             "Exp3.G of Alon et al. 2015 with γ = min{(d ln K/T)^{1/3}, 1/2}, η = γ²/d (paper 001 §4, "
             "line 202: minimax Θ̃(d^{1/3}T^{2/3})); the bound is derived in "
@@ -136,6 +145,7 @@ BOUNDS: dict[str, BoundSpec] = {
             "paper 001 App. A, proof of Theorem 2 (line 414), at the run's c (64K) and η (1/√(αT)); the 1/2 "
             "is asymptotic: cK ln T = 64K² ln T dominates until √(αT) ≫ K² ln T"
         ),
+        params=("eta", "c"),
     ),
     "theorem3_bound": BoundSpec(
         evaluate=bandit_bounds.theorem3_bound,
@@ -147,6 +157,8 @@ BOUNDS: dict[str, BoundSpec] = {
             "paper 001 App. B, proof of Theorem 3 (line 480), at the run's c (64K), η (min{√((s+1)/L*), "
             "1/(64K)}) and L*; the 1/2 is asymptotic: the cap 1/(64K) binds until L* > (s+1)(64K)²"
         ),
+        params=("eta", "c"),
+        metrics=("L_star",),
     ),
     "theorem3_rate": BoundSpec(
         evaluate=bandit_bounds.theorem3_rate,
@@ -159,6 +171,7 @@ BOUNDS: dict[str, BoundSpec] = {
             "η = min{√((s+1)/L*), 1/(64K)} gives Õ(√((s+1)L*) + K²). The 1/2 is asymptotic: the cap binds "
             "until L* > (s+1)(64K)². The proof's explicit bound is theorem3_bound."
         ),
+        metrics=("L_star",),
     ),
     "theorem14_rate": BoundSpec(
         evaluate=bandit_bounds.theorem14_rate,
@@ -170,6 +183,7 @@ BOUNDS: dict[str, BoundSpec] = {
             "paper 001 App. D, Theorem 14: Algorithm 5 with η_init = 1/(4κ), ε = 1/(2κ) has "
             "Reg = Õ(min{√(αT), √(κL*)} + K²); the 1/2 in L* holds while κL* < αT."
         ),
+        metrics=("L_star",),
     ),
     "algorithm1_rate": BoundSpec(
         evaluate=bandit_bounds.algorithm1_rate,
@@ -182,6 +196,7 @@ BOUNDS: dict[str, BoundSpec] = {
             "ln²(KT))}: Reg ≤ Õ((κ ln T + ln K)/η + ηL* + β² ln T); η = min{η_max, √((κ+1)/L*)} gives "
             "Õ(√((κ+1)L*) + β²). The 1/2 is asymptotic: η_max binds until L* ≈ (κ+1)/η_max²."
         ),
+        metrics=("L_star",),
     ),
     "algorithm4_rate": BoundSpec(
         evaluate=bandit_bounds.algorithm4_rate,
@@ -193,6 +208,7 @@ BOUNDS: dict[str, BoundSpec] = {
             "paper 001 App. C.3, Theorem 13: Algorithm 4 with c = 64β, "
             "η_1 = 1/(2000 ln T ln²(KT) + 80κ ln T) has Reg = Õ(√((κ+1)L*) + β²)"
         ),
+        metrics=("L_star",),
     ),
     "algorithm4_proof_rate": BoundSpec(
         evaluate=bandit_bounds.algorithm4_proof_rate,
@@ -205,6 +221,8 @@ BOUNDS: dict[str, BoundSpec] = {
             "the constants of Lemma 12's O(·) hidden, so drawn with unit constant; flat in L* while "
             "(κ+1)/η₁ dominates"
         ),
+        params=("eta_start",),
+        metrics=("L_star",),
     ),
     "theorem5_regret": BoundSpec(
         evaluate=lambda n: _theorem5(n)[0].value,
@@ -214,6 +232,7 @@ BOUNDS: dict[str, BoundSpec] = {
         exponents={"T": 0.5},
         source="paper 000 Theorem 5 (lines 365/371), constants of App. C; see regretlab.cmdp.bounds",
         hypotheses=_condition2,
+        metrics=("rho",),
     ),
     "theorem5_violation": BoundSpec(
         evaluate=lambda n: _theorem5(n)[1].value,
@@ -223,6 +242,7 @@ BOUNDS: dict[str, BoundSpec] = {
         exponents={"T": 0.5},
         source="paper 000 Theorem 5 (lines 367/373)",
         hypotheses=_condition2,
+        metrics=("rho",),
     ),
     "theorem6_regret": BoundSpec(
         evaluate=lambda n: _theorem6(n)[0].value,
@@ -248,6 +268,7 @@ BOUNDS: dict[str, BoundSpec] = {
         exponents={"T": 1.0},
         source="paper 000 Theorem 7 (lines 421/427): the ρ/(1+ρ) share of T·OPT is all that is guaranteed",
         hypotheses=_condition2,
+        metrics=("rho", "opt"),
     ),
     "theorem7_violation": BoundSpec(
         evaluate=lambda n: _theorem7(n)[1].value,
@@ -257,6 +278,7 @@ BOUNDS: dict[str, BoundSpec] = {
         exponents={"T": 0.5},
         source="paper 000 Theorem 7 (lines 423/429)",
         hypotheses=_condition2,
+        metrics=("rho", "opt"),
     ),
     "theorem7_reward_ratio": BoundSpec(
         evaluate=lambda n: n["rho"] / (1 + n["rho"]),
@@ -267,6 +289,7 @@ BOUNDS: dict[str, BoundSpec] = {
         source="paper 000 Theorem 7 (line 433): Σ r_t^T q_t ≥ Ω(ρ/(1+ρ) T·OPT); drawn with unit constant",
         hypotheses=_condition2,
         direction="lower",
+        metrics=("rho",),
     ),
     "theorem7_reward_ratio_corrected": BoundSpec(
         evaluate=lambda n: cmdp_bounds.theorem7_corrected_ratio(n["L"], n["rho"]),
@@ -280,6 +303,7 @@ BOUNDS: dict[str, BoundSpec] = {
         ),
         hypotheses=_condition2,
         direction="lower",
+        metrics=("rho",),
     ),
     "theorem7_regret_corrected": BoundSpec(
         evaluate=lambda n: _theorem7_corrected(n)[0].value,
@@ -289,6 +313,7 @@ BOUNDS: dict[str, BoundSpec] = {
         exponents={"T": 1.0},
         source="paper 000 Theorem 7 (lines 421/427) with line 1248 corrected to [G_tᵀq*]_i ≤ L",
         hypotheses=_condition2,
+        metrics=("rho", "opt"),
     ),
     "theorem5_regret_rate": BoundSpec(
         evaluate=_zeta_sqrt_T,
@@ -298,6 +323,7 @@ BOUNDS: dict[str, BoundSpec] = {
         exponents={"T": 0.5},
         source="paper 000 Theorem 5 (lines 377-379): R_T = Õ(ζ√T); drawn with unit constant",
         hypotheses=_condition2,
+        metrics=("rho",),
     ),
     "theorem5_violation_rate": BoundSpec(
         evaluate=_zeta_sqrt_T,
@@ -307,6 +333,7 @@ BOUNDS: dict[str, BoundSpec] = {
         exponents={"T": 0.5},
         source="paper 000 Theorems 5 and 7 (lines 379, 435): V_T = Õ(ζ√T); drawn with unit constant",
         hypotheses=_condition2,
+        metrics=("rho",),
     ),
     "theorem6_regret_rate": BoundSpec(
         evaluate=lambda n: cmdp_bounds.theorem6_rate(int(n["T"])).value,
@@ -346,6 +373,8 @@ BOUNDS: dict[str, BoundSpec] = {
             "(adversarial) is at most the instance's ρ the learner used, so this η is at least the run's: "
             "still a bound"
         ),
+        metrics=("rho",),
+        constants="the paper's inequality (App. C.1.1, any η) at the tuned preset's η, not the paper's η",
     ),
     "theorem3_interval_regret": BoundSpec(
         evaluate=lambda n: 1.0,
@@ -360,6 +389,7 @@ BOUNDS: dict[str, BoundSpec] = {
             "paper 000 Theorem 3 (line 305) on every dyadic sub-interval (Definitions 4-5), any C; the ratio "
             "is computed per interval by regretlab.cmdp.simulate"
         ),
+        constants="paper's constants (Theorem 3 holds for any C), at each run's C and ℓ̄",
     ),
     "lemma5_coverage": BoundSpec(
         evaluate=lambda n: 1.0 - n["delta"],
@@ -387,6 +417,7 @@ BOUNDS: dict[str, BoundSpec] = {
         exponents={"T": 0.0, "t": 0.0},
         source="paper 000 Theorem 4 (line 319): max_t ||λ_t||_1 ≤ ζ under Condition 2",
         hypotheses=_condition2,
+        metrics=("rho",),
     ),
     "lemma2_q_error": BoundSpec(
         evaluate=lambda n: cmdp_bounds.lemma2_Eq(*_cmdp_args(n)).value,
@@ -405,6 +436,8 @@ BOUNDS: dict[str, BoundSpec] = {
         label="ℓ̄ E^q_δ + ℓ̄ L C√T + ℓ̄ (|X||A|/2) T/(C√T)",
         exponents={"T": 0.5},
         source="paper 000 Theorem 3 (line 305) on [1..T], with the run's C and ℓ̄_T",
+        metrics=("C", "ell_bar"),
+        constants="paper's constants (Theorem 3 holds for any C), at each run's C and ℓ̄_T",
     ),
     "exp3g_weak_bound": _exp3g_weak_bound("pseudo_regret", ""),
     "exp3g_weak_bound_best_S": _exp3g_weak_bound("regret_best_S", " (regret to the best arm of S)"),
@@ -420,6 +453,8 @@ BOUNDS: dict[str, BoundSpec] = {
             "Õ(√(sL_i) + s) (line 250)"
         ),
         hypotheses=bandit_bounds.theorem7_hypotheses,
+        params=("eta", "eta_bar"),
+        metrics=("L_best_S",),
     ),
     "theorem7_best_Sbar": BoundSpec(
         evaluate=bandit_bounds.theorem7_best_s_bar,
@@ -432,6 +467,8 @@ BOUNDS: dict[str, BoundSpec] = {
             "2 ln K/η̄, at the run's η, η̄ = min{L_{i*_S}^{-2/3}, 1/25}: Õ(L_{i*_S}^{2/3} + √(sL_{i*_S}) + s)"
         ),
         hypotheses=bandit_bounds.theorem7_hypotheses,
+        params=("eta", "eta_bar"),
+        metrics=("L_best_S", "L_best_Sbar"),
     ),
     "theorem8_best_S_third": BoundSpec(
         evaluate=bandit_bounds.theorem8_best_s,
@@ -441,6 +478,8 @@ BOUNDS: dict[str, BoundSpec] = {
         exponents={"L_D": 2.0 / 3.0},
         source="paper 001 Theorem 8 (line 264), i ∈ S, γ = 1/3: Õ(L_D^{1−γ}) (line 266)",
         hypotheses=bandit_bounds.theorem8_hypotheses,
+        params=("eta", "eta_bar", "delta"),
+        metrics=("L_best_S", "L_D"),
     ),
     "theorem8_best_S_half": BoundSpec(
         evaluate=bandit_bounds.theorem8_best_s,
@@ -450,6 +489,8 @@ BOUNDS: dict[str, BoundSpec] = {
         exponents={"L_D": 0.5},
         source="paper 001 Theorem 8 (line 264), i ∈ S, γ = 1/2: Õ(L_D^{1−γ}) (line 266)",
         hypotheses=bandit_bounds.theorem8_hypotheses,
+        params=("eta", "eta_bar", "delta"),
+        metrics=("L_best_S", "L_D"),
     ),
     "theorem8_best_Sbar_third": BoundSpec(
         evaluate=bandit_bounds.theorem8_best_s_bar,
@@ -459,6 +500,8 @@ BOUNDS: dict[str, BoundSpec] = {
         exponents={"L_D": 2.0 / 3.0},
         source="paper 001 Theorem 8 (line 264), i ∈ S̄, γ = 1/3: Õ(L_D^{(1+γ)/2}) (line 266)",
         hypotheses=bandit_bounds.theorem8_hypotheses,
+        params=("eta", "eta_bar", "delta"),
+        metrics=("L_best_Sbar", "L_D"),
     ),
     "theorem8_best_Sbar_half": BoundSpec(
         evaluate=bandit_bounds.theorem8_best_s_bar,
@@ -468,6 +511,8 @@ BOUNDS: dict[str, BoundSpec] = {
         exponents={"L_D": 0.75},
         source="paper 001 Theorem 8 (line 264), i ∈ S̄, γ = 1/2: Õ(L_D^{(1+γ)/2}) (line 266)",
         hypotheses=bandit_bounds.theorem8_hypotheses,
+        params=("eta", "eta_bar", "delta"),
+        metrics=("L_best_Sbar", "L_D"),
     ),
     "theorem17_best_S": BoundSpec(
         evaluate=bandit_bounds.theorem17_best_s,
@@ -476,6 +521,7 @@ BOUNDS: dict[str, BoundSpec] = {
         label="√(sL_{i*_S}) + s²",
         exponents={"L_star": 0.5, "L_best_S": 0.5},
         source="paper 001 App. E.3, Theorem 17 (line 1119): Algorithm 6, i* ∈ S: Õ(√(sL_{i*_S}) + s²)",
+        metrics=("L_best_S",),
     ),
     "theorem17_best_Sbar": BoundSpec(
         evaluate=bandit_bounds.theorem17_best_s_bar,
@@ -484,6 +530,7 @@ BOUNDS: dict[str, BoundSpec] = {
         label="L_{i*_S}^{2/3} + √(sL_{i*_S}) + s²",
         exponents={"L_best_S": 2.0 / 3.0},
         source="paper 001 App. E.3, Theorem 17 (line 1121): Algorithm 6, i* ∈ S̄",
+        metrics=("L_best_S",),
     ),
     "theorem18_best_S_third": BoundSpec(
         evaluate=bandit_bounds.theorem18_rate(2.0 / 3.0),
@@ -492,6 +539,7 @@ BOUNDS: dict[str, BoundSpec] = {
         label="L_D^{2/3}",
         exponents={"L_D": 2.0 / 3.0},
         source="paper 001 App. E.5, Theorem 18 (line 1337): Algorithm 7, γ = 1/3, i* ∈ S: Õ(L_D^{1−γ})",
+        metrics=("L_D",),
     ),
     "theorem18_best_Sbar_third": BoundSpec(
         evaluate=bandit_bounds.theorem18_rate(2.0 / 3.0),
@@ -500,6 +548,7 @@ BOUNDS: dict[str, BoundSpec] = {
         label="L_D^{2/3}",
         exponents={"L_D": 2.0 / 3.0},
         source="paper 001 App. E.5, Theorem 18 (line 1339): Algorithm 7, γ = 1/3, i* ∈ S̄: Õ(L_D^{(1+γ)/2})",
+        metrics=("L_D",),
     ),
     "theorem18_best_S_half": BoundSpec(
         evaluate=bandit_bounds.theorem18_rate(0.5),
@@ -508,6 +557,7 @@ BOUNDS: dict[str, BoundSpec] = {
         label="L_D^{1/2}",
         exponents={"L_D": 0.5},
         source="paper 001 App. E.5, Theorem 18 (line 1337): Algorithm 7, γ = 1/2, i* ∈ S: Õ(L_D^{1−γ})",
+        metrics=("L_D",),
     ),
     "theorem18_best_Sbar_half": BoundSpec(
         evaluate=bandit_bounds.theorem18_rate(0.75),
@@ -516,6 +566,7 @@ BOUNDS: dict[str, BoundSpec] = {
         label="L_D^{3/4}",
         exponents={"L_D": 0.75},
         source="paper 001 App. E.5, Theorem 18 (line 1339): Algorithm 7, γ = 1/2, i* ∈ S̄: Õ(L_D^{(1+γ)/2})",
+        metrics=("L_D",),
     ),
     "theorem5_lower": BoundSpec(
         evaluate=bandit_bounds.theorem5_lower,
@@ -531,6 +582,7 @@ BOUNDS: dict[str, BoundSpec] = {
         hypotheses=bandit_bounds.theorem5_premise,
         direction="lower",
         applies=bandit_bounds.theorem5_environment(2),
+        metrics=("theorem5_epsilon",),
     ),
     "theorem5_premise_rate": BoundSpec(
         evaluate=bandit_bounds.theorem5_premise_rate,

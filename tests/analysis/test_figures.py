@@ -5,22 +5,46 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from regretlab.algorithm_spec import PALETTE
 from regretlab.analysis.figures import (
-    ALGORITHM_COLOURS,
-    AXIS_LABELS,
     EXPLICIT_BOUND_COLOUR,
     RATE_COLOUR,
     REFERENCE_GREY,
     VACUOUS_ALPHA,
-    algorithm_colour,
+    axis_label,
     draw_figure,
-    footer_lines,
-    legend_handles,
+    figure_colours,
     panels,
     plot_regime,
     verdict_counts,
 )
-from regretlab.kinds import KINDS
+from regretlab.kinds import KINDS, algorithm_spec
+
+
+def _close(fig) -> None:
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+
+
+def footer_and_legend(summary: pd.DataFrame, exponents: pd.DataFrame | None = None) -> tuple[str, list[str]]:
+    """A drawn figure's footer (whitespace normalised: the footer is wrapped) and legend labels."""
+    fig = draw_figure(summary, hand_made_exponents() if exponents is None else exponents)
+    try:
+        footer = " ".join(fig.texts[-1].get_text().split())
+        return footer, [text.get_text() for text in fig.legends[0].get_texts()]
+    finally:
+        _close(fig)
+
+
+def contrast_on_white(colour: str) -> float:
+    """WCAG 2 contrast ratio of ``colour`` against white."""
+
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in mcolors.to_rgb(colour))
+    return 1.05 / (0.2126 * r + 0.7152 * g + 0.0722 * b + 0.05)
 
 
 def point_rows(algorithm, constants, instance, horizons, bound, explicit, verdicts, x_name="T", hyp=True):
@@ -107,12 +131,24 @@ def hand_made_exponents() -> pd.DataFrame:
     )
 
 
-def test_every_registered_algorithm_has_its_own_fixed_colour():
-    names = {name for kind in KINDS.values() for name in kind.presets}
-    assert names <= set(ALGORITHM_COLOURS)
-    colours = [ALGORITHM_COLOURS[name] for name in sorted(names)]
-    assert len(set(colours)) == len(colours)
-    assert algorithm_colour("not_yet_registered") == algorithm_colour("not_yet_registered")
+def test_every_registered_colour_is_readable_on_white():
+    """Algorithm 2's yellow (contrast 1.4) was hard to see: every registered colour has a contrast ≥ 2.8."""
+    assert all(contrast_on_white(colour) >= 2.8 for colour in PALETTE.values())
+    for kind in KINDS.values():
+        for name, spec in kind.algorithms.items():
+            assert contrast_on_white(spec.colour) >= 2.8, name
+    assert contrast_on_white("#ece133") < 2.8  # the check can fail: seaborn's colour-blind yellow
+
+
+def test_the_algorithms_of_a_figure_never_share_a_colour():
+    registered = [name for kind in KINDS.values() for name in kind.algorithms]
+    colours = figure_colours([*registered, "not_registered"])
+    assert len(set(colours.values())) == min(len(colours), len(PALETTE))
+    # Exp3.G and Exp3.G-weak share a registry colour; alone, each keeps it in every figure.
+    assert algorithm_spec("exp3g").colour == algorithm_spec("exp3g_weak").colour
+    assert figure_colours(["exp3g_weak", "algorithm6"])["exp3g_weak"] == algorithm_spec("exp3g_weak").colour
+    pair = figure_colours(["exp3g", "exp3g_weak"])
+    assert pair["exp3g"] == algorithm_spec("exp3g").colour and pair["exp3g_weak"] != pair["exp3g"]
 
 
 def test_small_multiples_one_column_per_algorithm_reference_first_rows_per_instance():
@@ -147,27 +183,80 @@ def test_verdicts_are_counted_in_the_footer():
         "reference": 0,
         "identical": 0,
     }
-    footer = "\n".join(footer_lines(summary))
+    footer, _ = footer_and_legend(summary)
     assert "holds 6 · violated 2 · vacuous 4 · implied 0 · rate only 18 · reference 0 · identical 0" in footer
-    assert "theorem3_bound formula — explicit, paper's constants" in footer
+    assert "theorem3_bound formula — explicit, paper's constants, at each run's η, c" in footer
     assert "exp3g_rate formula — rate, unit constant" in footer
 
 
 def test_explicit_bounds_say_whose_constants_they_have():
-    """The paper's constants, or constants derived here (Exp3.G-weak: Alon et al.'s text was unreadable)."""
+    """The paper's constants, or constants derived here (Exp3.G-weak: Alon et al.'s text was unreadable), and
+    the tuned dual bound is the paper's inequality at the tuned η, not the paper's constants."""
     derived = pd.DataFrame(
         point_rows("exp3g_weak", "paper", "i", [1000, 10_000], "exp3g_weak_bound", True, ["holds", "holds"])
     )
     paper = pd.DataFrame(
         point_rows("theorem3", "paper", "i", [1000, 10_000], "theorem3_bound", True, ["holds", "holds"])
     )
-    footer = "\n".join(footer_lines(pd.concat([derived, paper], ignore_index=True)))
+    footer, labels = footer_and_legend(pd.concat([derived, paper], ignore_index=True))
     assert "exp3g_weak_bound formula — explicit, constants derived here" in footer
-    assert "theorem3_bound formula — explicit, paper's constants" in footer
-    labels = {handle.get_label() for handle in legend_handles(derived)}
-    assert any(label.startswith("explicit bound, constants derived here") for label in labels)
-    labels = {handle.get_label() for handle in legend_handles(pd.concat([derived, paper], ignore_index=True))}
+    assert "theorem3_bound formula — explicit, paper's constants, at each run's η, c" in footer
     assert "explicit bound, constants: see footer" in labels
+    _, labels = footer_and_legend(paper)
+    assert "explicit bound, paper's constants" in labels
+    tuned = pd.DataFrame(
+        point_rows("pdgd_ops", "tuned", "i", [1000, 10_000], "dual_regret_tuned", True, ["holds", "holds"])
+    )
+    footer, _ = footer_and_legend(tuned.assign(metric="dual_regret"))
+    assert "at the tuned preset's η, not the paper's η" in footer and "paper's constants" not in footer
+
+
+def test_a_bound_off_every_axis_gets_no_legend_entry():
+    """Theorem 2's vacuous bound was in the legend though only "off the axis" was drawn."""
+    summary = pd.DataFrame(
+        point_rows("theorem2", "paper", "i", HORIZONS, "theorem2_bound", True, ["vacuous"] * 3)
+    ).assign(bound_value=1e6)  # every point above 3 × the largest trivial bound, 3·10⁴
+    footer, labels = footer_and_legend(summary, hand_made_exponents().iloc[:0])
+    assert not any(label.startswith("explicit bound") for label in labels)
+    assert "vacuous bound" not in labels
+    assert "trivial bound" in labels  # drawn, as the reference of the note
+    assert "off the axis in every panel" in footer
+    visible = summary.assign(bound_value=lambda frame: 2 * frame["trivial_bound"])
+    footer, labels = footer_and_legend(visible, hand_made_exponents().iloc[:0])
+    assert "explicit bound, paper's constants" in labels and "vacuous bound" in labels
+    assert "off the axis" not in footer
+
+
+def test_axis_labels_are_words_with_units():
+    summary = hand_made_summary()
+    assert axis_label("T", summary) == "horizon T (rounds)"
+    assert axis_label("pseudo_regret", summary) == "pseudo-regret Σ⟨p_t, ℓ_t⟩ − L* (cumulative loss)"
+    cmdp = summary.assign(metric="violation")
+    assert axis_label("T", cmdp) == "horizon T (episodes)"
+    assert axis_label("lambda_l1", cmdp) == "dual multiplier ‖λ_t‖₁ (reward per unit of constraint)"
+    for kind in KINDS.values():
+        for name, metric in kind.metrics.items():
+            assert metric.label and metric.unit and metric.label != name, name
+
+
+def test_a_baseline_without_a_bound_is_drawn_alone():
+    baseline = point_rows("exp3_blind", "paper", "fixed_gap", HORIZONS, "", False, ["no bound"] * 3)
+    summary = pd.concat(
+        [hand_made_summary(), pd.DataFrame(baseline).assign(bound_value=np.nan, direction="none")],
+        ignore_index=True,
+    )
+    fig = draw_figure(summary, hand_made_exponents())
+    try:
+        column = [p.col for p in panels(summary) if p.algorithm == "exp3_blind"][0]
+        ax = fig.axes[column]
+        assert "exp3_blind" in ax.get_title()
+        colours = {mcolors.to_hex(line.get_color()) for line in _lines(ax)}
+        assert EXPLICIT_BOUND_COLOUR not in colours and RATE_COLOUR not in colours  # no bound drawn
+        footer = " ".join(fig.texts[-1].get_text().split())
+        assert "exp3_blind: drawn without a bound" in footer
+        assert verdict_counts(summary)["holds"] == 6  # the baseline's rows are no (point, bound) pair
+    finally:
+        _close(fig)
 
 
 def _lines(ax):
@@ -181,11 +270,11 @@ def test_panels_draw_reference_grey_bounds_by_kind_and_vacuous_faded():
         lines = _lines(theorem3_panel)
         colours = [mcolors.to_hex(line.get_color()) for line in lines]
         assert colours.count(REFERENCE_GREY) == 1  # Exp3.G's curve, in grey
-        assert colours.count(mcolors.to_hex(ALGORITHM_COLOURS["theorem3"])) == 2  # paper and tuned
+        assert colours.count(mcolors.to_hex(algorithm_spec("theorem3").colour)) == 2  # paper and tuned
         styles = {
             line.get_linestyle()
             for line in lines
-            if mcolors.to_hex(line.get_color()) == mcolors.to_hex(ALGORITHM_COLOURS["theorem3"])
+            if mcolors.to_hex(line.get_color()) == mcolors.to_hex(algorithm_spec("theorem3").colour)
         }
         assert styles == {"-", "--"}
         explicit = [line for line in lines if mcolors.to_hex(line.get_color()) == EXPLICIT_BOUND_COLOUR]
@@ -228,7 +317,7 @@ def test_any_recorded_metric_can_be_the_abscissa():
     assert len(layout) == 1 and layout[0].group == 10_000  # one curve across the instances, at T = 10⁴
     fig = draw_figure(summary, hand_made_exponents().iloc[:0])
     try:
-        assert fig.axes[0].get_xlabel() == AXIS_LABELS["L_best_S"]
+        assert fig.axes[0].get_xlabel() == "L_{i*_S}, total loss of the best arm of S (cumulative loss)"
     finally:
         import matplotlib.pyplot as plt
 
@@ -323,7 +412,7 @@ def test_identical_runs_are_drawn_once_and_said_so():
     try:
         theorem3_panel = fig.axes[1]
         colours = [mcolors.to_hex(line.get_color()) for line in _lines(theorem3_panel)]
-        assert colours.count(mcolors.to_hex(ALGORITHM_COLOURS["theorem3"])) == 1  # paper only
+        assert colours.count(mcolors.to_hex(algorithm_spec("theorem3").colour)) == 1  # paper only
         title = theorem3_panel.get_title()
         assert "(= tuned, identical runs)" in title and "tuned: identical runs to paper, drawn there" in title
         legend = [text.get_text().replace("\n", " ") for text in fig.legends[0].get_texts()]

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from regretlab.cmdp.algorithms import make_learner
 from regretlab.cmdp.dual import (
     DualOGD,
     dual_learning_rate,
@@ -17,7 +18,7 @@ from regretlab.cmdp.dual import (
 from regretlab.cmdp.environments import make_environment
 from regretlab.cmdp.instance import constraint_summary, make_cmdp, make_layered_cmdp
 from regretlab.cmdp.occupancy import pairs_from_triples, sample_trajectory
-from regretlab.cmdp.pdgd_ops import PDGDOPS, UCOGDPSAlone, lagrangian_loss, make_learner, pdgd_constants
+from regretlab.cmdp.pdgd_ops import PDGDOPS, UCOGDPSAlone, lagrangian_loss, pdgd_constants
 from regretlab.cmdp.projection import ConfidenceSetProjector
 from regretlab.cmdp.simulate import simulate
 from regretlab.cmdp.uc_o_gdps import uniform_occupancy

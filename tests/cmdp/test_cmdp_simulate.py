@@ -7,11 +7,11 @@ from hypothesis import strategies as st
 
 from regretlab.checkpoints import log_checkpoints
 from regretlab.cmdp import bounds, projection
+from regretlab.cmdp.algorithms import make_learner
 from regretlab.cmdp.environments import make_environment
 from regretlab.cmdp.instance import condition2_holds, make_layered_cmdp
 from regretlab.cmdp.occupancy import occupancy_from_policy, pairs_from_triples, sample_trajectory
 from regretlab.cmdp.offline_lp import solve_opt
-from regretlab.cmdp.pdgd_ops import make_learner
 from regretlab.cmdp.simulate import (
     RECORD_COLUMNS,
     best_response_values,

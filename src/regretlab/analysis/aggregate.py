@@ -13,6 +13,10 @@ bound's), ``runs_hash`` (a hash of the point's per-seed metrics) and ``identical
 wide columns ``<m>_mean``, ``<m>_ci_low``, ``<m>_ci_high`` — every metric of the regime's kind. A figure needs
 nothing else.
 
+An algorithm drawn without a bound (a baseline without a theorem: ``bounds: {name: []}``) gets one row per
+point and per metric the regime's bounds draw (its kind's first metric when no algorithm has a bound), with
+an empty ``bound_name``, a NaN ``bound_value``, ``direction`` ``"none"`` and the verdict ``no bound``.
+
 A trajectory point keeps ``T``, the horizon of its run, and ``x = t``, its checkpoint. Its bounds and
 hypotheses are evaluated at ``T``: the theorem is a statement about a run of horizon ``T`` (Condition 2 at
 ``T``, the confidence sets and δ of a horizon-``T`` run), and every trajectory metric bounded today is
@@ -31,7 +35,7 @@ import pandas as pd
 
 from regretlab.analysis.bootstrap import mean_interval
 from regretlab.analysis.exponents import bound_regime, bound_slope, fit_exponent
-from regretlab.analysis.verdicts import verdict
+from regretlab.analysis.verdicts import NO_BOUND, verdict
 from regretlab.config import bounds_for
 from regretlab.io import config_hash, read_json, read_parquet_metadata, write_parquet
 from regretlab.kinds import KINDS
@@ -160,6 +164,14 @@ def mark_identical(summary: pd.DataFrame, regime_config: dict) -> pd.DataFrame:
     )
 
 
+def drawn_metrics(regime_config: dict) -> list[str]:
+    """The metrics a regime's figure draws: those its bounds bound, else its kind's first metric."""
+    named = regime_config["bounds"].values()
+    groups = [group for names in named for group in (names.values() if isinstance(names, dict) else [names])]
+    names = {BOUNDS[bound].metric for group in groups for bound in group}
+    return sorted(names) or [next(iter(KINDS[regime_config["kind"]].metrics))]
+
+
 def summarise(
     regime: str,
     regime_config: dict,
@@ -180,6 +192,7 @@ def summarise(
     # Each row's run at its horizon, aligned with the rows (the identity but for trajectory points).
     ends = runs[runs["t"] == runs["T"]].set_index(RUN_KEYS)
     at_horizon = ends.loc[pd.MultiIndex.from_frame(final[RUN_KEYS])].reset_index().set_index(final.index)
+    unbounded = drawn_metrics(regime_config)
     rows = []
     for (instance, algorithm, constants, horizon, checkpoint), group in final.groupby(GROUP_KEYS, sort=True):
         group = group.sort_values("seed")
@@ -192,7 +205,44 @@ def summarise(
         horizon_points = _seed_points(horizon_group, numbers, metrics, params or {})
         swept = {"T": horizon, "t": checkpoint}
         x_value = float(swept[x_name]) if x_name in swept else float(stats[f"{x_name}_mean"])
-        for bound_name in bounds_for(regime_config, algorithm, constants):
+        hypotheses_hold = bool(group["hypotheses_hold"].all())
+        names = bounds_for(regime_config, algorithm, constants)
+        # A baseline without a bound: its metrics, with no bound (those its runs have).
+        for metric in [] if names else [m for m in unbounded if f"{m}_mean" in stats]:
+            trivial = TRIVIAL_BOUNDS.get(metric)
+            rows.append(
+                {
+                    "regime": regime,
+                    "paper": regime_config["paper"],
+                    "theorem": regime_config["theorem"],
+                    "instance": instance,
+                    "instance_label": instance_label(numbers),
+                    "algorithm": algorithm,
+                    "constants": constants,
+                    "T": int(horizon),
+                    "t": int(checkpoint),
+                    "n_seeds": len(group),
+                    "x_name": x_name,
+                    "x": x_value,
+                    "metric": metric,
+                    "mean": stats[f"{metric}_mean"],
+                    "ci_low": stats[f"{metric}_ci_low"],
+                    "ci_high": stats[f"{metric}_ci_high"],
+                    "bound_name": "",
+                    "bound_label": "",
+                    "bound_value": float("nan"),
+                    "bound_explicit": False,
+                    "direction": "none",
+                    "trivial_bound": _mean_over(seed_points, trivial) if trivial else float("nan"),
+                    "ceiling": float("nan"),
+                    "verdict": NO_BOUND,
+                    "hypotheses_hold": hypotheses_hold,
+                    "run_hypotheses_hold": hypotheses_hold,
+                    "runs_hash": point_hash,
+                    **stats,
+                }
+            )
+        for bound_name in names:
             spec = BOUNDS[bound_name]
             if spec.applies is not None and not spec.applies(numbers):
                 continue
@@ -235,9 +285,9 @@ def summarise(
                         ci_high,
                         ceiling_value,
                     ),
-                    "hypotheses_hold": bool(group["hypotheses_hold"].all())
+                    "hypotheses_hold": hypotheses_hold
                     and (spec.hypotheses is None or all(spec.hypotheses(p) for p in horizon_points)),
-                    "run_hypotheses_hold": bool(group["hypotheses_hold"].all()),
+                    "run_hypotheses_hold": hypotheses_hold,
                     "runs_hash": point_hash,
                     **stats,
                 }
@@ -265,12 +315,14 @@ def fit_exponents(
         ["instance", "algorithm", "constants"] if x_name in ("T", "t") else ["algorithm", "constants", "T"]
     )
     rows = []
-    for key, curve in summary.groupby([*curve_keys, "bound_name"], sort=True):
+    # The metric besides the bound: a curve drawn without a bound has one row per metric at each point.
+    for key, curve in summary.groupby([*curve_keys, "bound_name", "metric"], sort=True):
         curve = curve.sort_values("x")
-        key_of = dict(zip([*curve_keys, "bound_name"], key, strict=True))
-        bound = BOUNDS[key_of["bound_name"]]
+        key_of = dict(zip([*curve_keys, "bound_name", "metric"], key, strict=True))
+        bound = BOUNDS.get(key_of["bound_name"])  # None: a curve drawn without a bound
+        metric = key_of["metric"]
         per_point = [
-            per_seed[point][bound.metric].to_numpy()
+            per_seed[point][metric].to_numpy()
             for point in curve[GROUP_KEYS].itertuples(index=False, name=None)
         ]
         # The scale below which a mean counts as ≈ 0: the metric's trivial bound, else the bound itself.
@@ -279,9 +331,11 @@ def fit_exponents(
             scale = curve["bound_value"].abs().replace(np.inf, np.nan).max()
         slope, low, high, reason = fit_exponent(curve["x"].to_numpy(), per_point, rng, n_resamples, scale)
         drawn_slope, bound_reason = bound_slope(curve["x"].to_numpy(), curve["bound_value"].to_numpy())
-        if x_name == "t":
+        if bound is None:
+            drawn_slope, bound_reason = float("nan"), ""
+        elif x_name == "t":
             drawn_slope, bound_reason = float("nan"), "bound taken at the run's horizon T: flat in t"
-        theory = bound.exponents.get(x_name, float("nan"))
+        theory = bound.exponents.get(x_name, float("nan")) if bound else float("nan")
         rows.append(
             {
                 "regime": regime,
@@ -297,9 +351,9 @@ def fit_exponents(
                 "hypotheses_hold": bool(curve["hypotheses_hold"].all()),
                 "instance": key_of.get("instance", "all"),
                 "constants": key_of["constants"],
-                "metric": bound.metric,
+                "metric": metric,
                 "bound_name": key_of["bound_name"],
-                "bound_explicit": bound.explicit,
+                "bound_explicit": bool(bound and bound.explicit),
                 "n_points": len(curve),
                 "identical_to": curve["identical_to"].iloc[0] if "identical_to" in curve else "",
             }

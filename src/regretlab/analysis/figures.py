@@ -4,29 +4,32 @@ A figure is drawn from a regime's aggregate table and exponent fits alone; nothi
 
 Layout (small multiples, one figure per regime). With several algorithms, there is one column per algorithm
 and one row per (metric, instance) — per (metric, horizon) when the x-axis is a metric such as L*; the
-regime's *reference* learner (Exp3.G, else Theorem 2's minimax learner: the first of
-:data:`REFERENCE_ALGORITHMS` the regime runs) is repeated in thin grey in every other panel. With a single
+regime's *reference* learner (Exp3.G, else Theorem 2's minimax learner: the algorithm of highest
+``reference`` rank in its registry entry) is repeated in thin grey in every other panel. With a single
 algorithm (e.g. a constrained-MDP regime), the columns are the instances and the rows the metrics.
 
-Styles are fixed across every figure: one colour per algorithm (:data:`ALGORITHM_COLOURS`, a hashed fallback
-for algorithms it does not list), one line style per constants preset (:data:`PRESET_STYLES`: ``paper`` solid
-with filled markers, ``tuned`` dashed with open ones). Bounds: explicit bounds (the paper's constants) are
-solid dark lines, unit-constant rates thin grey lines labelled "rate, unit constant", reference lines (no
-verdict, e.g. λ*) thin dash-dotted; a bound whose verdict is ``vacuous`` (past the metric's trivial bound,
-drawn dotted in the same panel) or ``implied`` (at or above the ceiling the learner's construction puts on
-the metric) is faded. A curve family whose runs are bit-identical to another's (``identical_to``) is drawn
-once, and the panel title and legend say so. Points where the theorem's hypotheses fail are greyed, points
-whose verdict is ``violated`` are crossed in red. The legend sits outside the axes; the footer lists each
-bound with its kind and counts the verdicts.
+Every name comes from a registry: an algorithm's label and colour from its entry
+(:class:`regretlab.algorithm_spec.AlgorithmSpec`; colours from a colour-blind-safe palette readable on white,
+:data:`regretlab.algorithm_spec.PALETTE`), a metric's axis label — words and unit — from its kind
+(:data:`regretlab.kinds.KINDS`), a bound's formula and constants from :data:`regretlab.theory.BOUNDS`.
+Styles are fixed across every figure: one line style per constants preset (:data:`PRESET_STYLES`: ``paper``
+solid with filled markers, ``tuned`` dashed with open ones). Bounds: explicit bounds are solid dark lines,
+unit-constant rates thin grey lines labelled "rate, unit constant", reference lines (no verdict, e.g. λ*) thin
+dash-dotted; a bound whose verdict is ``vacuous`` (past the metric's trivial bound, drawn dotted in the same
+panel) or ``implied`` (at or above the ceiling the learner's construction puts on the metric) is faded; a
+baseline without a bound is drawn alone. A curve family whose runs are bit-identical to another's
+(``identical_to``) is drawn once, and the panel title and legend say so. Points where the theorem's
+hypotheses fail are greyed, points whose verdict is ``violated`` are crossed in red. The legend sits outside
+the axes and lists only what some panel shows (a bound clipped off every axis gets none); the footer lists
+each bound with its kind and whose constants it carries, and counts the verdicts.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import matplotlib
 
@@ -40,79 +43,28 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import NullFormatter  # noqa: E402
 
-from regretlab.analysis.verdicts import VERDICTS  # noqa: E402
+from regretlab.algorithm_spec import PALETTE  # noqa: E402
+from regretlab.analysis.verdicts import NO_BOUND, VERDICTS  # noqa: E402
 from regretlab.io import atomic_path  # noqa: E402
+from regretlab.kinds import KINDS, algorithm_spec, metric_kind  # noqa: E402
 from regretlab.theory import BOUNDS  # noqa: E402
 
-#: How an abscissa is labelled; any other recorded metric name is shown as itself.
-AXIS_LABELS = {
-    "T": "horizon T",
-    "L_star": "L*, the best arm's total loss",
-    "t": "episode t (within the longest runs)",
-    "L_best_S": "L_{i*_S}, total loss of the best arm of S",
-    "L_D": "L_D, mean total loss of the nodes of D (weakly dominating set)",
-}
-METRIC_LABELS = {
-    "pseudo_regret": "pseudo-regret Σ⟨p_t,ℓ_t⟩ − L*",
-    "regret": "regret R_T (Def. 2)",
-    "violation": "violation V_T (Def. 3)",
-    "reward_ratio": "reward ratio Σ r_t^T q_t / (T·OPT)",
-    "lambda_l1_max": "max_τ ‖λ_τ‖₁",
-    "q_error_l1": "Σ_τ ‖q_τ − q̂_τ‖₁",
-    "primal_regret": "primal regret R^P_T",
-}
-ALGORITHM_LABELS = {
-    "exp3g": "Exp3.G",
-    "theorem2": "Theorem 2 (OMD, eq. (5))",
-    "theorem3": "Theorem 3 (OMD, eq. (6), oracle L*)",
-    "algorithm1": "Algorithm 1 (Theorem 4, oracle L*)",
-    "algorithm4": "Algorithm 4 (Theorem 13)",
-    "algorithm5": "Algorithm 5 (Theorem 14)",
-    "pdgd_ops": "PDGD-OPS",
-    "uc_o_gdps": "UC-O-GDPS",
-    "exp3g_weak": "Exp3.G on a weakly dominating set",
-    "algorithm2_bipartite": "Algorithm 2 (Theorem 7, oracle L_{i*_S})",
-    "algorithm2_weak": "Algorithm 2 (Theorem 8, γ = 1/3, oracle L_D)",
-    "algorithm2_weak_half": "Algorithm 2 (Theorem 8, γ = 1/2, oracle L_D)",
-    "algorithm6": "Algorithm 6 (Theorem 17)",
-    "algorithm7": "Algorithm 7 (Theorem 18, γ = 1/3)",
-    "algorithm7_half": "Algorithm 7 (Theorem 18, γ = 1/2)",
-    "exploration_leader": "Leader + exploration 1/t on D (not in the paper)",
-}
-#: One colour per algorithm, the same in every figure (seaborn's colour-blind palette).
-_CB = sns.color_palette("colorblind", 10).as_hex()
-_DARK = sns.color_palette("dark", 10).as_hex()
-ALGORITHM_COLOURS = {
-    "exp3g": _CB[0],
-    "theorem2": _CB[1],
-    "theorem3": _CB[2],
-    "algorithm1": _CB[3],
-    "algorithm4": _CB[4],
-    "algorithm5": _CB[5],
-    "pdgd_ops": _CB[6],
-    "uc_o_gdps": _CB[9],
-    "exp3g_weak": _CB[7],
-    "algorithm2_bipartite": _CB[8],
-    "algorithm2_weak": _DARK[2],
-    "algorithm2_weak_half": _DARK[3],
-    "algorithm6": _DARK[4],
-    "algorithm7": _DARK[5],
-    "algorithm7_half": _DARK[6],
-    "exploration_leader": _DARK[7],
-}
-#: Colours for algorithms not listed above, picked by a hash of the name (stable across figures and runs).
-_FALLBACK_COLOURS = _DARK
 #: Line style, marker and marker fill per constants preset, the same in every figure.
 PRESET_STYLES = {
     "paper": {"linestyle": "-", "marker": "o", "fill": True, "label": "paper's constants"},
     "tuned": {"linestyle": "--", "marker": "s", "fill": False, "label": "tuned (large constants → 1)"},
 }
-#: Learners drawn in grey in every panel of a multi-algorithm figure: the first one the regime runs.
-REFERENCE_ALGORITHMS = ("exp3g", "exp3g_weak", "theorem2")
 REFERENCE_GREY = "#9a9a9a"
 EXPLICIT_BOUND_COLOUR = "#1a1a1a"
 RATE_COLOUR = "#8c8c8c"
 VACUOUS_ALPHA = 0.3
+#: How footers write the learner parameters bounds are evaluated at (any other by its name).
+PARAMETER_SYMBOLS = {"eta": "η", "eta_bar": "η̄", "delta": "δ", "gamma": "γ", "eta_start": "η₁"}
+#: The swept variables that are not metrics, by name: their axis label given the kind's time unit.
+TIME_AXES = {
+    "T": lambda unit: f"horizon T ({unit}s)",
+    "t": lambda unit: f"{unit} t within the longest runs ({unit}s)",
+}
 #: Fixed metadata so that re-drawing the same table gives the same bytes.
 _PNG_METADATA = {"Software": None}
 _PDF_METADATA = {"Creator": None, "Producer": None, "CreationDate": None}
@@ -125,12 +77,40 @@ REQUIRED_COLUMNS = (
 )  # fmt: skip
 
 
-def algorithm_colour(algorithm: str) -> str:
-    """The algorithm's colour in every figure."""
-    if algorithm in ALGORITHM_COLOURS:
-        return ALGORITHM_COLOURS[algorithm]
-    digest = int(hashlib.sha256(algorithm.encode()).hexdigest(), 16)
-    return _FALLBACK_COLOURS[digest % len(_FALLBACK_COLOURS)]
+def algorithm_label(algorithm: str) -> str:
+    """How figures name the algorithm: its registry entry's ``label`` (the name itself if none has it)."""
+    spec = algorithm_spec(algorithm)
+    return spec.label if spec else algorithm
+
+
+def figure_colours(algorithms: list[str]) -> dict[str, str]:
+    """Each algorithm's colour in one figure: its registry entry's ``colour``, the same in every figure,
+    except where an earlier algorithm of the figure has it already (or it has none): then the first palette
+    colour the figure does not use yet, so that no two curves of a figure share a colour."""
+    colours: dict[str, str] = {}
+    for algorithm in algorithms:
+        spec = algorithm_spec(algorithm)
+        wanted = spec.colour if spec else None
+        if wanted is None or wanted in colours.values():
+            free = [c for c in PALETTE.values() if c not in colours.values()] or list(PALETTE.values())
+            wanted = free[0]
+        colours[algorithm] = wanted
+    return colours
+
+
+def axis_label(name: str, summary: pd.DataFrame, width: int = 1000) -> str:
+    """The axis label of a swept variable or metric, in words with its unit (:data:`regretlab.kinds.KINDS`),
+    wrapped at ``width`` characters; the kind is the one whose metrics the figure draws."""
+    kind = KINDS.get(metric_kind(summary["metric"].iloc[0]) or "")
+    if name in TIME_AXES:
+        return TIME_AXES[name](kind.time_unit if kind else "step")
+    metric = kind.metrics.get(name) if kind else None
+    return "\n".join(textwrap.wrap(metric.axis_label, width)) if metric else name
+
+
+def parameter_names(names: tuple[str, ...]) -> str:
+    """Learner parameters as the paper writes them (``eta`` → η), for footers."""
+    return ", ".join(PARAMETER_SYMBOLS.get(name, name) for name in names)
 
 
 def preset_style(constants: str) -> dict:
@@ -141,18 +121,21 @@ def preset_style(constants: str) -> dict:
 
 
 def reference_algorithm(summary: pd.DataFrame) -> str | None:
-    """The learner repeated in grey in every panel of a multi-algorithm figure, or None."""
-    algorithms = set(summary["algorithm"])
+    """The learner repeated in grey in every panel of a multi-algorithm figure — the one of highest
+    ``reference`` rank above 0 in its registry entry — or None."""
+    algorithms = sorted(set(summary["algorithm"]))
     if len(algorithms) < 2:
         return None
-    return next((name for name in REFERENCE_ALGORITHMS if name in algorithms), None)
+    ranks = {name: spec.reference for name in algorithms if (spec := algorithm_spec(name)) and spec.reference}
+    return max(ranks, key=ranks.get) if ranks else None
 
 
 def _ordered_algorithms(summary: pd.DataFrame) -> list[str]:
-    """The reference first, then the registry's order, then any other algorithm by name."""
+    """The reference first, then the registries' order (kind by kind), then any other algorithm by name."""
     present = set(summary["algorithm"])
     reference = reference_algorithm(summary)
-    known = [a for a in ALGORITHM_COLOURS if a in present and a != reference]
+    registered = [name for kind in KINDS.values() for name in kind.algorithms]
+    known = [a for a in registered if a in present and a != reference]
     return ([reference] if reference else []) + known + sorted(present - set(known) - {reference})
 
 
@@ -186,7 +169,7 @@ def panels(summary: pd.DataFrame) -> list[Panel]:
     if len(algorithms) > 1:
         rows = [(metric, group) for metric in metrics for group in groups]
         return [
-            Panel(r, c, metric, algorithm, key, f"{ALGORITHM_LABELS.get(algorithm, algorithm)}\n{title}")
+            Panel(r, c, metric, algorithm, key, f"{algorithm_label(algorithm)}\n{title}")
             for r, (metric, (key, title)) in enumerate(rows)
             for c, algorithm in enumerate(algorithms)
         ]
@@ -289,19 +272,38 @@ def _bound_style(direction: str, explicit: bool) -> dict:
     return {"color": RATE_COLOUR, "linestyle": "-", "linewidth": 0.9}
 
 
-def _draw_bound(ax, rows: pd.DataFrame) -> bool:
-    """One bound along the curve's points, faded where its verdict is ``vacuous`` or ``implied``; True if any
-    point is vacuous (the trivial bound is then drawn)."""
-    rows = rows.sort_values("x")
+@dataclass
+class Drawn:
+    """What a figure's panels show, gathered while drawing them, for its legend and footer.
+
+    Attributes:
+        bound_styles: ``(direction, explicit)`` of every bound line visible in some panel.
+        explicit_bounds: names of the explicit bounds visible in some panel.
+        visible_bounds: ``(algorithm, bound_name)`` of every bound visible in some panel (the others are
+            clipped off every axis, where only the "off the axis" note is drawn).
+        vacuous: some visible bound point is vacuous (drawn faded).
+        implied: some visible bound point is implied by the learner's construction (drawn faded).
+        trivial: some panel draws the trivial bound.
+    """
+
+    bound_styles: set[tuple[str, bool]] = field(default_factory=set)
+    explicit_bounds: set[str] = field(default_factory=set)
+    visible_bounds: set[tuple[str, str]] = field(default_factory=set)
+    vacuous: bool = False
+    implied: bool = False
+    trivial: bool = False
+
+
+def _draw_bound(ax, rows: pd.DataFrame) -> None:
+    """One bound along the curve's points (sorted by x), faded where its verdict is ``vacuous`` or
+    ``implied``."""
     style = _bound_style(rows["direction"].iloc[0], bool(rows["bound_explicit"].iloc[0]))
-    vacuous = (rows["verdict"] == "vacuous").to_numpy()
     faded = rows["verdict"].isin(["vacuous", "implied"]).to_numpy()
     x, y = rows["x"].to_numpy(), rows["bound_value"].to_numpy()
     ax.plot(x, y, alpha=VACUOUS_ALPHA if faded.any() else 1.0, zorder=1, **style)
     if faded.any() and not faded.all():
         informative = np.where(~faded, y, np.nan)  # full strength only between informative points
         ax.plot(x, informative, zorder=1, **style)
-    return bool(vacuous.any())
 
 
 def _twin(rows: pd.DataFrame) -> str:
@@ -317,24 +319,49 @@ def _family_label(family: str, algorithm: str | None = None) -> str:
     return constants if name == algorithm else f"{name} ({constants})"
 
 
-def _draw_panel(ax, summary: pd.DataFrame, exponents: pd.DataFrame, panel: Panel, reference: str | None):
-    """Everything in one axes; returns the slope lines of its curves (for the title)."""
+def _record_visible(ax, bounds: list[pd.DataFrame], drawn: Drawn) -> None:
+    """Add to ``drawn`` the bounds with a point inside the axes' final y-range."""
+    low, high = ax.get_ylim()
+    for rows in bounds:
+        y = rows["bound_value"].to_numpy(dtype=float)
+        shown = np.isfinite(y) & (y >= low) & (y <= high)
+        if not shown.any():
+            continue
+        first = rows.iloc[0]
+        drawn.bound_styles.add((first["direction"], bool(first["bound_explicit"])))
+        drawn.visible_bounds.add((first["algorithm"], first["bound_name"]))
+        if first["bound_explicit"]:
+            drawn.explicit_bounds.add(first["bound_name"])
+        drawn.vacuous |= bool((rows["verdict"].to_numpy()[shown] == "vacuous").any())
+        drawn.implied |= bool((rows["verdict"].to_numpy()[shown] == "implied").any())
+
+
+def _draw_panel(
+    ax,
+    summary: pd.DataFrame,
+    exponents: pd.DataFrame,
+    panel: Panel,
+    reference: str | None,
+    colours: dict[str, str],
+    drawn: Drawn,
+) -> list[str]:
+    """Everything in one axes; returns the slope lines of its curves (for the title) and adds what it shows
+    to ``drawn``."""
     slopes = []
     if reference is not None and panel.algorithm not in (None, reference):
         for constants, curve in _select(summary, panel, reference).groupby("constants"):
             _draw_reference(ax, _one_bound(curve), preset_style(constants))
     data = _select(summary, panel, panel.algorithm)
-    any_vacuous = False
     for (algorithm, constants), curve in data.groupby(["algorithm", "constants"]):
         one = _one_bound(curve)
-        prefix = "" if panel.algorithm else f"{ALGORITHM_LABELS.get(algorithm, algorithm)}, "
+        prefix = "" if panel.algorithm else f"{algorithm_label(algorithm)}, "
         twin = _twin(one)
         if twin:  # bit-identical runs to another family's: drawn once, there
             slopes.append(
                 f"{prefix}{constants}: identical runs to {_family_label(twin, algorithm)}, drawn there"
             )
             continue
-        _draw_curve(ax, one, algorithm_colour(algorithm), preset_style(constants))
+        _draw_curve(ax, one, colours[algorithm], preset_style(constants))
         text = _slope_text(exponents, one)
         twins = [
             c
@@ -343,25 +370,27 @@ def _draw_panel(ax, summary: pd.DataFrame, exponents: pd.DataFrame, panel: Panel
         ]
         if text:
             slopes.append(prefix + text + "".join(f" (= {c}, identical runs)" for c in twins))
-    drawn = []
-    for (_, _), bound_rows in data.groupby(["algorithm", "bound_name"]):
+    bounds = []
+    for (_, _), bound_rows in data[data["verdict"] != NO_BOUND].groupby(["algorithm", "bound_name"]):
         # Bounds are drawn once, at the paper preset's points when it ran (a tuned run is not covered).
         presets = list(bound_rows["constants"].unique())
         chosen = "paper" if "paper" in presets else sorted(presets)[0]
-        drawn.append(bound_rows[bound_rows["constants"] == chosen])
-        any_vacuous |= _draw_bound(ax, drawn[-1])
+        bounds.append(bound_rows[bound_rows["constants"] == chosen].sort_values("x"))
+        _draw_bound(ax, bounds[-1])
+    any_vacuous = any((rows["verdict"] == "vacuous").any() for rows in bounds)
     violated = data[data["verdict"] == "violated"]  # of every preset, not only the one whose bound is drawn
     if not violated.empty:
         ax.scatter(violated["x"], violated["mean"], marker="x", s=60, color="red", zorder=5)
     trivial = data.dropna(subset=["trivial_bound"])
     upper = trivial[trivial["direction"] == "upper"]  # a lower bound's trivial bound is a floor
     top = 3 * upper["trivial_bound"].max() if not upper.empty and upper["trivial_bound"].max() > 0 else np.inf
-    beyond = pd.concat(drawn) if drawn else data.iloc[:0]
+    beyond = pd.concat(bounds) if bounds else data.iloc[:0]
     beyond = beyond[(beyond["direction"] == "upper") & (beyond["bound_value"] > top)]
     if (any_vacuous or not beyond.empty) and not trivial.empty:
         line = trivial.drop_duplicates("x").sort_values("x")
         ax.plot(line["x"], line["trivial_bound"], color="black", linestyle=":", linewidth=0.9, zorder=1)
-    _axes_scales(ax, summary["x_name"].iloc[0], _select(summary, panel, None))
+        drawn.trivial = True
+    _axes_scales(ax, _select(summary, panel, None), axis_label(summary["x_name"].iloc[0], summary))
     if (
         not beyond.empty and ax.get_yscale() == "log"
     ):  # a bound far past the trivial one would flatten the data
@@ -375,10 +404,11 @@ def _draw_panel(ax, summary: pd.DataFrame, exponents: pd.DataFrame, panel: Panel
             va="top",
             color=RATE_COLOUR,
         )
+    _record_visible(ax, bounds, drawn)
     return slopes
 
 
-def _axes_scales(ax, x_name: str, data: pd.DataFrame) -> None:
+def _axes_scales(ax, data: pd.DataFrame, xlabel: str) -> None:
     ax.set_xscale("log")
     ax.xaxis.set_minor_formatter(NullFormatter())  # minor labels of short ranges overlap
     xs = sorted(data["x"].unique())
@@ -389,21 +419,30 @@ def _axes_scales(ax, x_name: str, data: pd.DataFrame) -> None:
         ax.axhline(0.0, color="black", linewidth=0.6)
     else:
         ax.set_yscale("log")
-    ax.set_xlabel(AXIS_LABELS.get(x_name, x_name), fontsize=8)
+    ax.set_xlabel(xlabel, fontsize=8)
 
 
 def verdict_counts(summary: pd.DataFrame) -> dict[str, int]:
-    """How many (point, bound) rows of the table have each verdict, in :data:`VERDICTS` order (zeros kept)."""
+    """How many (point, bound) rows of the table have each verdict, in :data:`VERDICTS` order (zeros kept);
+    rows drawn without a bound are no (point, bound) pair and are not counted."""
     verdicts = summary["verdict"]
     if "identical_to" in summary:  # a twin family's points are counted once, with the family it duplicates
         verdicts = verdicts.where(summary["identical_to"].fillna("") == "", "identical")
-    counts = verdicts.value_counts()
+    counts = verdicts[summary["verdict"] != NO_BOUND].value_counts()
     extra = sorted(set(counts.index) - set(VERDICTS))
     return {verdict: int(counts.get(verdict, 0)) for verdict in (*VERDICTS, *extra)}
 
 
-def footer_lines(summary: pd.DataFrame) -> list[str]:
-    """The footer: verdict counts, then one line per drawn bound with its kind."""
+def _constants_text(bound_name: str) -> str:
+    """Whose constants an explicit bound carries and at which of the run's parameters it is evaluated."""
+    spec = BOUNDS[bound_name]
+    at = f", at each run's {parameter_names(spec.params)}" if spec.params else ""
+    return f"explicit, {spec.constants}{at}"
+
+
+def footer_lines(summary: pd.DataFrame, drawn: Drawn) -> list[str]:
+    """The footer: verdict counts, then one line per bound (or baseline without one) with its kind, whose
+    constants it carries, and whether every panel clips it off the axis."""
     counts = verdict_counts(summary)
     lines = [
         "verdicts over (point, bound) pairs: "
@@ -415,17 +454,18 @@ def footer_lines(summary: pd.DataFrame) -> list[str]:
     for row in (
         summary.drop_duplicates(["algorithm", "bound_name"]).sort_values(["metric", "algorithm"]).itertuples()
     ):
+        if row.verdict == NO_BOUND:
+            lines.append(f"{algorithm_label(row.algorithm)}: drawn without a bound (a baseline, no theorem)")
+            continue
         if row.direction == "reference":
             kind = "reference line, no verdict"
         elif row.bound_explicit:
-            kind = f"explicit, {BOUNDS[row.bound_name].constants}" + (
-                " (lower bound)" if row.direction == "lower" else ""
-            )
+            kind = _constants_text(row.bound_name) + (" (lower bound)" if row.direction == "lower" else "")
         else:
             kind = "rate, unit constant (the paper gives only Õ/O)"
-        lines.append(
-            f"{ALGORITHM_LABELS.get(row.algorithm, row.algorithm)} ({row.metric}): {row.bound_label} — {kind}"
-        )
+        if (row.algorithm, row.bound_name) not in drawn.visible_bounds:
+            kind += "; off the axis in every panel"
+        lines.append(f"{algorithm_label(row.algorithm)} ({row.metric}): {row.bound_label} — {kind}")
     if (summary["ci_low"] <= 0).any():
         lines.append("panels whose values reach 0 or below use a symmetric-log y-axis (linear within ±1)")
     return lines
@@ -443,10 +483,11 @@ def _twin_pairs(summary: pd.DataFrame) -> list[tuple[str, str]]:
     ]
 
 
-def legend_handles(summary: pd.DataFrame) -> list:
-    """The figure's legend: algorithms, presets, the reference, bound styles and markers present."""
+def legend_handles(summary: pd.DataFrame, drawn: Drawn, colours: dict[str, str]) -> list:
+    """The figure's legend: algorithms, presets, the reference, and the bound styles and markers some panel
+    shows (``drawn``)."""
     handles = [
-        Line2D([], [], color=algorithm_colour(a), linewidth=2, label=ALGORITHM_LABELS.get(a, a))
+        Line2D([], [], color=colours[a], linewidth=2, label=algorithm_label(a))
         for a in _ordered_algorithms(summary)
     ]
     for constants in sorted(summary["constants"].unique(), key=lambda c: (c != "paper", c)):
@@ -466,31 +507,29 @@ def legend_handles(summary: pd.DataFrame) -> list:
     reference = reference_algorithm(summary)
     if reference is not None:
         handles.append(
-            Line2D(
-                [],
-                [],
-                color=REFERENCE_GREY,
-                label=f"{ALGORITHM_LABELS.get(reference, reference)} (reference)",
-            )
+            Line2D([], [], color=REFERENCE_GREY, label=f"{algorithm_label(reference)} (reference)")
         )
-    kinds = summary.drop_duplicates(["direction", "bound_explicit"])
-    explicit_names = summary.loc[summary["bound_explicit"].astype(bool), "bound_name"].unique()
+    kinds = summary[summary["verdict"] != NO_BOUND].drop_duplicates(["direction", "bound_explicit"])
     for row in kinds.itertuples():
+        if (row.direction, bool(row.bound_explicit)) not in drawn.bound_styles:
+            continue
         if row.direction == "reference":
             label = "reference line (no verdict)"
         elif row.bound_explicit:
-            sources = {BOUNDS[name].constants for name in explicit_names}
-            label = "explicit bound, " + (sources.pop() if len(sources) == 1 else "constants: see footer")
+            sources = {BOUNDS[name].constants for name in drawn.explicit_bounds}
+            paper = sources == {"paper's constants"}  # any other source is a sentence: the footer has it
+            label = "explicit bound, " + ("paper's constants" if paper else "constants: see footer")
             label += " (lower)" if row.direction == "lower" else ""
         else:
             label = "rate, unit constant" + (" (lower)" if row.direction == "lower" else "")
         handles.append(Line2D([], [], label=label, **_bound_style(row.direction, bool(row.bound_explicit))))
-    if (summary["verdict"] == "vacuous").any():
+    if drawn.vacuous:
         handles.append(
             Line2D([], [], color=EXPLICIT_BOUND_COLOUR, alpha=VACUOUS_ALPHA, label="vacuous bound")
         )
+    if drawn.trivial:
         handles.append(Line2D([], [], color="black", linestyle=":", label="trivial bound"))
-    if (summary["verdict"] == "implied").any():
+    if drawn.implied:
         handles.append(
             Line2D(
                 [], [], color=EXPLICIT_BOUND_COLOUR, alpha=VACUOUS_ALPHA, label="bound implied by the learner"
@@ -500,7 +539,7 @@ def legend_handles(summary: pd.DataFrame) -> list:
         name, twin_name = family.split("/")[0], twin.split("/")[0]
         if name == twin_name:  # e.g. "Algorithm 5 (Theorem 14): paper = tuned (identical runs)"
             presets = f"{_family_label(twin, name)} = {_family_label(family, name)}"
-            label = f"{ALGORITHM_LABELS.get(name, name)}: {presets}"
+            label = f"{algorithm_label(name)}: {presets}"
         else:
             label = f"{_family_label(twin)} = {_family_label(family)}"
         label += " (identical runs)"
@@ -531,27 +570,32 @@ def draw_figure(summary: pd.DataFrame, exponents: pd.DataFrame):
     layout = panels(summary)
     n_rows = 1 + max(p.row for p in layout)
     n_cols = 1 + max(p.col for p in layout)
-    legend_width = 2.6
+    # Wide enough for the longest algorithm label (7-pt text, ~0.055 in per character, after its handle).
+    labels = [algorithm_label(a) for a in _ordered_algorithms(summary)]
+    legend_width = max(2.6, 0.5 + 0.055 * (max(map(len, labels)) + len(" (reference)")))
     width = PANEL_WIDTH * n_cols + legend_width
     wrap = int(width * 17)  # characters per line of 7-pt text across the figure
-    footer = "\n".join(textwrap.fill(line, wrap, subsequent_indent="    ") for line in footer_lines(summary))
-    footer_height = 0.15 * (footer.count("\n") + 1) + 0.15
     title_height = 0.55
     fig, axes = plt.subplots(
-        n_rows,
-        n_cols,
-        squeeze=False,
-        figsize=(width, PANEL_HEIGHT * n_rows + footer_height + title_height),
+        n_rows, n_cols, squeeze=False, figsize=(width, PANEL_HEIGHT * n_rows + title_height)
     )
     reference = reference_algorithm(summary)
+    colours = figure_colours(_ordered_algorithms(summary))
+    drawn = Drawn()
     used = set()
     for panel in layout:
         ax = axes[panel.row, panel.col]
         used.add((panel.row, panel.col))
-        slopes = _draw_panel(ax, summary, exponents, panel, reference)
+        slopes = _draw_panel(ax, summary, exponents, panel, reference, colours, drawn)
         ax.set_title("\n".join([panel.title, *slopes]), fontsize=7)
-        ax.set_ylabel(f"{METRIC_LABELS.get(panel.metric, panel.metric)}\n(mean, 95% CI)", fontsize=8)
+        ax.set_ylabel(f"{axis_label(panel.metric, summary, 45)}\nmean, 95% CI", fontsize=8)
         ax.tick_params(labelsize=7)
+    # The footer says what the panels show (a bound off every axis), so it is written once they are drawn.
+    footer = "\n".join(
+        textwrap.fill(line, wrap, subsequent_indent="    ") for line in footer_lines(summary, drawn)
+    )
+    footer_height = 0.15 * (footer.count("\n") + 1) + 0.15
+    fig.set_figheight(PANEL_HEIGHT * n_rows + footer_height + title_height)
     for r in range(n_rows):
         for c in range(n_cols):
             if (r, c) not in used:
@@ -561,9 +605,10 @@ def draw_figure(summary: pd.DataFrame, exponents: pd.DataFrame):
         f"{first['regime']} — paper {first['paper']}, {first['theorem']} "
         f"(n = {summary['n_seeds'].min()} seeds per point)"
     )
-    fig.suptitle(textwrap.fill(title, int(width * 11)), fontsize=10)
+    title = textwrap.fill(title, int(width * 11))
+    fig.suptitle(title, fontsize=10)
     fig.legend(
-        handles=legend_handles(summary),
+        handles=legend_handles(summary, drawn, colours),
         loc="center right",
         bbox_to_anchor=(1.0, 0.5),
         fontsize=7,
@@ -571,7 +616,10 @@ def draw_figure(summary: pd.DataFrame, exponents: pd.DataFrame):
     )
     fig.text(0.01, 0.005, footer, fontsize=7, va="bottom", ha="left")
     height = fig.get_figheight()
-    fig.tight_layout(rect=(0, footer_height / height, 1 - legend_width / width, 1 - 0.1 / height))
+    title_lines = title.count("\n") + 1  # room for every line of the title above the panels' own titles
+    fig.tight_layout(
+        rect=(0, footer_height / height, 1 - legend_width / width, 1 - (0.2 * title_lines - 0.1) / height)
+    )
     return fig
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from regretlab.io import write_text
+from regretlab.kinds import algorithm_spec
 
 #: Column order of ``figures/exponents.csv`` and of the full table in ``.md``.
 EXPONENT_COLUMNS = [
@@ -35,59 +36,59 @@ EXPONENT_COLUMNS = [
 
 @dataclass(frozen=True)
 class Table1Row:
-    """One result of paper 001's Table 1 (lines 24–30) and the fits that test it.
+    """One result of paper 001's Table 1 (lines 24–30).
 
     Attributes:
         graphs: the row's graph type.
         column: ``minimax (Alon et al. 2015)``, ``Lykouris et al. 2018`` or ``our work``.
         rate: the result as the table states it.
-        algorithms: the algorithms (registry names) whose fits test it.
+
+    The fits listed under a row are those of the algorithms whose registry entry names it
+    (:attr:`regretlab.algorithm_spec.AlgorithmSpec.table1`).
     """
 
     graphs: str
     column: str
     rate: str
-    algorithms: tuple[str, ...] = ()
-
-    def tests(self, algorithm: str) -> bool:
-        """True when fits of ``algorithm`` test this row."""
-        return algorithm in self.algorithms
 
 
-#: Table 1 of paper 001, row by row and column by column, then the §3 steps that are not in it.
-TABLE1 = (
-    Table1Row("strongly observable, general", "minimax (Alon et al. 2015)", "Θ̃(√(αT))", ("exp3g",)),
-    Table1Row("strongly observable, general", "our work", "Õ(√((κ+1)L*))", ("algorithm1", "algorithm4")),
-    Table1Row("self-aware", "Lykouris et al. 2018", "Õ(α^{1/3}L*^{2/3}), Õ(√(κL*)) (undirected)"),
-    Table1Row("self-aware", "our work", "Õ(min{√(κL*), √(αT)})", ("algorithm5",)),
-    # Exp3.G-weak runs on stars and on bipartite graphs alike (a bipartite graph is weakly observable with
-    # d = 1), so its fits are listed once, here.
-    Table1Row(
-        "weakly observable, general", "minimax (Alon et al. 2015)", "Θ̃(d^{1/3}T^{2/3})", ("exp3g_weak",)
+#: Table 1 of paper 001, row by row and column by column, then the §3 steps that are not in it; keys are the
+#: names algorithm entries give as their ``table1``.
+TABLE1: dict[str, Table1Row] = {
+    "strong_minimax": Table1Row("strongly observable, general", "minimax (Alon et al. 2015)", "Θ̃(√(αT))"),
+    "strong_ours": Table1Row("strongly observable, general", "our work", "Õ(√((κ+1)L*))"),
+    "self_aware_lykouris": Table1Row(
+        "self-aware", "Lykouris et al. 2018", "Õ(α^{1/3}L*^{2/3}), Õ(√(κL*)) (undirected)"
     ),
-    Table1Row(
+    "self_aware_ours": Table1Row("self-aware", "our work", "Õ(min{√(κL*), √(αT)})"),
+    "weak_minimax": Table1Row(
+        "weakly observable, general", "minimax (Alon et al. 2015)", "Θ̃(d^{1/3}T^{2/3})"
+    ),
+    "weak_ours": Table1Row(
         "weakly observable, general",
         "our work",
         "Õ(L_D^{1−γ}) if i* ∈ S, Õ(L_D^{(1+γ)/2}) else; no o(L*) bound",
-        # Theorem 5's learner (not in the paper) tests "no o(L*) bound": O(ln T) at L* = 0, ≈ T^{1−ε} beside
-        ("algorithm2_weak", "algorithm2_weak_half", "algorithm7", "algorithm7_half", "exploration_leader"),
     ),
-    Table1Row(
+    "bipartite_minimax": Table1Row(
         "directed complete bipartite",
         "minimax (Alon et al. 2015)",
         "Θ̃(T^{2/3}) (the row above with d = 1; Exp3.G-weak's fits are listed there)",
     ),
-    Table1Row(
-        "directed complete bipartite",
-        "our work",
-        "Õ(√L*) if i* ∈ S, Õ(L_{i_S*}^{2/3}) else",
-        ("algorithm2_bipartite", "algorithm6"),
+    "bipartite_ours": Table1Row(
+        "directed complete bipartite", "our work", "Õ(√L*) if i* ∈ S, Õ(L_{i_S*}^{2/3}) else"
     ),
-    Table1Row("strongly observable (§3.1, Theorem 2; not a row)", "our work", "Õ(√(αT) + K²)", ("theorem2",)),
-    Table1Row(
-        "strongly observable (§3.2, Theorem 3; not a row)", "our work", "Õ(√((s+1)L*) + K²)", ("theorem3",)
+    "theorem2": Table1Row("strongly observable (§3.1, Theorem 2; not a row)", "our work", "Õ(√(αT) + K²)"),
+    "theorem3": Table1Row(
+        "strongly observable (§3.2, Theorem 3; not a row)", "our work", "Õ(√((s+1)L*) + K²)"
     ),
-)
+}
+
+
+def table1_row_of(algorithm: str) -> str | None:
+    """The key of the Table 1 row whose fits include ``algorithm``'s, or None (a baseline, a CMDP learner,
+    a name no registry has)."""
+    spec = algorithm_spec(algorithm)
+    return spec.table1 if spec else None
 
 
 def exponent_table(frames: list[pd.DataFrame]) -> pd.DataFrame:
@@ -116,8 +117,9 @@ def table1_comparison(table: pd.DataFrame) -> pd.DataFrame:
     """Paper 001's Table 1, row by row, beside the fits of the algorithms that achieve each result (one line
     per fit, or one ``not run`` line); fits of paper-001 regret metrics only."""
     lines = []
-    for row in TABLE1:
-        fits = table[[row.tests(a) for a in table["algorithm"]]] if len(table) else table
+    rows_of = [table1_row_of(algorithm) for algorithm in table["algorithm"]]
+    for key, row in TABLE1.items():
+        fits = table[[of == key for of in rows_of]] if len(table) else table
         head = {"graphs": row.graphs, "column": row.column, "paper's rate": row.rate}
         if fits.empty:
             lines.append({**head, "regime": "not run"})

@@ -3,6 +3,8 @@
 * ``rate only``: the bound is an Õ(·) rate drawn with unit constant (``explicit`` False): it can be neither
   met nor broken.
 * ``reference``: a line drawn for comparison (``direction`` ``"reference"``).
+* ``no bound``: an algorithm drawn without a bound (a baseline without a theorem); such rows are no claim,
+  and the verdict table leaves them out.
 * ``violated``: for an upper bound, the upper end of the metric's 95% interval over seeds is above the bound
   (for a lower bound, the lower end is below it). This is conservative: the interval is not certified to lie
   on the bound's side, even if the mean does; checked before ``vacuous`` so that no violation is hidden.
@@ -34,6 +36,9 @@ from regretlab.io import write_text
 #: Every verdict, in the order tables list them.
 #: ``identical``: a point of a curve family whose runs are bit-identical to another's, counted once (there).
 VERDICTS = ("holds", "violated", "vacuous", "implied", "rate only", "reference", "identical")
+#: The verdict of a row drawn without a bound (a baseline without a theorem): no claim, left out of the
+#: verdict table.
+NO_BOUND = "no bound"
 #: One row of the verdict table per value of these columns.
 VERDICT_KEYS = [
     "regime",
@@ -80,6 +85,9 @@ def verdict_table(summaries: list[pd.DataFrame]) -> pd.DataFrame:
     """Counts of each verdict per (regime, algorithm, constants, metric, bound, …, hypotheses), with the
     range of horizons and the number of points."""
     rows = pd.concat(summaries, ignore_index=True)
+    rows = rows[rows["verdict"] != NO_BOUND]
+    if rows.empty:
+        return pd.DataFrame(columns=[*VERDICT_KEYS, "points", "T_min", "T_max", *VERDICTS])
     if "identical_to" in rows:
         rows = rows.assign(
             verdict=rows["verdict"].where(rows["identical_to"].fillna("") == "", "identical"),

@@ -1,11 +1,11 @@
-"""The registry of bandit algorithms: config name → how to build the learner for one run.
+"""The registry of bandit algorithms: config name → everything the workflow needs to run, check and draw it.
 
-A learner is built from ``(instance, horizon, rng, constants, oracle)`` and exposes
-``play(losses, t0, tracker)``, ``params`` (its tuned constants, stored with the run) and ``hypotheses`` (the
-theorem's conditions, each a bool, evaluated on this run). ``oracle`` carries what a theorem's tuning assumes
-known — ``{"L_star": …}``, the realised total loss of the best arm, and for Section 4 ``{"L_best_S": …}``
-(L_{i*_S}, the best self-loop arm's) or ``{"L_D": …}`` (the mean over a minimum weakly dominating set D) — and
-is filled only for the algorithms whose spec asks for it; adaptive algorithms never receive it.
+An algorithm is one module (a learner meeting :class:`regretlab.bandits.learner.BanditLearner`) plus one
+entry of :data:`ALGORITHMS` (docs/notes/registries.md, "Add an algorithm"). ``build`` receives
+``(instance, horizon, rng, constants, oracle)``; ``oracle`` carries what a theorem's tuning assumes known —
+``{"L_star": …}``, the realised total loss of the best arm, and for Section 4 ``{"L_best_S": …}`` (L_{i*_S},
+the best self-loop arm's) or ``{"L_D": …}`` (the mean over a minimum weakly dominating set D) — and is filled
+only with the keys of the entry's ``oracle``; adaptive algorithms never receive it.
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from regretlab.bandits.algorithm1 import Algorithm1
+from regretlab.algorithm_spec import PALETTE
+from regretlab.algorithm_spec import AlgorithmSpec as BaseAlgorithmSpec
+from regretlab.bandits.algorithm1 import Algorithm1, meta_graph
 from regretlab.bandits.algorithm2 import Algorithm2
 from regretlab.bandits.algorithm4 import Algorithm4
 from regretlab.bandits.algorithm5 import Algorithm5
@@ -26,132 +28,215 @@ from regretlab.bandits.exp3g_weak import Exp3GWeak
 from regretlab.bandits.instance import BanditInstance
 from regretlab.bandits.leader import ExplorationLeader
 from regretlab.bandits.presets import require_preset
-from regretlab.bandits.theorem2 import Theorem2
+from regretlab.bandits.theorem2 import Theorem2, clipped_simplex_bounds
 from regretlab.bandits.theorem3 import Theorem3
+from regretlab.graphs.feedback_graph import FeedbackGraph
 
 
-@dataclass(frozen=True)
-class AlgorithmSpec:
-    """How the workflow builds one algorithm.
+@dataclass(frozen=True, kw_only=True)
+class AlgorithmSpec(BaseAlgorithmSpec):
+    """A bandit algorithm: the fields of :class:`regretlab.algorithm_spec.AlgorithmSpec` and
 
     Attributes:
         build: ``(instance, horizon, rng, constants, oracle) -> learner``.
-        presets: the constants presets it accepts (``paper`` = the theorem's).
-        needs_L_star: True when the theorem tunes η with L* (the ``paper`` preset then gets the true L*).
-        description: one line for listings and figure legends.
         graph_class: the feedback graphs it is valid on, a key of :data:`regretlab.checks.GRAPH_CLASSES`
             (``"strongly_observable"``, ``"self_aware"``, ``"weakly_observable"``,
             ``"directed_complete_bipartite"`` or ``"any_observable"``); the config check rejects an
             algorithm on an instance whose graph is not of its class before any job runs.
-        oracle: the realised totals its tuning takes (both presets), besides L*: ``L_best_S``, ``L_D``.
+        oracle: the realised totals its tuning takes (``L_star``, ``L_best_S``, ``L_D``), computed by a dry
+            pass over the run's own loss sequence (:func:`regretlab.bandits.simulate.run_seeds`).
+        horizon_rule: ``(graph, T) → problem or None``, the smallest horizon its decision set allows on a
+            graph, checked for every configured horizon before any job (None: not checked; its constructor
+            still is, when its job runs).
     """
 
-    build: Callable
-    presets: tuple[str, ...]
-    needs_L_star: bool
-    description: str
     graph_class: str
     oracle: tuple[str, ...] = ()
+    horizon_rule: Callable[[FeedbackGraph, int], str | None] | None = None
 
 
+def _exp3g_horizon(graph: FeedbackGraph, horizon: int) -> str | None:
+    """Exp3.G's Ω = {p_i ≥ 2η/K} with η = 1/√(αT) (paper 001 §3.1) is empty unless 2η ≤ 1, i.e. αT ≥ 4."""
+    alpha = graph.independence_number.value
+    if alpha * horizon < 4:
+        return (
+            f"Exp3.G's Ω = {{p_i ≥ 2η/K}}, η = 1/√(αT), is empty unless αT ≥ 4 (α = {alpha}), "
+            f"got T = {horizon}"
+        )
+    return None
+
+
+def _clipped_simplex_horizon(graph: FeedbackGraph, horizon: int) -> str | None:
+    """Ω = {p_i ≥ 1/T} of Theorems 2 and 3 (and Algorithm 5's stage 2) needs T > K."""
+    try:
+        clipped_simplex_bounds(graph.n_arms, horizon)
+    except ValueError as error:
+        return str(error)
+    return None
+
+
+def _meta_graph_horizon(graph: FeedbackGraph, horizon: int) -> str | None:
+    """Algorithms 1 and 4 play over Ω = {p_j ≥ 1/T} on the β = κ + s̄ meta-nodes: they need T > β."""
+    beta = meta_graph(graph).in_s.size
+    if horizon <= beta:
+        return f"Ω = {{p_j ≥ 1/T}} on the β = κ + s̄ = {beta} meta-nodes needs T > β, got T = {horizon}"
+    return None
+
+
+#: The keys every learner built on a meta-graph reports (Algorithms 1 and 4, regretlab.bandits.algorithm1).
+_META_GRAPH_PARAMS = ("c", "kappa", "beta", "s_bar", "cliques", "clique_partition_exact", "rho_1",
+                      "rate_growth", "rate_increases", "constants")  # fmt: skip
+#: The keys Algorithm 2 reports, in both variants (regretlab.bandits.algorithm2).
+_ALGORITHM2_PARAMS = ("eta", "eta_bar", "delta", "theta", "variant", "gamma", "oracle_loss", "s", "s_bar",
+                      "D", "constants")  # fmt: skip
+#: The keys Algorithm 7 reports, for either γ (regretlab.bandits.algorithm7).
+_ALGORITHM7_PARAMS = ("gamma", "D", "d", "delta_start", "delta_final", "eta_final", "eta_bar_final",
+                      "n_resets", "n_epochs", "reset_rounds", "delta_final_at_least_1_over_T")  # fmt: skip
+
+# Unit costs (µs per round and arm): Exp3.G measured ~2 M rounds/s at K = 16 on the reference laptop (README),
+# i.e. ~0.03 µs per arm and round (4 seeds of T = 10^7 at K = 16 in 22 s); 0.1 leaves room for slower cluster
+# cores before the cost model's safety factor. The §3 learners (OMD steps with a Newton normaliser): 0.2.
+# Section 4 (benchmarks/bench_bandits.py at K = 16, one core: Exp3.G-weak ~1.7 M rounds/s, Algorithm 2
+# ~1.0–1.1 M, Algorithms 6 and 7 ~0.7–1.0 M), with the same headroom.
 ALGORITHMS: dict[str, AlgorithmSpec] = {
     "exp3g": AlgorithmSpec(
         build=lambda instance, horizon, rng, constants, oracle: Exp3G(
             instance.graph, horizon, rng, constants
         ),
-        presets=Exp3G.presets,
-        needs_L_star=False,
         description="Exp3.G (Alon et al. 2015; paper 001 §3.1)",
+        label="Exp3.G",
+        colour=PALETTE["indigo"],
+        presets=Exp3G.presets,
+        params=("eta", "exploration_floor", "alpha", "constants"),
+        default_bounds=("exp3g_rate",),
+        table1="strong_minimax",
+        reference=3,
+        unit_cost_us=0.1,
         graph_class="strongly_observable",
+        horizon_rule=_exp3g_horizon,
     ),
     "theorem2": AlgorithmSpec(
         build=lambda instance, horizon, rng, constants, oracle: Theorem2(
             instance.graph, horizon, rng, constants
         ),
-        presets=Theorem2.presets,
-        needs_L_star=False,
         description="OMD with eq. (5), Ω = {p_i ≥ 1/T} (paper 001 Theorem 2)",
+        label="Theorem 2 (OMD, eq. (5))",
+        colour=PALETTE["rose"],
+        presets=Theorem2.presets,
+        params=("eta", "c", "lower", "alpha", "constants"),
+        default_bounds=("theorem2_bound",),
+        table1="theorem2",
+        reference=1,
+        unit_cost_us=0.2,
         graph_class="strongly_observable",
+        horizon_rule=_clipped_simplex_horizon,
     ),
     "theorem3": AlgorithmSpec(
         build=lambda instance, horizon, rng, constants, oracle: Theorem3(
             instance.graph, horizon, rng, constants, L_star=oracle["L_star"]
         ),
-        presets=Theorem3.presets,
-        needs_L_star=True,
         description="OMD with eq. (6), η tuned with the true L* (paper 001 Theorem 3)",
+        label="Theorem 3 (OMD, eq. (6), oracle L*)",
+        colour=PALETTE["green"],
+        presets=Theorem3.presets,
+        params=("eta", "eta_cap", "c", "lower", "s", "L_star", "constants"),
+        default_bounds=("theorem3_bound",),
+        table1="theorem3",
+        unit_cost_us=0.2,
         graph_class="strongly_observable",
+        oracle=("L_star",),
+        horizon_rule=_clipped_simplex_horizon,
     ),
     "algorithm1": AlgorithmSpec(
         build=lambda instance, horizon, rng, constants, oracle: Algorithm1(
             instance.graph, horizon, rng, constants, L_star=oracle["L_star"]
         ),
-        presets=Algorithm1.presets,
-        needs_L_star=True,
         description="Algorithm 1: cliques as meta-nodes, adaptive Hedge inside (paper 001 Theorem 4)",
+        label="Algorithm 1 (Theorem 4, oracle L*)",
+        colour=PALETTE["purple"],
+        presets=Algorithm1.presets,
+        params=("eta", "eta_max", "L_star", *_META_GRAPH_PARAMS),
+        default_bounds=("algorithm1_rate",),
+        table1="strong_ours",
+        unit_cost_us=0.2,
         graph_class="strongly_observable",
+        oracle=("L_star",),
+        horizon_rule=_meta_graph_horizon,
     ),
     "algorithm4": AlgorithmSpec(
         build=lambda instance, horizon, rng, constants, oracle: Algorithm4(
             instance.graph, horizon, rng, constants
         ),
-        presets=Algorithm4.presets,
-        needs_L_star=False,
         description="Algorithm 4: Algorithm 1 with resets, no knowledge of L* (paper 001 Theorem 13)",
+        label="Algorithm 4 (Theorem 13)",
+        colour=PALETTE["olive"],
+        presets=Algorithm4.presets,
+        params=("eta_start", "eta_final", "n_resets", "n_epochs", "reset_rounds", *_META_GRAPH_PARAMS),
+        default_bounds=("algorithm4_proof_rate",),
+        table1="strong_ours",
+        unit_cost_us=0.2,
         graph_class="strongly_observable",
+        horizon_rule=_meta_graph_horizon,
     ),
     "algorithm5": AlgorithmSpec(
         build=lambda instance, horizon, rng, constants, oracle: Algorithm5(
             instance.graph, horizon, rng, constants
         ),
-        presets=Algorithm5.presets,
-        needs_L_star=False,
         description="Algorithm 5 for self-aware graphs (paper 001 Theorem 14)",
+        label="Algorithm 5 (Theorem 14)",
+        colour=PALETTE["teal"],
+        presets=Algorithm5.presets,
+        params=(
+            "eta_init",
+            "epsilon_init",
+            "eta_floor",
+            "max_meta_epochs",
+            "kappa",
+            "alpha",
+            "constants",
+            "stage2",
+            "meta_epochs",
+            "epochs",
+            "stage2_started",
+            "stage2_start_round",
+            "eta",
+            "epsilon",
+        ),
+        default_bounds=("theorem14_rate",),
+        table1="self_aware_ours",
+        unit_cost_us=0.2,
         graph_class="self_aware",
-    ),
-    "algorithm6": AlgorithmSpec(
-        build=lambda instance, horizon, rng, constants, oracle: Algorithm6(
-            instance.graph, horizon, rng, constants
-        ),
-        presets=Algorithm6.presets,
-        needs_L_star=False,
-        description="Algorithm 6: Algorithm 2 with clipping and resets, no oracle (paper 001 Theorem 17)",
-        graph_class="directed_complete_bipartite",
-    ),
-    "algorithm7": AlgorithmSpec(
-        build=lambda instance, horizon, rng, constants, oracle: Algorithm7(
-            instance.graph, horizon, rng, constants, gamma=1.0 / 3.0
-        ),
-        presets=Algorithm7.presets,
-        needs_L_star=False,
-        description="Algorithm 7: Algorithm 2 with resets on δ, γ = 1/3, no oracle (paper 001 Theorem 18)",
-        graph_class="weakly_observable",
-    ),
-    "algorithm7_half": AlgorithmSpec(
-        build=lambda instance, horizon, rng, constants, oracle: Algorithm7(
-            instance.graph, horizon, rng, constants, gamma=0.5
-        ),
-        presets=Algorithm7.presets,
-        needs_L_star=False,
-        description="Algorithm 7: Algorithm 2 with resets on δ, γ = 1/2, no oracle (paper 001 Theorem 18)",
-        graph_class="weakly_observable",
+        horizon_rule=_clipped_simplex_horizon,
     ),
     "exp3g_weak": AlgorithmSpec(
         build=lambda instance, horizon, rng, constants, oracle: Exp3GWeak(
             instance.graph, horizon, rng, constants
         ),
-        presets=Exp3GWeak.presets,
-        needs_L_star=False,
         description="Exp3.G with exploration on a weakly dominating set (Alon et al. 2015; paper 001 §4)",
+        label="Exp3.G on a weakly dominating set",
+        colour=PALETTE["indigo"],
+        presets=Exp3GWeak.presets,
+        params=("gamma", "eta", "d", "D", "constants"),
+        default_bounds=("exp3g_weak_bound",),
+        # Exp3.G-weak runs on stars and on bipartite graphs alike (a bipartite graph is weakly observable
+        # with d = 1), so its fits are listed once, under the general row.
+        table1="weak_minimax",
+        reference=2,
+        unit_cost_us=0.1,
         graph_class="weakly_observable",
     ),
     "algorithm2_bipartite": AlgorithmSpec(
         build=lambda instance, horizon, rng, constants, oracle: Algorithm2(
             instance.graph, horizon, rng, constants, "bipartite", oracle["L_best_S"]
         ),
-        presets=Algorithm2.presets,
-        needs_L_star=False,
         description="Algorithm 2, Ω = {Σ_S p ≥ √η̄}, η, η̄ tuned with the true L_{i*_S} (paper 001 Theorem 7)",
+        label="Algorithm 2 (Theorem 7, oracle L_{i*_S})",
+        colour=PALETTE["rose"],
+        presets=Algorithm2.presets,
+        params=_ALGORITHM2_PARAMS,
+        default_bounds=("theorem7_best_S", "theorem7_best_Sbar"),
+        table1="bipartite_ours",
+        unit_cost_us=0.2,
         graph_class="directed_complete_bipartite",
         oracle=("L_best_S",),
     ),
@@ -159,9 +244,14 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         build=lambda instance, horizon, rng, constants, oracle: Algorithm2(
             instance.graph, horizon, rng, constants, "weak", oracle["L_D"], gamma=1.0 / 3.0
         ),
-        presets=Algorithm2.presets,
-        needs_L_star=False,
         description="Algorithm 2, Ω = {p ≥ δ on D}, γ = 1/3, tuned with the true L_D (paper 001 Theorem 8)",
+        label="Algorithm 2 (Theorem 8, γ = 1/3, oracle L_D)",
+        colour=PALETTE["rose"],
+        presets=Algorithm2.presets,
+        params=_ALGORITHM2_PARAMS,
+        default_bounds=("theorem8_best_S_third", "theorem8_best_Sbar_third"),
+        table1="weak_ours",
+        unit_cost_us=0.2,
         graph_class="weakly_observable",
         oracle=("L_D",),
     ),
@@ -169,19 +259,82 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         build=lambda instance, horizon, rng, constants, oracle: Algorithm2(
             instance.graph, horizon, rng, constants, "weak", oracle["L_D"], gamma=0.5
         ),
-        presets=Algorithm2.presets,
-        needs_L_star=False,
         description="Algorithm 2, Ω = {p ≥ δ on D}, γ = 1/2, tuned with the true L_D (paper 001 Theorem 8)",
+        label="Algorithm 2 (Theorem 8, γ = 1/2, oracle L_D)",
+        colour=PALETTE["wine"],
+        presets=Algorithm2.presets,
+        params=_ALGORITHM2_PARAMS,
+        default_bounds=("theorem8_best_S_half", "theorem8_best_Sbar_half"),
+        table1="weak_ours",
+        unit_cost_us=0.2,
         graph_class="weakly_observable",
         oracle=("L_D",),
+    ),
+    "algorithm6": AlgorithmSpec(
+        build=lambda instance, horizon, rng, constants, oracle: Algorithm6(
+            instance.graph, horizon, rng, constants
+        ),
+        description="Algorithm 6: Algorithm 2 with clipping and resets, no oracle (paper 001 Theorem 17)",
+        label="Algorithm 6 (Theorem 17)",
+        colour=PALETTE["green"],
+        presets=Algorithm6.presets,
+        params=(
+            "eta_start",
+            "eta_final",
+            "eta_bar_final",
+            "n_resets",
+            "n_epochs",
+            "reset_rounds",
+            "eta_bar_capped_epochs",
+            "clipping_rounds",
+            "clipped_arms",
+        ),
+        default_bounds=("theorem17_best_S", "theorem17_best_Sbar"),
+        table1="bipartite_ours",
+        unit_cost_us=0.2,
+        graph_class="directed_complete_bipartite",
+    ),
+    "algorithm7": AlgorithmSpec(
+        build=lambda instance, horizon, rng, constants, oracle: Algorithm7(
+            instance.graph, horizon, rng, constants, gamma=1.0 / 3.0
+        ),
+        description="Algorithm 7: Algorithm 2 with resets on δ, γ = 1/3, no oracle (paper 001 Theorem 18)",
+        label="Algorithm 7 (Theorem 18, γ = 1/3)",
+        colour=PALETTE["green"],
+        presets=Algorithm7.presets,
+        params=_ALGORITHM7_PARAMS,
+        default_bounds=("theorem18_best_S_third", "theorem18_best_Sbar_third"),
+        table1="weak_ours",
+        unit_cost_us=0.2,
+        graph_class="weakly_observable",
+    ),
+    "algorithm7_half": AlgorithmSpec(
+        build=lambda instance, horizon, rng, constants, oracle: Algorithm7(
+            instance.graph, horizon, rng, constants, gamma=0.5
+        ),
+        description="Algorithm 7: Algorithm 2 with resets on δ, γ = 1/2, no oracle (paper 001 Theorem 18)",
+        label="Algorithm 7 (Theorem 18, γ = 1/2)",
+        colour=PALETTE["teal"],
+        presets=Algorithm7.presets,
+        params=_ALGORITHM7_PARAMS,
+        default_bounds=("theorem18_best_S_half", "theorem18_best_Sbar_half"),
+        table1="weak_ours",
+        unit_cost_us=0.2,
+        graph_class="weakly_observable",
     ),
     "exploration_leader": AlgorithmSpec(
         build=lambda instance, horizon, rng, constants, oracle: ExplorationLeader(
             instance.graph, horizon, rng, constants
         ),
-        presets=ExplorationLeader.presets,
-        needs_L_star=False,
         description="Follow the leader, exploration min{1, 1/t} on D: O(ln T) regret at L* = 0 (Theorem 5)",
+        label="Leader + exploration 1/t on D (not in the paper)",
+        colour=PALETTE["olive"],
+        presets=ExplorationLeader.presets,
+        params=("c", "d", "D", "constants"),
+        default_bounds=("theorem5_premise_rate", "theorem5_lower"),
+        # Theorem 5's learner tests the row's "no o(L*) bound": O(ln T) at L* = 0, ≈ T^{1−ε} beside it.
+        table1="weak_ours",
+        unit_cost_us=0.1,
         graph_class="weakly_observable",
     ),
 }
@@ -200,13 +353,10 @@ def make_learner(
         raise ValueError(f"algorithm must be one of {sorted(ALGORITHMS)}, got {name!r}")
     spec = ALGORITHMS[name]
     require_preset(name, spec.presets, constants)
-    if spec.needs_L_star and (oracle is None or "L_star" not in oracle):
-        raise ValueError(
-            f"{name} is tuned with the true L* (the theorem's oracle tuning): pass oracle['L_star']"
-        )
     missing = [key for key in spec.oracle if oracle is None or key not in oracle]
     if missing:
         raise ValueError(
-            f"{name} is tuned with the realised {missing} (the theorem's oracle tuning): pass them"
+            f"{name} is tuned with the realised {missing} (the theorem's oracle tuning): pass "
+            + ", ".join(f"oracle[{key!r}]" for key in missing)
         )
     return spec.build(instance, horizon, rng, constants, oracle or {})

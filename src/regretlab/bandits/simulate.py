@@ -53,11 +53,13 @@ def simulate(
     for end in ends:
         losses = instance.environment.draw(env_rng, t0, int(end) - t0)
         learner.play(losses, t0, tracker)
+        _require_recorded(learner, tracker, t0, int(end))
         t0 = int(end)
         if len(per_arm) < checkpoints.size and checkpoints[len(per_arm)] == end:
             per_arm.append(per_arm_record(tracker.cum_loss, tracker.sums[0], in_s, in_d))
     if t0 < horizon:
         learner.play(instance.environment.draw(env_rng, t0, horizon - t0), t0, tracker)
+        _require_recorded(learner, tracker, t0, horizon)
     if not tracker.complete:
         raise RuntimeError("the run ended before every checkpoint was recorded (checkpoint beyond horizon?)")
     frame = pd.DataFrame(tracker.records, columns=list(RECORD_COLUMNS))
@@ -69,6 +71,22 @@ def simulate(
     frame.insert(0, "t", checkpoints)
     frame["best_arm"] = frame["best_arm"].astype(np.int64)
     return frame
+
+
+def _require_recorded(learner, tracker: Tracker, t0: int, end: int) -> None:
+    """Raise the error naming ``learner`` when rounds ``t0+1 … end`` left a checkpoint unrecorded: its
+    ``play`` must call ``track_round`` once per round (:class:`regretlab.bandits.learner.BanditLearner`)."""
+    expected = int(np.searchsorted(tracker.checkpoints, end, side="right"))
+    recorded = int(tracker.position[0])
+    if recorded != expected:
+        missing = int(tracker.checkpoints[min(recorded, expected)])
+        name = f"{type(learner).__module__}.{type(learner).__qualname__}"
+        raise RuntimeError(
+            f"learner {name} played rounds {t0 + 1}..{end} but the checkpoint t = {missing} was "
+            f"{'not recorded' if recorded < expected else 'recorded too early'}: its play() must call "
+            "track_round(t, losses[r], p, arm, *tracker.arrays()) once per round, with the round's "
+            "1-based t (regretlab.bandits.learner.BanditLearner)"
+        )
 
 
 def realised_totals(instance: BanditInstance, horizon: int, env_rng: np.random.Generator) -> np.ndarray:
@@ -121,7 +139,7 @@ def run_seeds(
     instance = instance.at_horizon(horizon)
     frames, learners = [], []
     spec = ALGORITHMS.get(algorithm)
-    oracle_keys = (("L_star",) if spec.needs_L_star else ()) + spec.oracle if spec else ()
+    oracle_keys = spec.oracle if spec else ()
 
     def build(instance: BanditInstance, seed: int | str):
         """The learner of ``seed`` and its environment generator."""

@@ -191,26 +191,3 @@ class PDGDOPS(UCOGDPSAlone):
         self.primal.update(loss, eta_t, trajectory)  # line 8
         self.dual.update(violation)  # line 9
         return loss
-
-
-#: Learner classes by algorithm name.
-LEARNERS = {UCOGDPSAlone.algorithm: UCOGDPSAlone, PDGDOPS.algorithm: PDGDOPS}
-
-
-def make_learner(
-    algorithm: str,
-    layer_sizes: Sequence[int],
-    n_actions: int,
-    m: int,
-    T: int,
-    delta: float,
-    constants: str = "paper",
-    rho: float | None = None,
-) -> UCOGDPSAlone:
-    """A fresh ``"pdgd_ops"`` or ``"uc_o_gdps"`` learner (the latter at ``λ = 0``, i.e. ``ℓ_t = -r_t``).
-
-    ``rho`` is the instance's feasibility parameter, read by the ``"tuned"`` dual step only.
-    """
-    if algorithm not in LEARNERS:
-        raise ValueError(f"algorithm must be one of {sorted(LEARNERS)}, got {algorithm!r}")
-    return LEARNERS[algorithm](layer_sizes, n_actions, m, T, delta, constants, rho=rho)

@@ -17,9 +17,9 @@ import time
 import numpy as np
 import pandas as pd
 
+from regretlab.cmdp.algorithms import make_learner
 from regretlab.cmdp.environments import CMDPEnvironment, make_environment
 from regretlab.cmdp.instance import CMDP, constraint_summary, make_cmdp
-from regretlab.cmdp.pdgd_ops import make_learner
 from regretlab.cmdp.simulate import simulate
 from regretlab.io import read_json, stack_run_frames, write_json, write_run_table
 from regretlab.run_sets import play_run_set

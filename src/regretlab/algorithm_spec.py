@@ -1,0 +1,63 @@
+"""What every registered algorithm carries, whatever its kind: the one entry the workflow reads.
+
+An algorithm is one module (its learner) plus one :class:`AlgorithmSpec` in its kind's registry
+(:data:`regretlab.bandits.algorithms.ALGORITHMS`, :data:`regretlab.cmdp.algorithms.ALGORITHMS`). Everything
+else derives from the entry: the config schema's algorithm names (:func:`regretlab.config.load_schema`), the
+checks before any job (presets, graph class, horizon, the learner parameters a bound needs), the figure's
+label and colour, the row of paper 001's Table 1 its fits are listed under, and the cost model's unit cost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+#: Colours of the figures' algorithms: Paul Tol's "muted" qualitative scheme, distinct under the common forms
+#: of colour blindness, without its two pale members (sand and cyan), which are hard to see on white; every
+#: colour here has a contrast ratio of at least 2.8 against white. Grey is kept for the reference learner.
+PALETTE = {
+    "indigo": "#332288",
+    "rose": "#CC6677",
+    "green": "#117733",
+    "purple": "#AA4499",
+    "olive": "#999933",
+    "teal": "#44AA99",
+    "wine": "#882255",
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class AlgorithmSpec:
+    """One algorithm as the workflow sees it.
+
+    Attributes:
+        build: builds the learner of one run; its arguments depend on the kind (see the kind's registry).
+        description: one line for listings (``regretlab list algorithms``).
+        label: how figures name it (legend, panel titles).
+        colour: its line colour in every figure, preferably from :data:`PALETTE` (a figure whose algorithms
+            share a colour gives the later ones unused palette colours, :func:`regretlab.analysis.figures.
+            figure_colours`).
+        presets: the constants presets it accepts (``paper`` = the source's constants).
+        params: the keys of the learner's ``params`` dict (the constants it reports, stored with each run);
+            a bound that needs a parameter the learner does not report is rejected before any job
+            (:attr:`regretlab.theory.BoundSpec.params`). A test builds each learner and compares.
+        default_bounds: the bounds drawn against it when a regime's ``bounds`` does not name it; empty for a
+            baseline without a theorem, which is drawn without a bound (verdict ``no bound``).
+        table1: the row of paper 001's Table 1 its fits test, a key of
+            :data:`regretlab.analysis.tables.TABLE1`; None when it is in no row (a baseline, a CMDP learner).
+        reference: rank as the reference learner of a figure, drawn in grey in every other panel: the
+            regime's algorithm of highest rank above 0 is the reference; 0 (default) never is.
+        unit_cost_us: measured cost per unit of its kind's cost model (:mod:`regretlab.cost`), in
+            microseconds (bandit: per round and arm); None: not measured, the cost model's default applies.
+    """
+
+    build: Callable
+    description: str
+    label: str
+    colour: str
+    presets: tuple[str, ...]
+    params: tuple[str, ...]
+    default_bounds: tuple[str, ...] = ()
+    table1: str | None = None
+    reference: int = 0
+    unit_cost_us: float | None = None
