@@ -86,9 +86,9 @@ def _meta_graph_horizon(graph: FeedbackGraph, horizon: int) -> str | None:
 #: The keys every learner built on a meta-graph reports (Algorithms 1 and 4, regretlab.bandits.algorithm1).
 _META_GRAPH_PARAMS = ("c", "kappa", "beta", "s_bar", "cliques", "clique_partition_exact", "rho_1",
                       "rate_growth", "rate_increases", "constants")  # fmt: skip
-#: The keys Algorithm 2 reports, in both variants (regretlab.bandits.algorithm2).
+#: The keys Algorithm 2 reports, in both variants, after its run (regretlab.bandits.algorithm2).
 _ALGORITHM2_PARAMS = ("eta", "eta_bar", "delta", "theta", "variant", "gamma", "oracle_loss", "s", "s_bar",
-                      "D", "constants")  # fmt: skip
+                      "D", "constants", "lemma6_min_ratio")  # fmt: skip
 #: The keys Algorithm 7 reports, for either γ (regretlab.bandits.algorithm7).
 _ALGORITHM7_PARAMS = ("gamma", "D", "d", "delta_start", "delta_final", "eta_final", "eta_bar_final",
                       "n_resets", "n_epochs", "reset_rounds", "delta_final_at_least_1_over_T")  # fmt: skip
