@@ -22,9 +22,8 @@ from regretlab.bandits.algorithms import ALGORITHMS
 from regretlab.bandits.instance import GRAPH_FAMILIES, LOSS_KINDS
 from regretlab.checks import GRAPH_CLASSES
 from regretlab.cmdp.instance import FAMILIES as CMDP_FAMILIES
-from regretlab.cmdp.pdgd_ops import LEARNERS as CMDP_LEARNERS
 from regretlab.config import ConfigError, presets_of
-from regretlab.kinds import KINDS
+from regretlab.kinds import KINDS, algorithm_spec
 from regretlab.names import not_one_of
 from regretlab.theory import BOUNDS
 
@@ -44,13 +43,6 @@ def _check_names(names: list[str], allowed: list[str], what: str) -> None:
         raise ConfigError("\n".join(f"{what}: {not_one_of(name, allowed)}" for name in unknown))
 
 
-def _first_line(text: str | None) -> str:
-    """The first sentence of a docstring, on one line, without its reStructuredText markup."""
-    paragraph = " ".join((text or "").strip().split("\n\n")[0].split())
-    plain = re.sub(r":\w+:`~?([^`]+)`", r"\1", paragraph).replace("``", "")
-    return plain.split(". ")[0].rstrip(".")
-
-
 def _shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1].rstrip() + "…"
 
@@ -61,9 +53,7 @@ def _algorithm(name: str) -> tuple[str, str, str]:
     if spec is not None:
         graph_class = spec.graph_class
         return graph_class, GRAPH_CLASSES[graph_class].description, spec.description
-    learner = CMDP_LEARNERS.get(name)
-    description = getattr(learner, "description", None) or _first_line(getattr(learner, "__doc__", ""))
-    return "-", "layered loop-free CMDPs (paper 000 §3)", description
+    return "-", "layered loop-free CMDPs (paper 000 §3)", algorithm_spec(name).description
 
 
 def list_algorithms(names: list[str] | None = None) -> str:
