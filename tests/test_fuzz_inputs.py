@@ -227,6 +227,7 @@ VALID_LOSSES = {
     "theorem5": {"b": 0.5, "environment": 1, "calibration_seeds": 2},
 }
 VALID_CMDP = {family: {"family": family, "constraint_spread": 0.1} for family in CMDP_FAMILIES}
+VALID_CMDP["chain"] = {"family": "chain", "states_per_layer": 1}  # one state per layer, two actions, m = 1
 #: Weakly observable graph families: their regimes run exp3g_weak, the others exp3g.
 WEAK = {"directed_complete_bipartite", "weakly_observable_stars"}
 #: Words of internal objects a message about a config field must not show instead of the field.

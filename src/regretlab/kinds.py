@@ -26,11 +26,15 @@ class Metric:
         label: what it is, in words (and the paper's symbol), for axis labels.
         unit: its unit, in words (the axis label adds it in parentheses).
         description: one line for listings: its definition and where the paper defines it.
+        proportion: the metric is a 0/1 event per run (e.g. Lemma 5's "every epoch covered"): the aggregate
+            summarises it by the fraction of seeds with a Clopper–Pearson interval instead of the bootstrap
+            one, and a bound on it is a binomial test (:mod:`regretlab.analysis.aggregate`).
     """
 
     label: str
     unit: str
     description: str
+    proportion: bool = False
 
     @property
     def axis_label(self) -> str:
@@ -144,6 +148,22 @@ KINDS: dict[str, Kind] = {
                 "fraction of epochs",
                 "the event E^Δ of Lemma 5 (line 548), checked per epoch",
             ),
+            "all_epochs_covered": Metric(
+                "share of seeds with every epoch's set ∋ P",
+                "fraction of seeds",
+                "the event E^Δ of Lemma 5 (line 548) on [1..t], 0 or 1 per run",
+                proportion=True,
+            ),
+            "coverage_ratio_max": Metric(
+                "largest ‖P − P̄_j‖₁ / ε_j",
+                "ratio",
+                "over the started epochs and pairs: at most 1 iff every set contains P (eq. (10))",
+            ),
+            "dual_clipped": Metric(
+                "share of episodes whose dual step is clipped at T^{1/4}",
+                "fraction of episodes",
+                "eq. (16) clips a coordinate at the box side (Theorem 6's mechanism)",
+            ),
             "q_error_l1": Metric(
                 "occupancy error Σ_τ ‖q_τ − q̂_τ‖₁",
                 "expected state-action visits",
@@ -179,6 +199,12 @@ KINDS: dict[str, Kind] = {
                 "the Slater margin of the run's benchmark (§3.5)",
             ),
             "opt": Metric("OPT, the offline optimum", "reward per episode", "the benchmark of Definition 2"),
+            "lambda_star_l1": Metric(
+                "‖λ*‖₁ of the run's horizon",
+                "reward per unit of constraint",
+                "the multiplier of eq. (5) with the r̄, Ḡ of Definition 2 for this T",
+            ),
+            "dual_eta": Metric("dual step η", "per unit of constraint", "the η of eq. (9) the run's dual used"),
             "C": Metric("primal constant C", "dimensionless", "C of η_t = 1/(ℓ̄_t C √T) (App. C.2)"),
         },
         time_unit="episode",

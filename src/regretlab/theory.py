@@ -49,6 +49,11 @@ class BoundSpec:
             check says so before any job (a test checks each declaration against what the functions read).
         metrics: the run metrics they read besides ``metric`` (e.g. ``L_star``); every one is a metric of
             the kind whose regimes draw the bound (:data:`regretlab.kinds.KINDS`).
+        at_checkpoint: the bound is on a running sum over ``[1..t]`` and grows with ``t`` (Lemma 2's
+            ``E^q_δ``, OGD's ``η m L² t / 2``): in a trajectory regime (``x: t``) it is evaluated at each
+            checkpoint ``t`` (``evaluate`` reads ``t`` for the length and ``T`` for the horizon's constants).
+            False: at the run's horizon ``T`` (e.g. ``ζ``, whose metric is a running maximum). In a sweep in
+            ``T`` the two are the same point.
     """
 
     evaluate: Callable[[dict], float]
@@ -63,6 +68,7 @@ class BoundSpec:
     constants: str = "paper's constants"
     params: tuple[str, ...] = ()
     metrics: tuple[str, ...] = ()
+    at_checkpoint: bool = False
 
 
 def _cmdp_args(n: dict) -> tuple:
@@ -352,21 +358,27 @@ BOUNDS: dict[str, BoundSpec] = {
         source="paper 000 Theorem 6 (lines 407-409): V_T = Õ(T^{3/4}); drawn with unit constant",
     ),
     "dual_regret_paper": BoundSpec(
-        evaluate=lambda n: cmdp_bounds.dual_regret_paper(
-            int(n["T"]), n["delta"], n["m"], n["L"], n["n_states"], n["n_actions"]
-        ).value,
+        evaluate=lambda n: (
+            cmdp_bounds.dual_regret_paper(
+                int(n["T"]), n["delta"], n["m"], n["L"], n["n_states"], n["n_actions"], int(n["t"])
+            ).value
+        ),
         metric="dual_regret",
         explicit=True,
-        label="R^D_T(0) ≤ ηmL²T/2, η of App. C",
-        exponents={"T": 0.5, "t": 0.5},
-        source="paper 000 App. C.1.1 (lines 711-715) with λ_1 = 0 and η of line 977",
+        label="R^D_t(0) ≤ ηmL²t/2, η of App. C",
+        exponents={"T": 0.5, "t": 1.0},
+        source="paper 000 App. C.1.1 (lines 711-715) with λ_1 = 0 and η of line 977 (for horizon T)",
+        at_checkpoint=True,
     ),
     "dual_regret_tuned": BoundSpec(
-        evaluate=lambda n: cmdp_bounds.dual_regret_tuned(int(n["T"]), n["m"], n["L"], n["rho"]).value,
+        evaluate=lambda n: (
+            cmdp_bounds.dual_regret_tuned(int(n["T"]), n["m"], n["L"], n["rho"], int(n["t"])).value
+        ),
         metric="dual_regret",
         explicit=True,
-        label="R^D_T(0) ≤ ηmL²T/2, tuned η = D/(L√(mT))",
-        exponents={"T": 0.5, "t": 0.5},
+        label="R^D_t(0) ≤ ηmL²t/2, tuned η = D/(L√(mT))",
+        exponents={"T": 0.5, "t": 1.0},
+        at_checkpoint=True,
         source=(
             "paper 000 App. C.1.1 (lines 711-715; OGD's bound holds for any η) at the tuned preset's η "
             "(regretlab.cmdp.dual.tuned_dual_learning_rate). With adversarial constraints the point's ρ "
@@ -391,23 +403,52 @@ BOUNDS: dict[str, BoundSpec] = {
         ),
         constants="paper's constants (Theorem 3 holds for any C), at each run's C and ℓ̄",
     ),
-    "lemma5_coverage": BoundSpec(
+    "lemma5_all_epochs_covered": BoundSpec(
         evaluate=lambda n: 1.0 - n["delta"],
-        metric="coverage",
+        metric="all_epochs_covered",
         explicit=True,
-        label="1 − δ: P(E^Δ), every confidence set contains the true P",
+        label="P(E^Δ) ≥ 1 − δ: fraction of seeds whose every epoch's set contains P (Clopper–Pearson 95%)",
         exponents={"T": 0.0, "t": 0.0},
-        source="paper 000 Lemma 5 (App. A, lines 443-447, 548): E^Δ(δ) holds with probability ≥ 1 − δ",
+        source=(
+            "paper 000 Lemma 5 (App. A, lines 443-447, 548): E^Δ(δ), every epoch's confidence set contains "
+            "P, holds with probability ≥ 1 − δ; tested on the fraction of seeds where it held"
+        ),
         direction="lower",
     ),
     "lambda_star": BoundSpec(
         evaluate=lambda n: n["lambda_star_l1"],
         metric="lambda_l1",
         explicit=True,
-        label="‖λ*‖₁, the Lagrange multiplier of the offline LP (5)",
+        label="‖λ*‖₁, the Lagrange multiplier of the offline LP (5) at this horizon",
         exponents={"T": 0.0, "t": 0.0},
-        source="LP dual of eq. (5) (regretlab.cmdp.offline_lp.lagrange_multiplier); a reference, not a bound",
+        source=(
+            "LP dual of eq. (5) with the r̄, Ḡ, ρ of the run's horizon (regretlab.cmdp.offline_lp."
+            "lagrange_multiplier); a reference, not a bound"
+        ),
         direction="reference",
+        metrics=("lambda_star_l1",),
+    ),
+    "dual_box": BoundSpec(
+        evaluate=lambda n: n["m"] * int(n["T"]) ** 0.25,
+        metric="lambda_l1",
+        explicit=True,
+        label="mT^{1/4}: ‖λ‖₁ at the corner of the dual box [0, T^{1/4}]^m",
+        exponents={"T": 0.25, "t": 0.0},
+        source="paper 000 Algorithm 2 line 3 (𝒟 = [0, T^{1/4}]^m); a reference: λ* above it is clipped",
+        direction="reference",
+    ),
+    "theorem4_dual_never_clipped": BoundSpec(
+        evaluate=lambda n: 0.0,
+        metric="dual_clipped",
+        explicit=True,
+        label="share of episodes whose dual step is clipped at T^{1/4} = 0 (never touches the box)",
+        exponents={"T": 0.0, "t": 0.0},
+        source=(
+            "paper 000 §6 (line 315) and Theorem 4: under Condition 2 ‖λ_t‖₁ ≤ ζ ≤ T^{1/4}, so the "
+            "Lagrangian vector never touches the boundary of 𝒟; where Condition 2 fails (Theorem 6) it may"
+        ),
+        hypotheses=_condition2,
+        metrics=("rho",),
     ),
     "theorem4_zeta": BoundSpec(
         evaluate=lambda n: cmdp_bounds.theorem4_zeta(n["m"], n["L"], n["rho"]).value,
@@ -420,17 +461,21 @@ BOUNDS: dict[str, BoundSpec] = {
         metrics=("rho",),
     ),
     "lemma2_q_error": BoundSpec(
-        evaluate=lambda n: cmdp_bounds.lemma2_Eq(*_cmdp_args(n)).value,
+        evaluate=lambda n: cmdp_bounds.lemma2_Eq(*_cmdp_args(n), length=int(n["t"])).value,
         metric="q_error_l1",
         explicit=True,
-        label="E^q_δ = 4L|X|√(2T ln(1/δ)) + 6L|X|√(2T|A| ln(T|X||A|/δ))",
+        label="E^q_δ(t) = 4L|X|√(2t ln(1/δ)) + 6L|X|√(2t|A| ln(T|X||A|/δ))",
         exponents={"T": 0.5, "t": 0.5},
-        source="paper 000 Lemma 2 (App. A, line 453): Σ_t ||q_t − q̂_t||_1 ≤ E^q_δ w.p. ≥ 1 − 2δ",
+        source=(
+            "paper 000 Lemma 2 (App. A, line 453): Σ_{τ≤t} ||q_τ − q̂_τ||_1 ≤ E^q_δ w.p. ≥ 1 − 2δ, "
+            "the √T of the sum at t (regretlab.cmdp.bounds.lemma2_Eq)"
+        ),
+        at_checkpoint=True,
     ),
     "theorem3_primal_regret": BoundSpec(
-        evaluate=lambda n: cmdp_bounds.theorem3(
-            *_cmdp_args(n), n["C"], n["ell_bar"], n["ell_bar"], int(n["T"])
-        ).value,
+        evaluate=lambda n: (
+            cmdp_bounds.theorem3(*_cmdp_args(n), n["C"], n["ell_bar"], n["ell_bar"], int(n["T"])).value
+        ),
         metric="primal_regret",
         explicit=True,
         label="ℓ̄ E^q_δ + ℓ̄ L C√T + ℓ̄ (|X||A|/2) T/(C√T)",
@@ -630,6 +675,9 @@ TRIVIAL_BOUNDS: dict[str, Callable[[dict], float]] = {
     # says something only above 0.
     "reward_ratio": lambda n: 0.0,
     "coverage": lambda n: 0.0,
+    "all_epochs_covered": lambda n: 0.0,
+    # A share of episodes is at most 1.
+    "dual_clipped": lambda n: 1.0,
 }
 """The trivial bound of each metric at a point (see the point dict above), at the checkpoint ``t``: what
 the metric cannot exceed (or, for a lower-bounded metric, fall below) whatever the learner does. A bound
@@ -654,6 +702,15 @@ def _dual_regret_identity(n: dict) -> float:
     eta, m = n["params"]["eta"], n["m"]
     drift = max(0.0, n["lambda_l1"] / math.sqrt(m) - eta * math.sqrt(m) * n["L"])
     return eta * m * n["L"] ** 2 * n["t"] / 2 - drift**2 / (2 * eta)
+
+
+def _dual_clipped_share(n: dict) -> float:
+    """``max{0, t − ⌊T^{1/4}/(ηL)⌋}/t``: from ``λ_1 = 0`` a coordinate is at most ``ηL(τ − 1)`` before the
+    step of episode ``τ`` (Lemma 11, ``|[G_τᵀq̂_τ]_i| <= L``), so eq. (16) cannot clip it at ``T^{1/4}`` before
+    ``ηLτ > T^{1/4}``: App. C's dual, whose ``ηLT < T^{1/4}`` until ``T ≈ 10^14``, never clips
+    (:func:`~regretlab.cmdp.dual.paper_dual_box_horizon`)."""
+    t = n["t"]
+    return max(0.0, t - math.floor(int(n["T"]) ** 0.25 / (n["params"]["eta"] * n["L"]))) / t
 
 
 @dataclass(frozen=True)
@@ -693,6 +750,14 @@ CEILINGS: dict[str, tuple[Ceiling, ...]] = {
             ("pdgd_ops",),
             "min{mT^{1/4}, ηmLt}",
             "paper 000 Lemma 11 (line 719) and the box of App. C: ‖λ_{τ+1}‖₁ − ‖λ_τ‖₁ ≤ ηmL, λ_1 = 0",
+        ),
+    ),
+    "dual_clipped": (
+        Ceiling(
+            _dual_clipped_share,
+            ("pdgd_ops",),
+            "max{0, t − ⌊T^{1/4}/(ηL)⌋}/t",
+            "paper 000 Lemma 11 (line 719): a coordinate grows by at most ηL per episode from λ_1 = 0",
         ),
     ),
     "dual_regret": (

@@ -63,7 +63,8 @@ def cmdp_spec(m: int = 1, rho: float = 2.9) -> dict:
     return {
         "family": "binding", "n_layers": 3, "states_per_layer": 2, "n_actions": 2, "m": m, "rho": rho,
         "constraint_spread": None, "rewards": "stochastic", "constraints": "stochastic", "noise": 1.0,
-        "period": 100, "reward_amplitude": 1.0, "constraint_amplitude": 0.5, "delta": 0.1,
+        "period": 100, "reward_amplitude": 1.0, "constraint_amplitude": 0.5, "adversary": "switching",
+        "risky_constraint": 1.0, "delta": 0.1,
         "rho_exponent": 0.0, "rho_reference_T": 1000,
     }  # fmt: skip
 

@@ -8,7 +8,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from regretlab.cmdp import bounds
-from regretlab.cmdp.instance import make_layered_cmdp
+from regretlab.cmdp.environments import make_environment
+from regretlab.cmdp.instance import make_chain_cmdp, make_layered_cmdp
 from regretlab.cmdp.offline_lp import feasibility_parameter_adversarial, solve_opt
 
 # The example: T = 100, δ = 0.1, layers (1, 2, 1) so L = 2 and |X| = 4, |A| = 2, m = 1, ρ = 1.
@@ -138,18 +139,24 @@ def test_theorem7_corrected_by_hand():
 
 
 def chain_with_switching_constraints(rho: float, L: int = 3):
-    """One state per layer, two actions. Action 1 pays 1 and violates by +1 in phase 0, -1 in phase 1 (mean
-    0); action 0 pays 0 and has ḡ = -ρ/L in both phases. Adversarial ρ is ``rho``, q* plays action 1."""
-    sizes = (1,) * (L + 1)
-    P = np.zeros((L + 1, 2, L + 1))
-    for x in range(L):
-        P[x, :, x + 1] = 1.0
-    r = np.zeros((L + 1, 2))
-    r[:L, 1] = 1.0
-    G = np.zeros((2, 1, L + 1, 2))
-    G[:, 0, :L, 0] = -rho / L
-    G[0, 0, :L, 1], G[1, 0, :L, 1] = 1.0, -1.0
-    return sizes, P, r, G
+    """The library's chain (regretlab.cmdp.instance.make_chain_cmdp) under the risky_swing adversary: one
+    state per layer, two actions; action 1 pays 1/2 and violates by +1 in phase 0, -1 in phase 1 (mean 0);
+    action 0 pays 0 and has ḡ = -ρ/L in both phases. Adversarial ρ is ``rho``, q* plays action 1."""
+    cmdp = make_chain_cmdp(L, rho)
+    environment = make_environment(
+        cmdp,
+        np.random.default_rng(0),
+        "stochastic",
+        "adversarial",
+        constraint_amplitude=1.0,
+        adversary="risky_swing",
+    )
+    G = np.array(environment.constraints.phases)
+    expected = np.zeros((2, 1, L + 1, 2))  # the hand-built phases
+    expected[:, 0, :L, 0] = -rho / L
+    expected[0, 0, :L, 1], expected[1, 0, :L, 1] = 1.0, -1.0
+    np.testing.assert_allclose(G, expected, atol=1e-15)
+    return cmdp.layer_sizes, np.array(cmdp.P), np.array(cmdp.r_bar), G
 
 
 @settings(max_examples=20, deadline=None)
@@ -160,7 +167,7 @@ def test_the_stated_mixture_violates_a_phase_and_the_corrected_one_does_not(rho)
     rho_adv, q_circ = feasibility_parameter_adversarial(P, G)
     assert rho_adv == pytest.approx(rho, abs=1e-9)
     opt, q_star = solve_opt(P, r, G.mean(axis=0))
-    assert opt == pytest.approx(L)
+    assert opt == pytest.approx(L / 2)
     worst = lambda q: np.einsum("tixa,xa->ti", G, q).max()  # noqa: E731
     assert worst(q_star) == pytest.approx(L)  # [G_t^T q*]_i reaches L, not 1 (line 1248)
     stated = rho / (1 + rho) * q_star + 1 / (1 + rho) * q_circ
@@ -204,7 +211,10 @@ def test_theory_entries_of_paper_000_directions_and_values():
     assert corrected.evaluate(point) == pytest.approx(2.92 / 5.92)
     assert stated.direction == corrected.direction == "lower" and stated.metric == corrected.metric
     assert BOUNDS["lambda_star"].direction == "reference" and BOUNDS["lambda_star"].evaluate(point) == 0.4
-    assert BOUNDS["lemma5_coverage"].evaluate(point) == pytest.approx(0.9)
+    assert BOUNDS["lemma5_all_epochs_covered"].evaluate(point) == pytest.approx(0.9)
+    assert BOUNDS["lemma5_all_epochs_covered"].metric == "all_epochs_covered"
+    assert BOUNDS["dual_box"].evaluate(point) == pytest.approx(10.0)  # m T^{1/4}
+    assert BOUNDS["dual_box"].direction == "reference"
     assert BOUNDS["theorem5_regret"].direction == "upper"
     # The corrected regret bound exceeds the stated one by T·OPT (L/(L+ρ) - 1/(1+ρ)).
     gap = BOUNDS["theorem7_regret_corrected"].evaluate(point) - BOUNDS["theorem7_regret"].evaluate(point)

@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from regretlab.cmdp.environments import CMDPEnvironment, PhaseProcess, make_environment
-from regretlab.cmdp.instance import make_layered_cmdp
+from regretlab.cmdp.environments import CMDPEnvironment, PhaseProcess, make_environment, risky_swing_mask
+from regretlab.cmdp.instance import make_binding_cmdp, make_layered_cmdp
 from regretlab.cmdp.offline_lp import feasibility_parameter, feasibility_parameter_adversarial, solve_opt
 
 
@@ -106,3 +106,47 @@ def test_round_trip_through_a_dict(cmdp):
     ):
         np.testing.assert_array_equal(a, b)
     assert again.setting == environment.setting
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(0.05, 1.0), st.floats(0.3, 1.0))
+def test_risky_swing_moves_only_the_entries_violated_on_average(seed, amplitude, risky):
+    cmdp = make_binding_cmdp(np.random.default_rng(seed), 3, 2, 2, 1, 2.5, risky_constraint=risky)
+    rng = np.random.default_rng(1)
+    environment = make_environment(
+        cmdp,
+        rng,
+        "adversarial",
+        "adversarial",
+        period=4,
+        constraint_amplitude=amplitude,
+        adversary="risky_swing",
+    )
+    assert rng.random() == np.random.default_rng(1).random()  # draws nothing
+    G, moving = environment.constraints.phases, risky_swing_mask(cmdp.G_bar)
+    assert moving.sum() == cmdp.n_states - 1  # one risky action per state (|A| = 2), terminal row excluded
+    swing = amplitude * (1 - cmdp.G_bar)
+    np.testing.assert_allclose(G[0], np.where(moving, cmdp.G_bar + swing, cmdp.G_bar), atol=1e-15)
+    np.testing.assert_allclose(G[1], np.where(moving, cmdp.G_bar - swing, cmdp.G_bar), atol=1e-15)
+    np.testing.assert_allclose(environment.constraints.swing(), np.where(moving, 2 * swing, 0.0), atol=1e-15)
+    # Risky actions pay more exactly in the phase where they violate more; safe ones pay less then.
+    r_swing = environment.rewards.phases[0] - cmdp.r_bar
+    assert np.all(r_swing[moving[0]] >= 0) and np.all(r_swing[:-1][~moving[0, :-1]] <= 0)
+    np.testing.assert_allclose(environment.constraints.average(8), cmdp.G_bar, atol=1e-15)
+    # The benchmark's worst [G_t^T q*]_i and its share of episodes, by brute force over the schedule.
+    T = 13
+    _, G_t = environment.draw(np.random.default_rng(2), 0, T)
+    benchmark = environment.benchmark(cmdp.P, T)
+    per_episode = np.einsum("tixa,xa->ti", G_t, benchmark.q_star).max(axis=1)
+    assert benchmark.max_G_q_star == pytest.approx(per_episode.max(), abs=1e-12)
+    assert benchmark.share_G_q_star_above_1 == pytest.approx(np.mean(per_episode > 1))
+    # The safe side does not move: the adversarial ρ over the phases is the stochastic one.
+    assert benchmark.rho == pytest.approx(feasibility_parameter(cmdp.P, cmdp.G_bar)[0], abs=1e-8)
+
+
+def test_stochastic_benchmarks_have_no_per_episode_worst_case_and_bad_adversaries_are_rejected(cmdp):
+    benchmark = make_environment(cmdp, np.random.default_rng(0)).benchmark(cmdp.P, 100)
+    assert np.isnan(benchmark.max_G_q_star) and np.isnan(benchmark.share_G_q_star_above_1)
+    assert benchmark.lambda_star.shape == (cmdp.m,)
+    with pytest.raises(ValueError, match="adversary must be one of"):
+        make_environment(cmdp, np.random.default_rng(0), adversary="sneaky")

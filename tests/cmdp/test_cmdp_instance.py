@@ -254,3 +254,35 @@ def test_every_config_instance_meant_to_bind_binds(regime, name, spec):
 def config_horizons(regime: str) -> list[int]:
     config = yaml.safe_load(SHIPPED.read_text())
     return sorted({T for grid in config["regimes"][regime]["scales"].values() for T in grid["horizons"]})
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), risky=st.floats(0.03, 1.0), fraction=st.floats(0.5, 0.98))
+def test_risky_constraint_moves_the_band_of_the_risky_entries_and_keeps_the_draw(seed, risky, fraction):
+    cmdp = make_binding_cmdp(np.random.default_rng(seed), 3, 2, 2, 1, 3 * fraction, risky_constraint=risky)
+    default = make_binding_cmdp(np.random.default_rng(seed), 3, 2, 2, 1, 3 * fraction)
+    np.testing.assert_array_equal(cmdp.P, default.P)  # the same draw, only the band moves
+    np.testing.assert_array_equal(cmdp.r_bar, default.r_bar)
+    risky_mask, G = cmdp.r_bar[:-1] >= 0.8, cmdp.G_bar[0, :-1]  # risky actions pay in [0.8, 1]
+    assert np.all(G[risky_mask] > 0) and np.all(G[~risky_mask] < 0)
+    # G_0's band [risky - s, risky] scaled by ρ/ρ(G_0) ∈ [fraction, 1] (ρ(G_0) <= L = 3).
+    assert G[risky_mask].max() <= risky + 1e-12 and G[risky_mask].min() >= (risky - 0.02) * fraction - 1e-12
+    summary = constraint_summary(cmdp)
+    assert summary.binds and summary.unconstrained_violation > 0
+    with pytest.raises(ValueError, match="risky_constraint must lie in"):
+        make_binding_cmdp(np.random.default_rng(seed), 3, 2, 2, 1, 1.0, risky_constraint=0.01)
+
+
+def test_the_chain_is_theorem_7s_counterexample():
+    cmdp = make_cmdp(np.random.default_rng(0), "chain", 3, 1, 2, 1, 2.92)
+    assert cmdp.layer_sizes == (1, 1, 1, 1) and cmdp.rho == pytest.approx(2.92, abs=1e-9)
+    assert cmdp.opt == pytest.approx(1.5)  # action 1 everywhere, r̄ = 1/2
+    np.testing.assert_allclose(cmdp.q_star[:3], [[0, 1]] * 3, atol=1e-9)
+    np.testing.assert_allclose(cmdp.q_circ[:3], [[1, 0]] * 3, atol=1e-9)
+    summary = constraint_summary(cmdp)
+    assert not summary.binds and summary.lambda_star == (0.0,)  # active at q*, but costs nothing
+    for bad in ((3, 2, 2, 1), (3, 1, 3, 1), (3, 1, 2, 2)):
+        with pytest.raises(ValueError, match="family chain needs states_per_layer = 1"):
+            make_cmdp(np.random.default_rng(0), "chain", *bad, 1.0)
+    with pytest.raises(ValueError, match=r"rho in \(0, L\]"):
+        make_cmdp(np.random.default_rng(0), "chain", 3, 1, 2, 1, 3.5)

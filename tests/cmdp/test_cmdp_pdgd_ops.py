@@ -11,6 +11,7 @@ from regretlab.cmdp.algorithms import make_learner
 from regretlab.cmdp.dual import (
     DualOGD,
     dual_learning_rate,
+    paper_dual_box_horizon,
     paper_K,
     tuned_dual_learning_rate,
     tuned_dual_radius,
@@ -160,3 +161,16 @@ def test_uc_o_gdps_alone_keeps_its_fixed_multiplier():
         UCOGDPSAlone(cmdp.layer_sizes, cmdp.n_actions, 2, 50, 0.1, lam=np.array([-1.0, 0.0]))
     default = make_learner("uc_o_gdps", cmdp.layer_sizes, cmdp.n_actions, 2, 50, 0.1)
     np.testing.assert_array_equal(default.lam, 0.0)
+
+
+def test_the_paper_dual_reaches_its_box_side_only_past_paper_dual_box_horizon():
+    T = paper_dual_box_horizon(1, 6, 2, 3, 0.1)
+    assert 1e14 < T < 1.3e14  # |X||A| = 12, m = 1, L = 3 (config.yaml's comment: ≈ 1.2·10^14)
+
+    def ceiling(horizon):  # η L T with App. C's η, against the box side T^{1/4}
+        return (
+            pdgd_constants("paper", (1, 2, 2, 1), 2, 1, int(horizon), 0.1).eta * 3 * horizon / horizon**0.25
+        )
+
+    assert ceiling(T * 1.001) >= 1 > ceiling(T / 1.001)
+    assert paper_dual_box_horizon(2, 6, 2, 3, 0.1) > T  # a larger K = 100 m|X||A|

@@ -20,6 +20,8 @@ SPEC = {
     "period": 100,
     "reward_amplitude": 1.0,
     "constraint_amplitude": 0.5,
+    "adversary": "switching",
+    "risky_constraint": 1.0,
     "delta": 0.1,
     "rho_exponent": 0.25,
     "rho_reference_T": 100,

@@ -50,12 +50,16 @@ def test_compiled_kernels_agree_with_the_reference_code(params):
         assert value == pytest.approx(-solve_opt(P, -loss, np.zeros((1, *loss.shape)))[0], abs=1e-8)
 
 
-def brute_force(cmdp, environment, algorithm, constants, T, seeds):
-    """Replay the run keeping every episode, then compute each column from its definition (LPs, no DP)."""
+def brute_force(cmdp, environment, algorithm, constants, T, seeds, dual_eta=None):
+    """Replay the run keeping every episode, then compute each column from its definition (LPs, no DP).
+
+    ``dual_eta`` replaces the dual's step (a large one makes the projection of eq. (16) clip at T^{1/4})."""
     delta = 0.1
     env_rng, trajectory_rng = (np.random.default_rng(s) for s in seeds)
     r_all, G_all = environment.draw(env_rng, 0, T)
     learner = make_learner(algorithm, cmdp.layer_sizes, cmdp.n_actions, cmdp.m, T, delta, constants)
+    if dual_eta is not None:
+        learner.dual.eta = dual_eta
     sizes, P = cmdp.layer_sizes, cmdp.P
     episodes = []
     for t in range(T):
@@ -92,16 +96,33 @@ def brute_force(cmdp, environment, algorithm, constants, T, seeds):
         )
         return played + solve_opt(P, -np.sum(losses, axis=0), zero)[0]
 
-    def covers(P_bar, epsilon):  # Lemma 5's event for one epoch, by plain loops
-        return all(
-            sum(abs(P[x, a, y] - P_bar[x, a, y]) for y in range(cmdp.n_states)) <= epsilon[x, a]
+    def distances(P_bar):  # ||P(·|x, a) - P̄(·|x, a)||_1 per non-terminal pair, by plain loops
+        return [
+            [
+                sum(abs(P[x, a, y] - P_bar[x, a, y]) for y in range(cmdp.n_states))
+                for a in range(cmdp.n_actions)
+            ]
             for x in range(cmdp.n_states - 1)
-            for a in range(cmdp.n_actions)
-        )
+        ]
+
+    def covers(P_bar, epsilon):  # Lemma 5's event for one epoch
+        d = distances(P_bar)
+        return all(d[x][a] <= epsilon[x, a] for x in range(cmdp.n_states - 1) for a in range(cmdp.n_actions))
+
+    def ratio(P_bar, epsilon):  # how close that epoch came to failing it
+        d = distances(P_bar)
+        return max(d[x][a] / epsilon[x, a] for x in range(cmdp.n_states - 1) for a in range(cmdp.n_actions))
+
+    def clipped(e):  # eq. (16) clips a coordinate at T^{1/4}: λ_{t,i} + η [G_t^T q̂_t]_i > T^{1/4}
+        step = e[2] + learner.dual.eta * np.einsum("ixa,xa->i", e[9], e[1].sum(axis=2))
+        return bool(np.any(step > T**0.25))
 
     C = learner.constants.C
     rows, intervals = [], []
-    started = [covers(e[7], e[8]) for i, e in enumerate(episodes) if e[5] != (episodes[i - 1][5] if i else 1)]
+    opened = [e for i, e in enumerate(episodes) if e[5] != (episodes[i - 1][5] if i else 1)]
+    started = [covers(e[7], e[8]) for e in opened]
+    ratios = [ratio(e[7], e[8]) for e in opened]
+    dual = algorithm == "pdgd_ops"
     for t in range(1, T + 1):
         done = episodes[:t]
         q_pairs = [pairs_from_triples(e[0]) for e in done]
@@ -127,6 +148,9 @@ def brute_force(cmdp, environment, algorithm, constants, T, seeds):
                 np.abs(done[-1][2]).sum(),
                 -sum(e[2][i] * (e[9][i] * e[1].sum(axis=2)).sum() for e in done for i in range(cmdp.m)),
                 np.mean(started[: done[-1][5] - 1]),
+                float(all(started[: done[-1][5] - 1])),
+                max(ratios[: done[-1][5] - 1], default=np.nan),
+                np.mean([clipped(e) for e in done]) if dual else np.nan,
                 sum(np.abs(e[0] - e[1]).sum() for e in done),
                 max(ell),
                 played_minus_best(1, t),
@@ -154,19 +178,24 @@ def assert_same_state(learner, reference):
 
 
 @pytest.mark.parametrize(
-    ("algorithm", "constants", "rewards", "constraints", "m"),
+    ("algorithm", "constants", "rewards", "constraints", "m", "dual_eta"),
     [
-        ("pdgd_ops", "tuned", "stochastic", "stochastic", 1),
-        ("pdgd_ops", "paper", "adversarial", "adversarial", 1),
-        ("uc_o_gdps", "tuned", "adversarial", "stochastic", 1),
-        ("pdgd_ops", "tuned", "stochastic", "adversarial", 2),
+        ("pdgd_ops", "tuned", "stochastic", "stochastic", 1, None),
+        ("pdgd_ops", "paper", "adversarial", "adversarial", 1, None),
+        ("uc_o_gdps", "tuned", "adversarial", "stochastic", 1, None),
+        ("pdgd_ops", "tuned", "stochastic", "adversarial", 2, None),
+        ("pdgd_ops", "tuned", "stochastic", "stochastic", 2, 3.0),  # the dual reaches the box and clips
     ],
 )
-def test_every_column_equals_a_brute_force_recomputation(algorithm, constants, rewards, constraints, m):
+def test_every_column_equals_a_brute_force_recomputation(
+    algorithm, constants, rewards, constraints, m, dual_eta
+):
     cmdp = make_layered_cmdp(np.random.default_rng(11), 3, 2, 2, m, 0.3)
     environment = make_environment(cmdp, np.random.default_rng(12), rewards, constraints, noise=0.8, period=3)
     T, seeds = 20, (13, 14)
     learner = make_learner(algorithm, cmdp.layer_sizes, cmdp.n_actions, cmdp.m, T, 0.1, constants)
+    if dual_eta is not None:
+        learner.dual.eta = dual_eta
     frame, metadata = simulate(
         learner,
         cmdp,
@@ -176,11 +205,15 @@ def test_every_column_equals_a_brute_force_recomputation(algorithm, constants, r
         checkpoints=np.arange(1, T + 1),
     )
     assert list(frame.columns) == ["t", *RECORD_COLUMNS]
-    expected, reference = brute_force(cmdp, environment, algorithm, constants, T, seeds)
+    expected, reference = brute_force(cmdp, environment, algorithm, constants, T, seeds, dual_eta)
     np.testing.assert_allclose(frame[list(RECORD_COLUMNS)].to_numpy(), expected, rtol=1e-9, atol=1e-8)
     assert (
         metadata["episodes"] == T and metadata["algorithm"] == algorithm and metadata["preset"] == constants
     )
+    if dual_eta is not None:  # the case is meant to exercise the clipping
+        assert 0 < frame["dual_clipped"].iloc[-1] < 1
+        assert metadata["dual_clipped"] == frame["dual_clipped"].iloc[-1]
+    assert metadata["all_epochs_covered"] == (frame["all_epochs_covered"].iloc[-1] == 1.0)
     assert metadata["setting"] == {"rewards": rewards, "constraints": constraints}
     assert_same_state(learner, reference)
     if algorithm == "uc_o_gdps":  # no dual step, no reassociated sum: the loop is bitwise the reference
@@ -271,3 +304,27 @@ def test_coverage_check_is_lemma_5s_l1_ball_per_pair():
     assert contains(P, shifted, radius)
     radius[-1] = -1.0  # the terminal row takes no action and is never checked
     assert contains(P, shifted, radius)
+
+
+def test_lemma5s_per_seed_event_records_a_miss_when_the_radii_are_too_small(monkeypatch):
+    # Shrinking every radius ε_i(x, a) a thousandfold makes the sets miss P: the check can fail.
+    cmdp = make_layered_cmdp(np.random.default_rng(61), 3, 2, 2, 1, 0.3)
+    environment = make_environment(cmdp, np.random.default_rng(62))
+    T, rngs = 400, (np.random.default_rng(63), np.random.default_rng(64))
+    learner = make_learner("pdgd_ops", cmdp.layer_sizes, cmdp.n_actions, cmdp.m, T, 0.1, "tuned")
+    confidence = learner.primal.confidence
+    monkeypatch.setattr(
+        confidence, "_eps_numerator", confidence.eps_numerator * 1e-6
+    )  # ε a thousandfold less
+    frame, metadata = simulate(learner, cmdp, environment, T, *rngs, checkpoints=np.arange(1, T + 1))
+    assert frame["all_epochs_covered"].iloc[-1] == 0 and not metadata["all_epochs_covered"]
+    assert frame["coverage"].iloc[-1] < 1 and frame["coverage_ratio_max"].iloc[-1] > 1
+    started = frame["epochs"] > 1  # the event holds iff every started epoch covered P, ratio <= 1
+    np.testing.assert_array_equal(
+        frame.loc[started, "all_epochs_covered"] == 1, frame.loc[started, "coverage"] == 1
+    )
+    np.testing.assert_array_equal(
+        frame.loc[started, "all_epochs_covered"] == 1, frame.loc[started, "coverage_ratio_max"] <= 1
+    )
+    assert (frame.loc[~started, "all_epochs_covered"] == 1).all()
+    assert frame.loc[~started, "coverage_ratio_max"].isna().all()

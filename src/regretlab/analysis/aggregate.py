@@ -17,11 +17,18 @@ An algorithm drawn without a bound (a baseline without a theorem: ``bounds: {nam
 point and per metric the regime's bounds draw (its kind's first metric when no algorithm has a bound), with
 an empty ``bound_name``, a NaN ``bound_value``, ``direction`` ``"none"`` and the verdict ``no bound``.
 
-A trajectory point keeps ``T``, the horizon of its run, and ``x = t``, its checkpoint. Its bounds and
-hypotheses are evaluated at ``T``: the theorem is a statement about a run of horizon ``T`` (Condition 2 at
-``T``, the confidence sets and δ of a horizon-``T`` run), and every trajectory metric bounded today is
-non-decreasing in ``t`` (``max_τ≤t ||λ_τ||_1`` for Theorem 4, ``Σ_τ≤t ||q_τ − q̂_τ||_1`` for Lemma 2), so the
-bound at ``T`` bounds every checkpoint ``t ≤ T``. The trivial bound is the one at ``t``.
+A trajectory point keeps ``T``, the horizon of its run, and ``x = t``, its checkpoint. Its hypotheses are
+evaluated at ``T``: the theorem is a statement about a run of horizon ``T`` (Condition 2 at ``T``, the
+confidence sets and δ of a horizon-``T`` run). So are the bounds on a metric whose bound does not depend on
+``t`` (Theorem 4's ``ζ`` on ``max_τ≤t ||λ_τ||_1``, non-decreasing in ``t``, so the bound at ``T`` bounds every
+checkpoint). A bound on a running sum over ``[1..t]`` (``BoundSpec.at_checkpoint``: Lemma 2's ``E^q_δ`` on
+``Σ_τ≤t ||q_τ − q̂_τ||_1``, OGD's ``η m L² t / 2`` on ``R^D_t(0)``) is evaluated on the point at ``t`` — its
+metrics at ``t``, with ``T`` still the run's horizon for the constants that depend on it (η, the confidence
+radii's ``ln(T|X||A|/δ)``); in a sweep in ``T`` the two coincide. The trivial bound is the one at ``t``.
+
+A 0/1 event per run (``Metric.proportion``, Lemma 5's "every epoch covered") is summarised by the fraction
+of seeds with a Clopper–Pearson interval, and its verdict is a test (:func:`~regretlab.analysis.verdicts.
+verdict` with ``proportion=True``).
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from regretlab.analysis.bootstrap import mean_interval
+from regretlab.analysis.bootstrap import mean_interval, proportion_interval
 from regretlab.analysis.exponents import bound_regime, bound_slope, fit_exponent
 from regretlab.analysis.verdicts import NO_BOUND, verdict
 from regretlab.config import bounds_for
@@ -87,15 +94,21 @@ def learner_params(run_paths: list[str]) -> dict[tuple, dict]:
     return params
 
 
-def _point_statistics(group: pd.DataFrame, metrics: tuple[str, ...], rng, n_resamples: int) -> dict:
-    """Mean and bootstrap interval of every metric over the seeds of one point (none for a metric that is
+def _point_statistics(
+    group: pd.DataFrame, metrics: tuple[str, ...], rng, n_resamples: int, proportions: tuple[str, ...] = ()
+) -> dict:
+    """Mean and bootstrap interval of every metric over the seeds of one point — for a 0/1 event of
+    ``proportions``, the fraction of seeds and its Clopper–Pearson interval — (none for a metric that is
     missing or NaN for every seed: e.g. the per-arm metrics of S̄ on a self-aware graph)."""
     stats = {}
     for metric in metrics:
         values = group[metric].to_numpy(dtype=float) if metric in group else np.full(len(group), np.nan)
         if np.isnan(values).all():  # a metric this point's instance or learner does not define: no columns
             continue
-        low, high = mean_interval(values, rng, n_resamples)
+        if metric in proportions:
+            low, high = proportion_interval(values)
+        else:
+            low, high = mean_interval(values, rng, n_resamples)
         stats.update({f"{metric}_mean": values.mean(), f"{metric}_ci_low": low, f"{metric}_ci_high": high})
     return stats
 
@@ -186,7 +199,9 @@ def summarise(
     explicit bounds of paper 001) read them under the point dict's ``params``.
     """
     rng = np.random.default_rng(job_seed_sequence(regime, "aggregate", "bootstrap"))
-    metrics = KINDS[regime_config["kind"]].metrics
+    kind = KINDS[regime_config["kind"]]
+    metrics = kind.metrics
+    proportions = tuple(name for name, metric in metrics.items() if metric.proportion)
     x_name = regime_config["x"]
     final = points_of(runs, x_name)
     # Each row's run at its horizon, aligned with the rows (the identity but for trajectory points).
@@ -196,7 +211,7 @@ def summarise(
     rows = []
     for (instance, algorithm, constants, horizon, checkpoint), group in final.groupby(GROUP_KEYS, sort=True):
         group = group.sort_values("seed")
-        stats = _point_statistics(group, metrics, rng, n_resamples)
+        stats = _point_statistics(group, metrics, rng, n_resamples, proportions)
         point_hash = runs_hash(group, metrics)
         numbers = instances[instance]["numbers"]
         seed_points = _seed_points(group, numbers, metrics, params or {})
@@ -246,7 +261,8 @@ def summarise(
             spec = BOUNDS[bound_name]
             if spec.applies is not None and not spec.applies(numbers):
                 continue
-            bound_value = _mean_over(horizon_points, spec.evaluate)
+            # A bound on a running sum over [1..t] is evaluated at the checkpoint (BoundSpec.at_checkpoint).
+            bound_value = _mean_over(seed_points if spec.at_checkpoint else horizon_points, spec.evaluate)
             trivial = TRIVIAL_BOUNDS.get(spec.metric)
             trivial_value = _mean_over(seed_points, trivial) if trivial else float("nan")
             ceiling_value = _ceiling_over(seed_points, spec.metric, algorithm, spec.direction)
@@ -284,6 +300,7 @@ def summarise(
                         ci_low,
                         ci_high,
                         ceiling_value,
+                        proportion=spec.metric in proportions,
                     ),
                     "hypotheses_hold": hypotheses_hold
                     and (spec.hypotheses is None or all(spec.hypotheses(p) for p in horizon_points)),
@@ -333,7 +350,7 @@ def fit_exponents(
         drawn_slope, bound_reason = bound_slope(curve["x"].to_numpy(), curve["bound_value"].to_numpy())
         if bound is None:
             drawn_slope, bound_reason = float("nan"), ""
-        elif x_name == "t":
+        elif x_name == "t" and not bound.at_checkpoint:
             drawn_slope, bound_reason = float("nan"), "bound taken at the run's horizon T: flat in t"
         theory = bound.exponents.get(x_name, float("nan")) if bound else float("nan")
         rows.append(

@@ -1,8 +1,9 @@
-"""Percentile-bootstrap confidence intervals over seeds."""
+"""Confidence intervals over seeds: percentile bootstrap for means, Clopper–Pearson for proportions."""
 
 from __future__ import annotations
 
 import numpy as np
+from scipy.stats import binomtest
 
 #: Two-sided confidence level of every interval the project reports.
 CONFIDENCE_LEVEL = 0.95
@@ -30,3 +31,16 @@ def mean_interval(values: np.ndarray, rng: np.random.Generator, n_resamples: int
         return float(values[0]), float(values[0])
     means = values[bootstrap_indices(rng, values.size, n_resamples)].mean(axis=1)
     return percentile_interval(means)
+
+
+def proportion_interval(values: np.ndarray) -> tuple[float, float]:
+    """Clopper–Pearson (exact binomial) ``CONFIDENCE_LEVEL`` interval of the probability of an event from
+    one 0/1 outcome per seed (e.g. Lemma 5's "every epoch's set contains P"); ``values`` must be 0 or 1.
+
+    With ``n`` seeds all 1 the lower end is ``(0.025)^{1/n}`` (0.63 at 8 seeds; at least 0.9 needs 36).
+    """
+    values = np.asarray(values, dtype=float)
+    if not np.all((values == 0.0) | (values == 1.0)):
+        raise ValueError("a proportion needs one 0/1 outcome per seed")
+    interval = binomtest(int(values.sum()), values.size).proportion_ci(CONFIDENCE_LEVEL, method="exact")
+    return float(interval.low), float(interval.high)

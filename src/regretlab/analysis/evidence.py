@@ -438,8 +438,13 @@ def _outcome(items: list[Item]) -> str:
     parts = []
     if points:
         violated = sum(item.outcome == "violated" for item in points)
+        # A probability's binomial test that neither certifies nor refutes it (Lemma 5 at a few seeds).
+        inconclusive = sum(item.outcome == "inconclusive" for item in points)
         word = "violated" if violated else "holds"
-        parts.append(f"{word} at {violated or len(points)}/{len(points)} pts")
+        count = violated or len(points) - inconclusive
+        parts.append(f"{word} at {count}/{len(points)} pts")
+        if inconclusive:
+            parts[-1] += f", inconclusive at {inconclusive}/{len(points)}"
     if curves:
         words = sorted({item.outcome.split(":")[0] for item in curves})
         slopes = "; ".join(item.outcome.split(": ", 1)[1] for item in curves[:3])

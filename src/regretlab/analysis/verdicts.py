@@ -15,6 +15,10 @@
   fail on a correct implementation, whatever the environment. Checked after ``vacuous`` (a bound past the
   trivial bound is vacuous first).
 * ``holds``: otherwise — the whole interval is on the bound's side and the bound is informative.
+* ``inconclusive``: only for a bound on a probability tested with a binomial interval over seeds
+  (``proportion=True``, e.g. Lemma 5's ``P(E^Δ) >= 1 - δ``): the Clopper–Pearson interval contains the bound,
+  so the seeds neither refute it (``violated`` needs the whole interval on the wrong side) nor certify it.
+  Certifying ``>= 0.9`` needs at least 36 seeds, all successes; refuting it at 8 seeds needs 4 failures.
 
 Two curve families of a regime whose runs are bit-identical (``identical_to`` in the aggregate table) are
 counted once: the verdict table counts the second one's points under ``identical``.
@@ -35,7 +39,7 @@ from regretlab.io import write_text
 
 #: Every verdict, in the order tables list them.
 #: ``identical``: a point of a curve family whose runs are bit-identical to another's, counted once (there).
-VERDICTS = ("holds", "violated", "vacuous", "implied", "rate only", "reference", "identical")
+VERDICTS = ("holds", "violated", "vacuous", "implied", "rate only", "reference", "identical", "inconclusive")
 #: The verdict of a row drawn without a bound (a baseline without a theorem): no claim, left out of the
 #: verdict table.
 NO_BOUND = "no bound"
@@ -60,9 +64,11 @@ def verdict(
     ci_low: float,
     ci_high: float,
     ceiling: float = float("nan"),
+    proportion: bool = False,
 ) -> str:
     """The verdict of one bound at one point (module docstring). ``trivial`` is NaN for a metric without a
-    trivial bound, ``ceiling`` (a floor for a lower bound) NaN where the learner's construction gives none."""
+    trivial bound, ``ceiling`` (a floor for a lower bound) NaN where the learner's construction gives none;
+    ``proportion``: the metric is a 0/1 event per seed and the interval a binomial one."""
     if direction == "reference":
         return "reference"
     if direction not in ("upper", "lower"):
@@ -70,6 +76,8 @@ def verdict(
     if not explicit:
         return "rate only"
     upper = direction == "upper"
+    if proportion and ((ci_low <= bound < ci_high) if upper else (ci_low < bound <= ci_high)):
+        return "inconclusive"
     if (ci_high > bound) if upper else (ci_low < bound):
         return "violated"
     if math.isnan(bound) or math.isinf(bound):
@@ -122,7 +130,8 @@ def write_verdict_table(
         "it could not have failed; `rate only`: an Õ(·) rate with unit "
         "constant, which can be neither met nor broken; `reference`: a comparison line. "
         "`identical`: the points of a curve family whose runs are bit-identical to those of `identical_to`, "
-        "counted once, there. `hypotheses_hold` False: the theorem's hypotheses fail at these points, so a "
+        "counted once, there. `inconclusive`: a probability (Lemma 5) whose binomial interval over seeds "
+        "contains the bound. `hypotheses_hold` False: the theorem's hypotheses fail at these points, so a "
         "violation there is no counterexample.\n\n"
     )
     write_text(md_path, header + to_markdown(table))

@@ -54,13 +54,19 @@ class Bound:
     source: str
 
 
-def lemma2_Eq(T: int, delta: float, L: int, n_states: int, n_actions: int) -> Bound:
+def lemma2_Eq(
+    T: int, delta: float, L: int, n_states: int, n_actions: int, length: int | None = None
+) -> Bound:
     """``E^q_δ = 4L|X| √(2T ln(1/δ)) + 6L|X| √(2T|A| ln(T|X||A|/δ))`` (Lemma 2; App. A, paper line 453).
 
-    With probability ``>= 1 - 2δ``, ``Σ_{t<=T} ||q_t - q̂_t||_1 <= E^q_δ``.
+    With probability ``>= 1 - 2δ``, ``Σ_{t<=T} ||q_t - q̂_t||_1 <= E^q_δ``. ``length = t`` bounds the partial
+    sum over ``[1..t]`` of a horizon-``T`` run: the ``√T`` factors count the episodes summed (the sum of
+    Rosenberg & Mansour's per-episode terms), the ``ln(T|X||A|/δ)`` is that of the run's confidence radii
+    (eq. (10)), so it keeps ``T``. ``length=None``: ``t = T``.
     """
-    value = 4 * L * n_states * math.sqrt(2 * T * math.log(1 / delta)) + 6 * L * n_states * math.sqrt(
-        2 * T * n_actions * math.log(T * n_states * n_actions / delta)
+    n = T if length is None else length
+    value = 4 * L * n_states * math.sqrt(2 * n * math.log(1 / delta)) + 6 * L * n_states * math.sqrt(
+        2 * n * n_actions * math.log(T * n_states * n_actions / delta)
     )
     return Bound(value, True, 0.5, "Lemma 2 / App. A event E^q̂, paper line 453")
 
@@ -269,15 +275,19 @@ def theorem7_corrected(
     )
 
 
-def dual_regret_tuned(T: int, m: int, L: int, rho: float | None) -> Bound:
-    """``R^D_T(0) <= η m L² T / 2`` (App. C.1.1, lines 711-715, any ``η``) at the ``tuned`` preset's ``η``
-    (:func:`~regretlab.cmdp.dual.tuned_dual_learning_rate`)."""
-    return dual_regret(T, tuned_dual_learning_rate(L, m, T, rho), m, L)
+def dual_regret_tuned(T: int, m: int, L: int, rho: float | None, length: int | None = None) -> Bound:
+    """``R^D_t(0) <= η m L² t / 2`` (App. C.1.1, lines 711-715, any ``η``) at the ``tuned`` preset's ``η``
+    for horizon ``T`` (:func:`~regretlab.cmdp.dual.tuned_dual_learning_rate`); ``length = t`` (default
+    ``T``)."""
+    return dual_regret(T, tuned_dual_learning_rate(L, m, T, rho), m, L, length=length)
 
 
-def dual_regret_paper(T: int, delta: float, m: int, L: int, n_states: int, n_actions: int) -> Bound:
-    """``R^D_T(0) <= η m L² T / 2`` at App. C's ``η = 1/(100 m|X||A| √(T ln(T²/δ)))`` (lines 977, 1266)."""
-    return dual_regret(T, _paper_eta(T, delta, m, n_states, n_actions), m, L)
+def dual_regret_paper(
+    T: int, delta: float, m: int, L: int, n_states: int, n_actions: int, length: int | None = None
+) -> Bound:
+    """``R^D_t(0) <= η m L² t / 2`` at App. C's ``η = 1/(100 m|X||A| √(T ln(T²/δ)))`` for horizon ``T``
+    (lines 977, 1266); ``length = t`` (default ``T``)."""
+    return dual_regret(T, _paper_eta(T, delta, m, n_states, n_actions), m, L, length=length)
 
 
 def theorem5_rate(T: int, m: int, L: int, rho: float) -> Bound:

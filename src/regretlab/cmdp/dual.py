@@ -56,6 +56,29 @@ def tuned_dual_learning_rate(L: int, m: int, T: int, rho: float | None = None) -
     return tuned_dual_radius(L, m, T, rho) / (L * math.sqrt(m * T))
 
 
+def paper_dual_box_horizon(m: int, n_states: int, n_actions: int, L: int, delta: float) -> float:
+    """The smallest ``T`` at which App. C's dual can reach its box side: ``η L T >= T^{1/4}``.
+
+    From ``λ_1 = 0`` a coordinate grows by at most ``η L`` per episode (Lemma 11, ``|[G_t^T q̂_t]_i| <= L``),
+    so with the paper's ``η = [K √(T ln(T²/δ))]^{-1}``, ``K = 100 m |X||A|`` (line 977), no projection of
+    eq. (16) can clip at the upper side before this horizon, whatever the instance:
+    ``L T^{1/4} >= K √(ln(T²/δ))``. Found by bisection on ``ln T`` (the left side over the right one
+    increases in ``T`` from ``T = 1``); about ``1.2·10^14`` for ``|X||A| = 12``, ``m = 1``, ``L = 3``.
+    """
+    K = paper_K(m, n_states, n_actions)
+
+    def reaches(log_T: float) -> bool:
+        return L * math.exp(log_T / 4) >= K * math.sqrt(2 * log_T - math.log(delta))
+
+    low, high = 0.0, 200.0
+    if not reaches(high):
+        return math.inf
+    for _ in range(200):
+        middle = (low + high) / 2
+        low, high = (low, middle) if reaches(middle) else (middle, high)
+    return math.exp(high)
+
+
 class DualOGD:
     """Projected OGD on ``[0, T^{1/4}]^m`` with a constant step ``eta`` (eq. (9)).
 

@@ -26,14 +26,25 @@ Readings of the paper (ambiguities):
   by :func:`make_environment`. A noisy schedule with ``K >= 2`` (non-stationary stochastic) is neither of the
   paper's settings and is rejected, and so are adversarial constraints whose ``ρ`` is negative (§3.5 assumes
   ``ρ ∈ [0, L]``).
-* The adversarial design ("switching"): two phases that swap which actions pay and violate. In every
-  non-terminal state a random half of the actions (drawn once from the Generator given to
-  :func:`make_environment`) is boosted in phase 0 and damped in phase 1, and the other half the opposite way:
-  ``μ_k = mean ± amplitude · h · s`` with ``s(x, a) = ±1`` and the largest half-width ``h`` that keeps the
-  range (``min(r̄, 1 - r̄)`` for rewards, ``1 - |ḡ|`` for constraints). The same actions that pay more also
-  violate more, so following the recent phase chases reward into violation; over every full cycle of
-  ``2 · period`` episodes the average is the instance's ``r̄``, ``Ḡ``, and over a horizon that ends
-  mid-cycle it is whatever the closed-form count gives.
+* Two adversarial designs (``adversary``), both with two phases whose average over every full cycle of
+  ``2 · period`` episodes is the instance's ``r̄``, ``Ḡ`` (over a horizon that ends mid-cycle it is whatever
+  the closed-form count gives):
+
+  - ``switching``: two phases that swap which actions pay and violate. In every non-terminal state a random
+    half of the actions (drawn once from the Generator given to :func:`make_environment`) is boosted in
+    phase 0 and damped in phase 1, and the other half the opposite way: ``μ_k = mean ± amplitude · h · s``
+    with ``s(x, a) = ±1`` and the largest half-width ``h`` that keeps the range (``min(r̄, 1 - r̄)`` for
+    rewards, ``1 - |ḡ|`` for constraints). The same actions that pay more also violate more, so following
+    the recent phase chases reward into violation. On instances whose ``ḡ`` are near ``±1`` the swing
+    ``1 - |ḡ|`` is small and the sequence is nearly stochastic.
+  - ``risky_swing``: only the entries that are not satisfied on average swing. Where ``ḡ_i(x, a) >= 0``
+    (the binding family's risky actions, the chain's action 1) the constraint is ``ḡ + a (1 - ḡ)`` in
+    phase 0 and ``ḡ - a (1 - ḡ)`` in phase 1 (``a = constraint_amplitude``: ``+1`` and ``2ḡ - 1`` at
+    ``a = 1``, a swing of ``2a(1 - ḡ)``); entries with ``ḡ < 0`` keep ``ḡ`` in both phases. The safe
+    side, hence the all-safe ``q°`` and the adversarial ``ρ``, does not move, while ``q*`` — safe only on
+    average — is violated in phase 0 by up to about ``L`` (Theorem 7's proof assumes ``<= 1``, line 1248).
+    Adversarial rewards swing with ``s(x, a) = +1`` on the pairs where some constraint swings and ``-1``
+    elsewhere, by ``reward_amplitude · min(r̄, 1 - r̄)``: risky actions pay more exactly when they violate.
 
 The environment never sees the learner: :meth:`CMDPEnvironment.draw` depends only on the Generator it is
 given and on the episode index (Algorithm 1 line 2: ``r_t`` and ``G_t`` are fixed before the policy is).
@@ -47,10 +58,18 @@ from typing import Any
 import numpy as np
 
 from regretlab.cmdp.instance import CMDP
-from regretlab.cmdp.offline_lp import feasibility_parameter, feasibility_parameter_adversarial, solve_opt
+from regretlab.cmdp.offline_lp import (
+    feasibility_parameter,
+    feasibility_parameter_adversarial,
+    lagrange_multiplier,
+    solve_opt,
+)
 
 #: Names of the two settings of each sequence (paper §3.1, Definition 2).
 KINDS = ("stochastic", "adversarial")
+
+#: Designs of the adversarial sequences (module docstring, :func:`make_environment`).
+ADVERSARIES = ("switching", "risky_swing")
 
 
 @dataclass(frozen=True, eq=False)
@@ -123,6 +142,10 @@ class PhaseProcess:
         """``r̄`` or ``Ḡ`` of Definition 2 for horizon ``T``: expectation (``K = 1``) or ``(1/T) Σ_{t<=T}``."""
         return np.tensordot(self.phase_counts(T) / T, self.phases, axes=1)
 
+    def swing(self) -> np.ndarray:
+        """Per entry, the largest minus the smallest phase mean, ``shape`` (0 everywhere when ``K = 1``)."""
+        return self.phases.max(axis=0) - self.phases.min(axis=0)
+
     def occurring(self, T: int) -> np.ndarray:
         """The distinct values of the episodes ``1..T`` of a deterministic schedule, ``(K', *shape)``."""
         return self.phases[self.phase_counts(T) > 0]
@@ -142,6 +165,12 @@ class Benchmark:
     opt : ``OPT_{r̄,Ḡ}`` of eq. (5); q_star : its pair-view maximiser ``q*``.
     rho : ``ρ`` of §3.5 (line 165), stochastic definition from ``Ḡ`` or adversarial over every ``G_t``.
     q_circ : the pair-view occupancy ``q°`` attaining ``rho``.
+    lambda_star : ``(m,)``, the Lagrange multiplier of eq. (5) with ``r̄``, ``Ḡ``
+        (:func:`~regretlab.cmdp.offline_lp.lagrange_multiplier`).
+    max_G_q_star : ``max_{t<=T} max_i [G_t^T q*]_i`` over a deterministic (adversarial) schedule, the
+        quantity line 1248 bounds by 1 (at most ``L``); NaN for stochastic constraints.
+    share_G_q_star_above_1 : the fraction of the episodes ``1..T`` with ``max_i [G_t^T q*]_i > 1``; NaN for
+        stochastic constraints.
     """
 
     r_bar: np.ndarray
@@ -150,6 +179,9 @@ class Benchmark:
     q_star: np.ndarray
     rho: float
     q_circ: np.ndarray
+    lambda_star: np.ndarray
+    max_G_q_star: float
+    share_G_q_star_above_1: float
 
 
 @dataclass(frozen=True, eq=False)
@@ -201,11 +233,17 @@ class CMDPEnvironment:
         """
         r_bar, G_bar = self.rewards.average(T), self.constraints.average(T)
         opt, q_star = solve_opt(P, r_bar, G_bar)
+        lam = lagrange_multiplier(P, r_bar, G_bar)
+        worst, share = float("nan"), float("nan")
         if self.constraints.kind == "adversarial":
             rho, q_circ = feasibility_parameter_adversarial(P, self.constraints.occurring(T))
+            per_phase = np.einsum("kixa,xa->ki", self.constraints.phases, q_star).max(axis=1)
+            counts = self.constraints.phase_counts(T)
+            worst = float(per_phase[counts > 0].max())
+            share = float(counts[per_phase > 1.0].sum() / T)
         else:
             rho, q_circ = feasibility_parameter(P, G_bar)
-        return Benchmark(r_bar, G_bar, opt, q_star, rho, q_circ)
+        return Benchmark(r_bar, G_bar, opt, q_star, rho, q_circ, lam, worst, share)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain fields, ready for ``json.dump``; :meth:`from_dict` inverts it."""
@@ -228,6 +266,21 @@ def switching_signs(rng: np.random.Generator, n_states: int, n_actions: int) -> 
     return signs
 
 
+def risky_swing_mask(G_bar: np.ndarray) -> np.ndarray:
+    """The entries the ``risky_swing`` adversary moves: ``ḡ_i(x, a) >= 0`` off the terminal row.
+
+    ``G_bar`` ``(m, |X|, |A|)`` -> bool of the same shape.
+    """
+    moving = np.asarray(G_bar) >= 0.0
+    moving[:, -1] = False
+    return moving
+
+
+def _phases(mean: np.ndarray, swing: np.ndarray, low: float) -> np.ndarray:
+    """``(mean + swing, mean - swing)`` stacked, clipped to ``[low, 1]`` against round-off."""
+    return np.clip(np.stack([mean + swing, mean - swing]), low, 1.0)
+
+
 def make_environment(
     cmdp: CMDP,
     rng: np.random.Generator,
@@ -237,19 +290,24 @@ def make_environment(
     period: int = 100,
     reward_amplitude: float = 1.0,
     constraint_amplitude: float = 0.5,
+    adversary: str = "switching",
 ) -> CMDPEnvironment:
     """An environment around the instance's means ``r̄``, ``Ḡ`` in one of the four settings of §3.1.
 
     A ``"stochastic"`` sequence draws with two-point ``noise`` around the instance's mean every episode; an
     ``"adversarial"`` one switches between two deterministic phases every ``period`` episodes, with half-width
     ``reward_amplitude`` / ``constraint_amplitude`` (in ``[0, 1]``, a fraction of the largest half-width that
-    keeps the range) and one sign pattern from :func:`switching_signs` drawn from ``rng`` (drawn in every
-    setting, used by the adversarial sequences). Raises ``ValueError`` when adversarial constraints leave no
-    occupancy that satisfies every phase (adversarial ``ρ < 0``): lower ``constraint_amplitude``.
+    keeps the range) and the ``adversary``'s sign pattern (module docstring): ``switching`` draws it from
+    ``rng`` with :func:`switching_signs` (in every setting, so the draw does not depend on the setting),
+    ``risky_swing`` reads it off ``Ḡ`` (:func:`risky_swing_mask`) and draws nothing. Raises ``ValueError``
+    when adversarial constraints leave no occupancy that satisfies every phase (adversarial ``ρ < 0``): lower
+    ``constraint_amplitude``.
     """
     for name, kind in (("rewards", rewards), ("constraints", constraints)):
         if kind not in KINDS:
             raise ValueError(f"{name} must be one of {KINDS}, got {kind!r}")
+    if adversary not in ADVERSARIES:
+        raise ValueError(f"adversary must be one of {ADVERSARIES}, got {adversary!r}")
     for name, amplitude in (
         ("reward_amplitude", reward_amplitude),
         ("constraint_amplitude", constraint_amplitude),
@@ -257,15 +315,22 @@ def make_environment(
         if not 0.0 <= amplitude <= 1.0:
             raise ValueError(f"{name} must lie in [0, 1], got {amplitude}")
     r_bar, G_bar = cmdp.r_bar, cmdp.G_bar
-    signs = switching_signs(rng, cmdp.n_states, cmdp.n_actions)
+    if adversary == "switching":
+        signs = switching_signs(rng, cmdp.n_states, cmdp.n_actions)
+        reward_signs, constraint_swing = signs, (1.0 - np.abs(G_bar)) * signs
+    else:
+        moving = risky_swing_mask(G_bar)
+        reward_signs = np.where(moving.any(axis=0), 1.0, -1.0)
+        reward_signs[-1] = 0.0
+        constraint_swing = np.where(moving, 1.0 - G_bar, 0.0)
     if rewards == "adversarial":
-        swing = reward_amplitude * np.minimum(r_bar, 1.0 - r_bar) * signs
-        reward_process = PhaseProcess(np.stack([r_bar + swing, r_bar - swing]), period, 0.0, 0.0)
+        swing = reward_amplitude * np.minimum(r_bar, 1.0 - r_bar) * reward_signs
+        reward_process = PhaseProcess(_phases(r_bar, swing, 0.0), period, 0.0, 0.0)
     else:
         reward_process = PhaseProcess(r_bar[None], period, noise, 0.0)
     if constraints == "adversarial":
-        swing = constraint_amplitude * (1.0 - np.abs(G_bar)) * signs
-        constraint_process = PhaseProcess(np.stack([G_bar + swing, G_bar - swing]), period, 0.0, -1.0)
+        swing = constraint_amplitude * constraint_swing
+        constraint_process = PhaseProcess(_phases(G_bar, swing, -1.0), period, 0.0, -1.0)
         rho, _ = feasibility_parameter_adversarial(cmdp.P, constraint_process.phases)
         if rho < 0.0:
             raise ValueError(

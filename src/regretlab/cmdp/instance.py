@@ -27,9 +27,10 @@ from regretlab.cmdp.offline_lp import (
 _ARRAY_FIELDS = ("P", "r_bar", "G_bar", "q_star", "q_circ")
 
 #: Instance families of :func:`make_cmdp`: ``binding`` (:func:`make_binding_cmdp`, the unconstrained optimum
-#: violates) and ``vacuous`` (:func:`make_layered_cmdp`, a constant shift of a random ``Ḡ``; with ``ρ``
-#: near ``L`` no occupancy can violate, so the constraint is inert).
-FAMILIES = ("binding", "vacuous")
+#: violates), ``vacuous`` (:func:`make_layered_cmdp`, a constant shift of a random ``Ḡ``; with ``ρ`` near
+#: ``L`` no occupancy can violate, so the constraint is inert) and ``chain`` (:func:`make_chain_cmdp`, the
+#: deterministic chain on which the mixture of Theorem 7's proof violates a phase).
+FAMILIES = ("binding", "vacuous", "chain")
 
 #: Default ``constraint_spread`` of each family (the width of the bands near ``±1`` for ``binding``, the
 #: half-width of the random draw for ``vacuous``).
@@ -118,9 +119,12 @@ class CMDP:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> CMDP:
         """Inverse of :meth:`to_dict`; also accepts the arrays of a loaded ``.npz`` file."""
-        scalars = {"layer_sizes": [int(n) for n in np.ravel(data["layer_sizes"])],
-                   "n_actions": int(np.asarray(data["n_actions"])),
-                   "opt": float(np.asarray(data["opt"])), "rho": float(np.asarray(data["rho"]))}
+        scalars = {
+            "layer_sizes": [int(n) for n in np.ravel(data["layer_sizes"])],
+            "n_actions": int(np.asarray(data["n_actions"])),
+            "opt": float(np.asarray(data["opt"])),
+            "rho": float(np.asarray(data["rho"])),
+        }
         return cls(**scalars, **{name: np.asarray(data[name], dtype=float) for name in _ARRAY_FIELDS})
 
 
@@ -206,24 +210,28 @@ def make_binding_cmdp(
     m: int,
     rho: float,
     constraint_spread: float = DEFAULT_SPREAD["binding"],
+    risky_constraint: float = 1.0,
 ) -> CMDP:
     """A random CMDP whose constraints bind, with feasibility parameter exactly ``rho`` (close to ``L``).
 
     Every non-terminal state has ``⌊|A|/2⌋`` *risky* actions (a random subset) and the others *safe*. A draw
     ``G_0`` puts safe entries uniformly in ``[-1, -1 + constraint_spread]`` for every constraint; constraint
     ``i`` *charges* the layers ``k ≡ i (mod m)``, where its risky entries are uniform in
-    ``[1 - constraint_spread, 1]``, and is neutral about risky actions elsewhere (uniform in
-    ``[-constraint_spread, constraint_spread]``). With ``m = 1`` every layer is charged; with ``2 <= m <= L``
-    the constraints penalise different layers, so they are not parallel and several can be active at the
-    optimum. ``r̄`` is uniform on :data:`RISKY_REWARDS` for risky and on :data:`SAFE_REWARDS` for safe
-    actions. ``P`` is drawn as in :func:`make_layered_cmdp`.
+    ``[risky_constraint - constraint_spread, risky_constraint]`` (``[1 - s, 1]`` by default; a small
+    positive ``risky_constraint`` leaves room for adversarial phases that swing the risky entries by ``>= 1``
+    around a mean that still violates, :mod:`regretlab.cmdp.environments`), and is neutral about risky actions
+    elsewhere (uniform in ``[-constraint_spread, constraint_spread]``). With ``m = 1`` every layer is charged;
+    with ``2 <= m <= L`` the constraints penalise different layers, so they are not parallel and several can
+    be active at the optimum. ``r̄`` is uniform on :data:`RISKY_REWARDS` for risky and on :data:`SAFE_REWARDS`
+    for safe actions. ``P`` is drawn as in :func:`make_layered_cmdp`.
 
     ``ρ = max_q min_i -[Ḡ^T q]_i`` is positively homogeneous in ``Ḡ``, so ``Ḡ = (rho / ρ(G_0)) G_0`` hits
     ``rho`` exactly with the same ``q°``; the all-safe policy gives ``ρ(G_0) >= L (1 - constraint_spread)``,
     and every ``rho <= ρ(G_0)`` is reachable (the scale is at most 1, so ``Ḡ`` stays in ``[-1, 1]``).
     With ``L <= 3`` the unconstrained optimum takes the risky action everywhere (a risky step pays at least
-    0.6 more now and at most 0.2 less per later step), so it violates constraint ``i`` by about the number of
-    layers ``i`` charges (``rho`` per episode when ``m = 1``); for any
+    0.6 more now and at most 0.2 less per later step), so it violates constraint ``i`` by about
+    ``risky_constraint · rho / ρ(G_0)`` times the number of layers ``i`` charges (about
+    ``risky_constraint · rho`` per episode when ``m = 1``); for any
     ``L`` the binding is checked (:func:`constraint_summary`) and a draw that does not bind raises
     ``ValueError``.
     """
@@ -234,6 +242,11 @@ def make_binding_cmdp(
         )
     if not 0.0 < constraint_spread < 1.0:
         raise ValueError(f"constraint_spread must lie in (0, 1) when binding, got {constraint_spread}")
+    if not constraint_spread < risky_constraint <= 1.0:
+        raise ValueError(
+            f"risky_constraint must lie in (constraint_spread, 1] = ({constraint_spread}, 1] so that risky "
+            f"entries violate (ḡ > 0), got {risky_constraint}"
+        )
     if not 0.0 < rho <= n_layers:
         raise ValueError(f"rho must lie in (0, L] = (0, {n_layers}] for a binding instance, got rho={rho}")
     layer_sizes = _layer_sizes(n_layers, states_per_layer)
@@ -247,7 +260,7 @@ def make_binding_cmdp(
     neutral = rng.uniform(-constraint_spread, constraint_spread, size=(m, *risky.shape))
     layer_of = np.repeat(np.arange(len(layer_sizes)), layer_sizes)
     charged = layer_of[None, :, None] % m == np.arange(m)[:, None, None]  # constraint i charges layers k ≡ i
-    G_0 = np.where(risky, np.where(charged, band, neutral), -band)
+    G_0 = np.where(risky, np.where(charged, band - (1.0 - risky_constraint), neutral), -band)
     r_bar[-1], G_0[:, -1] = 0.0, 0.0
     rho_0, q_circ = feasibility_parameter(P, G_0)
     if rho > rho_0:
@@ -265,6 +278,34 @@ def make_binding_cmdp(
             f"{summary.opt_unconstrained:.6g}); with L = {n_layers} > 3 the risky actions need not be optimal"
         )
     return cmdp
+
+
+def make_chain_cmdp(n_layers: int, rho: float) -> CMDP:
+    """The deterministic chain of Theorem 7's counterexample (README "Choices"; paper line 1248).
+
+    One state per layer (``|X_k| = 1``), two actions, ``P(x_{k+1}|x_k, a) = 1``, one constraint. Action 1
+    pays ``r̄ = 1/2`` with ``ḡ = 0``; action 0 pays 0 with ``ḡ = -rho/L``. So ``ρ = rho`` (the all-0 policy,
+    which is ``q°``), ``q*`` plays action 1 everywhere with ``OPT = L/2`` and ``Ḡ^T q* = 0`` (the constraint
+    is active but costs nothing: ``λ* = 0``). The reward ``1/2`` leaves room for adversarial rewards that pay
+    1 in the phase where action 1 violates and 0 in the other. Under the ``risky_swing`` adversary
+    (:func:`~regretlab.cmdp.environments.make_environment`) action 1's ``g`` is ``+1`` in one phase and
+    ``-1`` in the other, so ``[G_t^T q*]_1 = L`` in every other phase and the paper's mixture
+    ``ρ/(1+ρ) q* + 1/(1+ρ) q°`` violates that phase by ``ρ(L - 1)/(1+ρ)``; ``ρ/(L+ρ) q* + L/(L+ρ) q°`` is
+    the heaviest safe one. Raises ``ValueError`` unless ``0 < rho <= L``.
+    """
+    if n_layers < 1 or not 0.0 < rho <= n_layers:
+        raise ValueError(f"a chain needs n_layers >= 1 and rho in (0, L] = (0, {n_layers}], got {rho}")
+    layer_sizes = (1,) * (n_layers + 1)
+    P = np.zeros((n_layers + 1, 2, n_layers + 1))
+    for x in range(n_layers):
+        P[x, :, x + 1] = 1.0
+    r_bar = np.zeros((n_layers + 1, 2))
+    r_bar[:n_layers, 1] = 0.5
+    G_bar = np.zeros((1, n_layers + 1, 2))
+    G_bar[0, :n_layers, 0] = -rho / n_layers
+    rho_value, q_circ = feasibility_parameter(P, G_bar)
+    opt, q_star = solve_opt(P, r_bar, G_bar)
+    return CMDP(layer_sizes, 2, P, r_bar, G_bar, opt, q_star, rho_value, q_circ)
 
 
 @dataclass(frozen=True)
@@ -316,13 +357,26 @@ def make_cmdp(
     m: int,
     rho: float,
     constraint_spread: float | None = None,
+    risky_constraint: float = 1.0,
 ) -> CMDP:
-    """A CMDP of the named family (:data:`FAMILIES`); ``constraint_spread=None``: the family's default."""
+    """A CMDP of the named family (:data:`FAMILIES`); ``constraint_spread=None``: the family's default.
+
+    ``risky_constraint`` is read by ``binding`` only; ``chain`` draws nothing and needs
+    ``states_per_layer = 1``, ``n_actions = 2`` and ``m = 1``.
+    """
     if family not in FAMILIES:
         raise ValueError(f"family must be one of {FAMILIES}, got {family!r}")
+    if family == "chain":
+        if (states_per_layer, n_actions, m) != (1, 2, 1):
+            raise ValueError(
+                "family chain needs states_per_layer = 1, n_actions = 2 and m = 1 (one state per layer, two "
+                f"actions, one constraint), got {states_per_layer}, {n_actions}, {m}"
+            )
+        return make_chain_cmdp(n_layers, rho)
     spread = DEFAULT_SPREAD[family] if constraint_spread is None else constraint_spread
-    make = make_binding_cmdp if family == "binding" else make_layered_cmdp
-    return make(rng, n_layers, states_per_layer, n_actions, m, rho, spread)
+    if family == "binding":
+        return make_binding_cmdp(rng, n_layers, states_per_layer, n_actions, m, rho, spread, risky_constraint)
+    return make_layered_cmdp(rng, n_layers, states_per_layer, n_actions, m, rho, spread)
 
 
 def condition2_holds(rho: float, T: int, L: int, m: int) -> bool:

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from regretlab.cmdp.algorithms import make_learner
+from regretlab.cmdp.dual import paper_dual_box_horizon
 from regretlab.cmdp.environments import CMDPEnvironment, make_environment
 from regretlab.cmdp.instance import CMDP, constraint_summary, make_cmdp
 from regretlab.cmdp.simulate import simulate
@@ -53,6 +54,7 @@ def build_instance(spec: dict, rng: np.random.Generator, horizon: int | None = N
         spec["m"],
         rho_at(spec, horizon),
         spec.get("constraint_spread"),
+        spec["risky_constraint"],
     )
     environment = make_environment(
         cmdp,
@@ -63,6 +65,7 @@ def build_instance(spec: dict, rng: np.random.Generator, horizon: int | None = N
         period=spec["period"],
         reward_amplitude=spec["reward_amplitude"],
         constraint_amplitude=spec["constraint_amplitude"],
+        adversary=spec["adversary"],
     )
     numbers = {
         "L": cmdp.L,
@@ -73,8 +76,37 @@ def build_instance(spec: dict, rng: np.random.Generator, horizon: int | None = N
         "stochastic_rewards": spec["rewards"] == "stochastic",
         "family": spec["family"],
         **constraint_summary(cmdp).to_dict(),
+        "paper_dual_box_T": paper_dual_box_horizon(
+            cmdp.m, cmdp.n_states, cmdp.n_actions, cmdp.L, spec["delta"]
+        ),
+        **adversary_numbers(cmdp, environment),
     }
     return {"cmdp": cmdp.to_dict(), "environment": environment.to_dict(), "numbers": numbers}
+
+
+def adversary_numbers(cmdp: CMDP, environment: CMDPEnvironment) -> dict:
+    """What makes adversarial constraints adversarial, over one full cycle of phases (empty otherwise).
+
+    ``rho_stochastic`` (from the cycle's average ``Ḡ``) against ``rho_adversarial`` (§3.5, one ``q°`` for
+    every phase); ``max_G_q_star = max_t max_i [G_t^T q*]_i`` and ``share_G_q_star_above_1``, the share of
+    the cycle's episodes where it exceeds line 1248's 1 (:class:`~regretlab.cmdp.environments.Benchmark`);
+    ``constraint_swing_max`` and ``constraint_swing_min`` (over the entries that move) of
+    :meth:`~regretlab.cmdp.environments.PhaseProcess.swing`.
+    """
+    constraints = environment.constraints
+    if constraints.kind != "adversarial":
+        return {}
+    cycle = environment.benchmark(cmdp.P, constraints.period * constraints.phases.shape[0])
+    swing = constraints.swing()
+    moving = swing[swing > 0]
+    return {
+        "rho_stochastic": cmdp.rho,
+        "rho_adversarial": cycle.rho,
+        "max_G_q_star": cycle.max_G_q_star,
+        "share_G_q_star_above_1": cycle.share_G_q_star_above_1,
+        "constraint_swing_max": float(swing.max()),
+        "constraint_swing_min": float(moving.min()) if moving.size else 0.0,
+    }
 
 
 def write_instance_file(regime: str, name: str, spec: dict, path: str) -> dict:
@@ -106,9 +138,9 @@ def run_seeds(
     """Run ``algorithm`` (``pdgd_ops`` or ``uc_o_gdps``) for every seed; return the checkpoint rows and, per
     seed, the run's metadata (constants, OPT, ρ, ζ, Condition 2, epochs, fallbacks, µs per episode).
 
-    Each row carries the seed's ``rho`` and ``opt`` (the benchmark of Definition 2 for this horizon), the
-    primal constant ``C`` and ``condition2`` (Condition 2 at this T), which the bounds and the hypotheses of
-    the figures use.
+    Each row carries the seed's ``rho``, ``opt`` and ``lambda_star_l1`` (the benchmark of Definition 2 for
+    this horizon and its ``||λ*||_1``), the primal constant ``C``, the dual step ``dual_eta`` and ``condition2``
+    (Condition 2 at this T), which the bounds, the reference lines and the hypotheses of the figures use.
     """
     cmdp = CMDP.from_dict(instance["cmdp"])
     environment = CMDPEnvironment.from_dict(instance["environment"])
@@ -122,6 +154,7 @@ def run_seeds(
         frame, meta = simulate(learner, cmdp, environment, horizon, env_rng, trajectory_rng)
         frame.insert(0, "seed", seed)
         frame["rho"], frame["opt"], frame["C"] = meta["rho"], meta["opt"], learner.constants.C
+        frame["lambda_star_l1"], frame["dual_eta"] = meta["lambda_star_l1"], learner.constants.eta
         frame["condition2"] = meta["condition2"]
         frame["hypotheses_hold"] = True  # the theorems' hypotheses are per bound (regretlab.theory)
         frames.append(frame)

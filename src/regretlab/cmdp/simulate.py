@@ -39,6 +39,15 @@ true occupancy of the played policy ``π_τ = π^{q̂_τ}``, pair view unless sa
   non-terminal pair (Lemma 5, line 548; the event ``E^Δ`` holds on ``[1..t]`` iff this is 1). Checked once
   per epoch, when it starts. Epoch 1 is left out: ``𝒫_1`` is every transition function (it contains ``P``
   by construction) and is never projected onto (:mod:`regretlab.cmdp.uc_o_gdps`).
+* ``all_epochs_covered``: 1 if every epoch ``2, ..., i`` started so far has ``P`` in its confidence set,
+  else 0: the event ``E^Δ`` of Lemma 5 on ``[1..t]`` for this run (1 before any new epoch: ``𝒫_1`` holds
+  every ``P``). Lemma 5 says ``P(E^Δ) >= 1 - δ``; its test is the fraction of seeds where this is 1.
+* ``coverage_ratio_max``: ``max ||P(·|x, a) - P̄_j(·|x, a)||_1 / ε_j(x, a)`` over the epochs ``j >= 2``
+  started so far and the non-terminal pairs: ``<= 1`` iff covered, and how close the check came to failing
+  (NaN before any new epoch).
+* ``dual_clipped``: the fraction of the episodes ``τ <= t`` in which the projection of eq. (16) clipped some
+  coordinate at the box side ``T^{1/4}`` (``λ_{τ,i} + η [G_τ^T q̂_τ]_i > T^{1/4}``): Theorem 6's mechanism,
+  which Theorem 4 rules out under Condition 2 (§6, line 315). NaN for UC-O-GDPS alone (no dual).
 * ``q_error_l1``: ``Σ ||q_τ - q̂_τ||_1`` on triples (Lemma 2, line 237).
 * ``ell_bar``: ``ℓ̄_t = max ||ℓ_τ||_∞`` of the losses fed to the primal (Algorithm 2 line 7).
 * ``primal_regret``: ``max_{q ∈ Δ(M)} Σ ℓ_τ^T (q_τ - q)``, the primal's regret on ``[1..t]`` (Definition 4)
@@ -89,6 +98,9 @@ RECORD_COLUMNS = (
     "lambda_l1",
     "dual_regret",
     "coverage",
+    "all_epochs_covered",
+    "coverage_ratio_max",
+    "dual_clipped",
     "q_error_l1",
     "ell_bar",
     "primal_regret",
@@ -189,21 +201,34 @@ def best_response_values(P: np.ndarray, starts: np.ndarray, losses: np.ndarray) 
 
 
 @njit(cache=True)
-def contains(P: np.ndarray, P_bar: np.ndarray, epsilon: np.ndarray) -> bool:
-    """Whether the confidence set of eq. (10) with centre ``P̄`` and radii ``ε`` contains ``P``:
-    ``||P(·|x, a) - P̄(·|x, a)||_1 <= ε(x, a)`` for every non-terminal pair (Lemma 5)."""
+def coverage_check(P: np.ndarray, P_bar: np.ndarray, epsilon: np.ndarray) -> tuple[bool, float]:
+    """Whether the confidence set of eq. (10) with centre ``P̄`` and radii ``ε`` contains ``P``
+    (``||P(·|x, a) - P̄(·|x, a)||_1 <= ε(x, a)`` for every non-terminal pair, Lemma 5), and the largest
+    ratio ``||P(·|x, a) - P̄(·|x, a)||_1 / ε(x, a)`` (``0/0 = 0``, ``d/0 = inf``)."""
+    covered = True
+    ratio = 0.0
     for x in range(P.shape[0] - 1):
         for a in range(P.shape[1]):
             distance = 0.0
             for y in range(P.shape[2]):
                 distance += abs(P[x, a, y] - P_bar[x, a, y])
             if distance > epsilon[x, a]:
-                return False
-    return True
+                covered = False
+            if distance > 0.0:
+                ratio = max(ratio, distance / epsilon[x, a] if epsilon[x, a] > 0.0 else np.inf)
+    return covered, ratio
+
+
+@njit(cache=True)
+def contains(P: np.ndarray, P_bar: np.ndarray, epsilon: np.ndarray) -> bool:
+    """Whether the confidence set of eq. (10) with centre ``P̄`` and radii ``ε`` contains ``P`` (Lemma 5)."""
+    return coverage_check(P, P_bar, epsilon)[0]
 
 
 #: Slots of the ``sums`` array of :func:`track_episode`.
-_REWARD, _PLAYED, _Q_ERROR, _ELL_BAR, _INTERVAL_MAX, _INTERVAL_BOUND, _RATIO_MAX, _DUAL_REGRET = range(8)
+(_REWARD, _PLAYED, _Q_ERROR, _ELL_BAR, _INTERVAL_MAX, _INTERVAL_BOUND, _RATIO_MAX, _DUAL_REGRET, _CLIPPED) = (
+    range(9)
+)
 
 
 @njit(cache=True)
@@ -275,9 +300,10 @@ def track_episode(
 
 
 #: Slots of the learner's ``reals`` array (:func:`play_episodes`): ``ℓ̄_t``, ``C√T``, the dual step ``η``,
-#: ``T^{1/4}``, ``max ||λ_τ||_1``, ``||λ_t||_1``; and of its ``ints`` array: the epoch ``i``, the epochs
-#: ``2..i`` whose set contains ``P``, whether the dual moves (PDGD-OPS) and Newton's step and ridge limits.
-_ELL, _SCALE, _ETA, _UPPER, _LAM_MAX, _LAM_T = range(6)
+#: ``T^{1/4}``, ``max ||λ_τ||_1``, ``||λ_t||_1``, the largest coverage ratio; and of its ``ints`` array: the
+#: epoch ``i``, the epochs ``2..i`` whose set contains ``P``, whether the dual moves (PDGD-OPS) and Newton's
+#: step and ridge limits.
+_ELL, _SCALE, _ETA, _UPPER, _LAM_MAX, _LAM_T, _COVER_RATIO = range(7)
 _EPOCH, _COVERED, _DUAL, _MAX_STEPS, _MAX_RIDGES = range(5)
 
 
@@ -341,6 +367,7 @@ def play_episodes(
                 q_hat_pairs[x, a] = pair
         reals[_ELL] = max(reals[_ELL], ell)
         eta = 1.0 / (reals[_ELL] * reals[_SCALE]) if reals[_ELL] > 0.0 else 0.0
+        clipped = False
         for i in range(m):  # G_t^T q̂_t: R^D_t(0) and the dual step
             estimated = 0.0
             for x in range(loss.shape[0]):
@@ -348,7 +375,10 @@ def play_episodes(
                     estimated += G[i, x, a] * q_hat_pairs[x, a]
             sums[_DUAL_REGRET] -= lam[i] * estimated
             if ints[_DUAL]:
-                lam[i] = min(max(lam[i] + reals[_ETA] * estimated, 0.0), reals[_UPPER])
+                step = lam[i] + reals[_ETA] * estimated
+                clipped = clipped or step > reals[_UPPER]
+                lam[i] = min(max(step, 0.0), reals[_UPPER])
+        sums[_CLIPPED] += clipped
         lam_next = 0.0
         for i in range(m):
             lam_next += lam[i]
@@ -378,7 +408,9 @@ def play_episodes(
             N_start[...] = N
             M_start[...] = M
             confidence_set(N_start, M_start, eps_numerator, P_bar, epsilon)
-            ints[_COVERED] += contains(P, P_bar, epsilon)
+            covered, ratio = coverage_check(P, P_bar, epsilon)
+            ints[_COVERED] += covered
+            reals[_COVER_RATIO] = max(reals[_COVER_RATIO], ratio)
             reset_confidence_set(P_bar, epsilon, triples, P_t, eps_t, pieces, where, nu, state)
         for k in range(target.shape[0]):
             target[k] = q_hat[xs[k], as_[k], triples[2][k]] - eta * loss[xs[k], as_[k]]
@@ -419,9 +451,11 @@ def simulate(
     :class:`~regretlab.cmdp.pdgd_ops.UCOGDPSAlone` built for the same ``T``; ``env_rng`` draws ``r_t``,
     ``G_t`` (so every algorithm of a seed faces the same sequences) and ``trajectory_rng`` the actions and
     transitions. The run stops at the last checkpoint (``T`` by default). The frame has ``t`` and
-    :data:`RECORD_COLUMNS`; the metadata holds the learner's constants, the setting, ``OPT``, ``ρ``, ``ζ``,
-    ``ρ/(1+ρ)``, whether Condition 2 holds at this ``T``, the final epoch and fallback counts and the wall
-    time per episode.
+    :data:`RECORD_COLUMNS`; the metadata holds the learner's constants (``C``, the dual's ``η``, its box
+    side ``dual_box = T^{1/4}``), the setting, ``OPT``, ``ρ``, ``ζ``, ``ρ/(1+ρ)``, whether Condition 2 holds
+    at this ``T``, ``λ*`` of this horizon's benchmark, ``max_G_q_star`` and ``share_G_q_star_above_1``
+    (:class:`~regretlab.cmdp.environments.Benchmark`), the final ``dual_clipped``, ``all_epochs_covered`` and
+    ``coverage_ratio_max``, the final epoch and fallback counts and the wall time per episode.
 
     The episodes run in :func:`play_episodes` on the learner's own state (its ``q̂``, policy, counters,
     confidence set and projector, updated in place, with the kernels its ``update`` uses), reading its
@@ -452,7 +486,7 @@ def simulate(
     root = learner.constants.C * np.sqrt(T)
     Eq = bounds.lemma2_Eq(T, learner.constants.delta, L, n_states, n_actions).value
     per_ell_interval = Eq + n_states * n_actions / 2 * 2.0 ** np.arange(n_levels) / root
-    sums = np.zeros(8)
+    sums = np.zeros(9)
     sums[[_INTERVAL_MAX, _RATIO_MAX]] = -np.inf
     evaluator = (
         np.zeros_like(P),
@@ -478,6 +512,7 @@ def simulate(
             learner.dual.upper if dual else 0.0,
             lam.sum(),  # ||λ_1||_1 (λ >= 0)
             lam.sum(),
+            0.0,
         ]
     )
     limits = projection.MAX_NEWTON_STEPS, projection.MAX_RIDGES
@@ -525,6 +560,7 @@ def simulate(
                 finish_update(primal.q_hat, arrays[0], projector.solve(state[6], True), primal.policy)
             if t == checkpoints[position]:
                 optimum = t * benchmark.opt
+                started = int(ints[_EPOCH]) - 1  # epochs 2..i, whose sets Lemma 5 is about
                 reward = sums[_REWARD]
                 records[position] = (
                     optimum - reward,
@@ -534,7 +570,10 @@ def simulate(
                     reals[_LAM_MAX],
                     reals[_LAM_T],
                     sums[_DUAL_REGRET],
-                    ints[_COVERED] / (ints[_EPOCH] - 1),
+                    ints[_COVERED] / started if started else np.nan,
+                    float(ints[_COVERED] == started),
+                    reals[_COVER_RATIO] if started else np.nan,
+                    sums[_CLIPPED] / t if dual else np.nan,
                     sums[_Q_ERROR],
                     sums[_ELL_BAR],
                     sums[_PLAYED] - best_response_values(P, starts, evaluator[4][None])[0],
@@ -568,6 +607,14 @@ def simulate(
         "zeta": bounds.theorem4_zeta(m, L, rho).value,
         "alpha": rho / (1 + rho),
         "condition2": bool(condition2_holds(rho, T, L, m)),
+        "lambda_star": benchmark.lambda_star.tolist(),
+        "lambda_star_l1": float(benchmark.lambda_star.sum()),
+        "dual_box": learner.dual.upper if dual else None,
+        "max_G_q_star": benchmark.max_G_q_star,
+        "share_G_q_star_above_1": benchmark.share_G_q_star_above_1,
+        "dual_clipped": float(frame["dual_clipped"].iloc[-1]),
+        "all_epochs_covered": bool(frame["all_epochs_covered"].iloc[-1] == 1.0),
+        "coverage_ratio_max": float(frame["coverage_ratio_max"].iloc[-1]),
         "episodes": last,
         "epochs": learner.primal.epochs,
         "fallbacks": learner.primal.fallbacks,
