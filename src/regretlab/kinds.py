@@ -204,7 +204,9 @@ KINDS: dict[str, Kind] = {
                 "reward per unit of constraint",
                 "the multiplier of eq. (5) with the r̄, Ḡ of Definition 2 for this T",
             ),
-            "dual_eta": Metric("dual step η", "per unit of constraint", "the η of eq. (9) the run's dual used"),
+            "dual_eta": Metric(
+                "dual step η", "per unit of constraint", "the η of eq. (9) the run's dual used"
+            ),
             "C": Metric("primal constant C", "dimensionless", "C of η_t = 1/(ℓ̄_t C √T) (App. C.2)"),
         },
         time_unit="episode",

@@ -139,8 +139,9 @@ def run_seeds(
     seed, the run's metadata (constants, OPT, ρ, ζ, Condition 2, epochs, fallbacks, µs per episode).
 
     Each row carries the seed's ``rho``, ``opt`` and ``lambda_star_l1`` (the benchmark of Definition 2 for
-    this horizon and its ``||λ*||_1``), the primal constant ``C``, the dual step ``dual_eta`` and ``condition2``
-    (Condition 2 at this T), which the bounds, the reference lines and the hypotheses of the figures use.
+    this horizon and its ``||λ*||_1``), the primal constant ``C``, the dual step ``dual_eta`` and
+    ``condition2`` (Condition 2 at this T), which the bounds, the reference lines and the hypotheses of the
+    figures use.
     """
     cmdp = CMDP.from_dict(instance["cmdp"])
     environment = CMDPEnvironment.from_dict(instance["environment"])
