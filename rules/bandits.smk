@@ -8,6 +8,7 @@ rule bandit_instance:
     params:
         library=BANDIT_LIBRARY,
         spec=instance_spec,
+        draws=instance_draws,
     log:
         "logs/instances/{regime}/{instance}.log",
     conda:

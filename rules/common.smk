@@ -14,6 +14,7 @@ from regretlab.config import (
     validate_config,
 )
 from regretlab.io import source_fingerprint
+from regretlab.seeding import draws_of
 
 # The whole config — schema and cross-field rules (regretlab.checks) — is checked here, while the Snakefile is
 # parsed: a bad config stops Snakemake before the DAG is built, with one line per problem and no traceback.
@@ -62,6 +63,11 @@ def regime_config(wildcards):
 def instance_spec(wildcards):
     """The config entry of one instance of a regime."""
     return config["regimes"][wildcards.regime]["instances"][wildcards.instance]
+
+
+def instance_draws(wildcards):
+    """The regime whose SeedSequences key the regime's instances (itself unless it has draws_from)."""
+    return draws_of(wildcards.regime, config["regimes"][wildcards.regime])
 
 
 def run_set(wildcards):

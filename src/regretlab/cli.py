@@ -33,7 +33,7 @@ from regretlab.config import ConfigError, load_schema, validate_config
 from regretlab.cost import estimate, format_estimate
 from regretlab.kinds import KINDS
 from regretlab.names import did_you_mean, not_one_of
-from regretlab.seeding import job_seed_sequence
+from regretlab.seeding import draws_of, job_seed_sequence
 
 DEFAULT_SCHEMA = Path("schemas") / "config.schema.yaml"
 #: Exit status of every rejected input (as argparse uses for usage errors).
@@ -252,7 +252,8 @@ def _run(args: argparse.Namespace) -> dict:
     config = load_config(args.config, args.schema)
     _check_run(config, args)
     spec = config["regimes"][args.regime]["instances"][args.instance]
-    rng = np.random.default_rng(job_seed_sequence(args.regime, args.instance, "instance"))
+    draws = draws_of(args.regime, config["regimes"][args.regime])
+    rng = np.random.default_rng(job_seed_sequence(draws, args.instance, "instance"))
     if config["regimes"][args.regime]["kind"] == "cmdp":
         instance = cmdp_runs.build_instance(spec, rng, args.horizon)
         run_and_write = cmdp_runs.run_and_write

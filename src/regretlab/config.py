@@ -171,6 +171,7 @@ def validate_config(config: dict, schema_path: str | os.PathLike) -> dict:
     errors = sorted(validator.iter_errors(config), key=lambda e: (list(map(str, e.absolute_path)), e.message))
     problems = [_describe(error, config) for error in _outermost(_one_per_wrong_type(errors))]
     if not problems:
+        problems += _draws_problems(config["regimes"])
         for name, regime in config["regimes"].items():
             defaulted = _fill_default_bounds(regime)
             problems += _regime_problems(name, regime, defaulted)
@@ -181,6 +182,38 @@ def validate_config(config: dict, schema_path: str | os.PathLike) -> dict:
     if problems:
         raise ConfigError("\n".join(problems))
     return config
+
+
+def _draws_problems(regimes: dict) -> list[str]:
+    """A ``draws_from`` names another bandit regime that shares no draws itself, and every instance entry of
+    the sharing regime repeats that regime's entry of the same name exactly — the same SeedSequence on a
+    different entry would not be the same instance (:mod:`regretlab.seeding`)."""
+    problems = []
+    for name, regime in regimes.items():
+        source = regime.get("draws_from")
+        if source is None:
+            continue
+        where = f"config field regimes.{name}.draws_from"
+        others = sorted(set(regimes) - {name})
+        if source not in others:
+            problems.append(f"{where}: {source!r} is not another regime; allowed: {others}")
+            continue
+        if "draws_from" in regimes[source]:
+            problems.append(
+                f"{where}: regime {source!r} shares the draws of {regimes[source]['draws_from']!r}; "
+                f"name that one (draws are shared with a regime that owns them)"
+            )
+        if regime["kind"] != "bandit" or regimes[source]["kind"] != "bandit":
+            problems.append(f"{where}: shared draws are implemented for bandit regimes only (both must be)")
+            continue
+        for instance, entry in regime["instances"].items():
+            if regimes[source]["instances"].get(instance) != entry:
+                problems.append(
+                    f"config field regimes.{name}.instances.{instance}: must repeat the entry of the same "
+                    f"name in regimes.{source}.instances (draws_from: {source}); that regime has "
+                    f"{sorted(regimes[source]['instances'])}"
+                )
+    return problems
 
 
 def _fill_default_bounds(regime: dict) -> list[str]:

@@ -4,6 +4,13 @@ Every job gets one :class:`numpy.random.SeedSequence` derived from ``(regime, in
 object it needs (loss draws, the learner's sampling, a bootstrap) is a child spawned from it. Strings enter
 the entropy through a stable hash (SHA-256), never Python's salted ``hash``, so the same key gives the same
 numbers on every machine and in every process.
+
+A regime may *share the draws* of another (its ``draws_from`` names it, :func:`draws_of`): its instance files
+and its runs then use the other regime's name in the key, so for every (instance, seed) both regimes build the
+same instance and play the same loss sequence — with the same learner coins, as within one regime, where
+algorithms are paired by common random numbers. The key stays one SeedSequence per (regime, instance, seed),
+with "regime" the regime whose draws they are; the configuration check makes sharing regimes list identical
+instance entries (:func:`regretlab.config.validate_config`).
 """
 
 from __future__ import annotations
@@ -37,6 +44,13 @@ def job_seed_sequence(regime: str, instance: str, seed: int | str) -> np.random.
     else:
         seed_words = [2, *_words(str(seed))]
     return np.random.SeedSequence([PROJECT_ENTROPY, *_words(regime), *_words(instance), *seed_words])
+
+
+def draws_of(regime: str, regime_config: dict) -> str:
+    """The regime name that keys the SeedSequences of ``regime``'s instances and runs: its ``draws_from``
+    (the regime whose draws it shares, e.g. an adaptive algorithm's regime on the instances of the oracle
+    one), else ``regime`` itself."""
+    return regime_config.get("draws_from", regime)
 
 
 def environment_and_learner_rngs(

@@ -15,7 +15,7 @@ from regretlab.bandits.tracking import PER_ARM_COLUMNS, RECORD_COLUMNS, Tracker,
 from regretlab.checkpoints import log_checkpoints
 from regretlab.io import read_json, stack_run_frames, write_run_table
 from regretlab.run_sets import play_run_set
-from regretlab.seeding import environment_and_learner_rngs, job_seed_sequence
+from regretlab.seeding import draws_of, environment_and_learner_rngs, job_seed_sequence
 
 #: Rounds simulated per call into a compiled kernel: bounds memory at ``CHUNK_ROUNDS × K`` floats.
 CHUNK_ROUNDS = 8192
@@ -106,8 +106,8 @@ def realised_L_star(instance: BanditInstance, horizon: int, env_rng: np.random.G
 
 
 def oracle_values(instance: BanditInstance, totals: np.ndarray) -> dict[str, float]:
-    """The oracle quantities of paper 001 from the realised totals: L*, L_{i*_S} (§4, line 242) and
-    L_D = (1/d) Σ_{i∈D} L_i (line 240) over the graph's minimum weakly dominating set (NaN if S or D is
+    """The oracle quantities of paper 001 from the realised totals: L*, L_{i*_S} (§4, line 212) and
+    L_D = (1/d) Σ_{i∈D} L_i (line 212) over the graph's minimum weakly dominating set (NaN if S or D is
     empty)."""
     graph = instance.graph
     members = list(graph.weakly_dominating_set.members)
@@ -126,29 +126,32 @@ def run_seeds(
     constants: str,
     horizon: int,
     seeds: list[int],
+    draws: str | None = None,
 ) -> tuple[pd.DataFrame, dict]:
     """Run ``algorithm`` for every seed; return the stacked checkpoint rows and, per seed, the learner's
     parameters and hypotheses.
 
-    Each seed's randomness comes from ``job_seed_sequence(regime, instance_name, seed)``. An algorithm whose
-    theorem tunes η with L* gets the true L* of the seed's loss sequence (computed by a dry pass of the same
-    environment stream) and the run records ``oracle_L_star = True``; likewise the Section 4 algorithms get
-    L_{i*_S} or L_D (``oracle_L_best_S``, ``oracle_L_D``). The instance is resolved for the horizon first
-    (:meth:`BanditInstance.at_horizon`: a minimax instance's gap depends on T).
+    Each seed's randomness comes from ``job_seed_sequence(draws, instance_name, seed)``, ``draws`` being the
+    regime whose draws ``regime`` shares (:func:`regretlab.seeding.draws_of`; None: ``regime``). An
+    algorithm whose theorem tunes η with L* gets the true L* of the seed's loss sequence (computed by a dry
+    pass of the same environment stream) and the run records ``oracle_L_star = True``; likewise the Section 4
+    algorithms get L_{i*_S} or L_D (``oracle_L_best_S``, ``oracle_L_D``). The instance is resolved for the
+    horizon first (:meth:`BanditInstance.at_horizon`: a minimax instance's gap depends on T).
     """
     instance = instance.at_horizon(horizon)
+    key = regime if draws is None else draws
     frames, learners = [], []
     spec = ALGORITHMS.get(algorithm)
     oracle_keys = spec.oracle if spec else ()
 
     def build(instance: BanditInstance, seed: int | str):
         """The learner of ``seed`` and its environment generator."""
-        env_rng, learner_rng = environment_and_learner_rngs(job_seed_sequence(regime, instance_name, seed))
+        env_rng, learner_rng = environment_and_learner_rngs(job_seed_sequence(key, instance_name, seed))
         oracle = {}
         if oracle_keys:
             # A fresh SeedSequence for the dry pass: ``spawn`` is stateful, so spawning again from ``key``
             # would give a different (independent) loss sequence, not this seed's.
-            dry_env_rng = environment_and_learner_rngs(job_seed_sequence(regime, instance_name, seed))[0]
+            dry_env_rng = environment_and_learner_rngs(job_seed_sequence(key, instance_name, seed))[0]
             totals = realised_totals(instance, horizon, dry_env_rng)
             values = oracle_values(instance, totals)
             oracle = {name: values[name] for name in oracle_keys}
@@ -195,13 +198,16 @@ def run_and_write(
     config: dict,
     path: str | None,
 ) -> dict:
-    """Run a seed batch (see :func:`run_seeds`) and return a short summary.
+    """Run a seed batch (see :func:`run_seeds`, with the draws of the regime ``config`` — the regime's entry —
+    shares, :func:`regretlab.seeding.draws_of`) and return a short summary.
 
     With a ``path``, the rows are written atomically as parquet with their provenance (package version, git
     commit, config hash, wall time, the learner's parameters and hypotheses) in the file's metadata.
     """
     start = time.perf_counter()
-    runs, learner_info = run_seeds(regime, instance_name, instance, algorithm, constants, horizon, seeds)
+    runs, learner_info = run_seeds(
+        regime, instance_name, instance, algorithm, constants, horizon, seeds, draws_of(regime, config)
+    )
     wall_time = time.perf_counter() - start
     if path is not None:
         write_run_table(path, runs, config, wall_time, learner_info, seeds)
