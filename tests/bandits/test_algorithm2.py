@@ -30,13 +30,20 @@ def instance_of(graph, means):
 
 
 def test_theorem7_tuning():
-    paper = theorem7_tuning(4, 1e4, "paper")
+    paper = theorem7_tuning(4, 1e4)
     assert paper["eta"] == pytest.approx(math.sqrt(4 / 1e4))
     assert paper["eta_bar"] == pytest.approx(1e4 ** (-2 / 3))
     assert paper["theta"] == pytest.approx(math.sqrt(paper["eta_bar"]))
-    small = theorem7_tuning(4, 10.0, "paper")  # both caps bind: √(4/10) > 1/5, 10^{-2/3} > 1/25
+    small = theorem7_tuning(4, 10.0)  # both caps bind: √(4/10) > 1/5, 10^{-2/3} > 1/25
     assert (small["eta"], small["eta_bar"]) == (0.2, 1 / 25)
-    assert theorem7_tuning(4, 0.0, "tuned") == {"eta": 1.0, "eta_bar": 0.25, "delta": 0.0, "theta": 0.5}
+    assert theorem7_tuning(4, 0.0) == {"eta": 0.2, "eta_bar": 0.04, "delta": 0.0, "theta": 0.2}
+
+
+def test_theorem7_has_no_tuned_preset():
+    """Its caps are Lemma 6's conditions, not slack constants (module docstring): asking for ``tuned`` is an
+    error naming the presets it has."""
+    with pytest.raises(ValueError, match=r"\['paper'\]"):
+        Algorithm2(directed_complete_bipartite(2, 4), 100, np.random.default_rng(0), "tuned", "bipartite", 0)
 
 
 def test_theorem8_tuning():
@@ -77,17 +84,16 @@ def reference(learner, graph, losses, uniforms, p):
 
 def cases():
     bipartite = st.tuples(st.builds(directed_complete_bipartite, st.integers(1, 4), st.integers(2, 6)),
-                          st.just("bipartite"), st.just(None))
+                          st.just("bipartite"), st.just(None), st.just("paper"))
     weak = st.tuples(st.builds(weakly_observable_stars, st.lists(st.integers(2, 4), min_size=1, max_size=3)),
-                     st.just("weak"), st.sampled_from([1 / 3, 1 / 2]))
-    return st.tuples(st.one_of(bipartite, weak), st.sampled_from(["paper", "tuned"]),
-                     st.sampled_from([0.0, 30.0, 3e3]), st.integers(0, 2**32 - 1))
+                     st.just("weak"), st.sampled_from([1 / 3, 1 / 2]), st.sampled_from(["paper", "tuned"]))
+    return st.tuples(st.one_of(bipartite, weak), st.sampled_from([0.0, 30.0, 3e3]), st.integers(0, 2**32 - 1))
 
 
 @given(case=cases())
 @settings(max_examples=30, deadline=None)
 def test_iterates_in_omega_and_match_reference(case):
-    (graph, variant, gamma), constants, oracle_loss, seed = case
+    (graph, variant, gamma, constants), oracle_loss, seed = case
     rng = np.random.default_rng(seed)
     horizon, k = 200, graph.n_arms
     losses = (rng.random((horizon, k)) < rng.random(k)).astype(float)
@@ -125,15 +131,20 @@ def test_initial_point():
 
 def test_lemma6_condition_is_checked_every_round():
     """Theorem 7's Ω gives W_i ≥ √η̄ ≥ 5η̄ for i ∈ S̄ iff η̄ ≤ 1/25: the paper preset keeps Lemma 6's condition
-    at every round, tuned with L = 0 (η̄ = 1/4, 5η̄ > 1 ≥ W_i) breaks it at the first round."""
-    graph = directed_complete_bipartite(2, 4)
-    losses = np.ones((50, graph.n_arms))
-    for constants, holds in (("paper", True), ("tuned", False)):
-        learner = Algorithm2(graph, 50, np.random.default_rng(1), constants, "bipartite", 0.0)
+    at every round (tight when S carries all the loss); Theorem 8's tuned preset with L_D = 0 (δ = 1/4,
+    η̄ = δ^{4/3}: 5η̄ ≈ 0.79 above the W_i ≥ δ its Ω guarantees) breaks it."""
+    bipartite, stars = directed_complete_bipartite(2, 4), weakly_observable_stars([2, 2])
+    for graph, constants, variant, gamma, holds in (
+        (bipartite, "paper", "bipartite", None, True),
+        (stars, "paper", "weak", 0.5, True),
+        (stars, "tuned", "weak", 0.5, False),
+    ):
+        losses = np.ones((50, graph.n_arms))
+        learner = Algorithm2(graph, 50, np.random.default_rng(1), constants, variant, 0.0, gamma)
         assert learner.lemma6_min_ratio == math.inf
         learner.play(losses, 0, Tracker(graph.n_arms, np.array([50])))
         assert learner.hypotheses["lemma6_every_round"] is holds
-        if constants == "paper":  # Σ_S p ≥ √η̄ = 1/5 = 5η̄, tight when S carries all the loss
+        if variant == "bipartite":  # Σ_S p ≥ √η̄ = 1/5 = 5η̄, tight when S carries all the loss
             assert learner.lemma6_min_ratio >= 1 - 1e-9
 
 
@@ -205,30 +216,53 @@ def test_same_seed_same_output():
 # ------------------------------------------------------------------------------------------------------------
 
 
-@given(best_in=st.sampled_from(["S", "S_bar"]), seed=st.integers(0, 2**32 - 1))
-@settings(max_examples=20, deadline=None)
-def test_bernoulli_parts_puts_the_best_arm_in_its_part(best_in, seed):
-    from regretlab.bandits.instance import build_instance
+@given(
+    graph_spec=st.sampled_from(
+        [
+            {"family": "weakly_observable_stars", "leaf_counts": [3, 2]},
+            {"family": "directed_complete_bipartite", "n_self_loop": 3, "n_no_self_loop": 4},
+        ]
+    ),
+    best_in=st.sampled_from(["S", "S_bar"]),
+    best_in_D=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+@settings(max_examples=40, deadline=None)
+def test_bernoulli_parts_puts_the_best_arm_in_its_part_and_where_asked_relative_to_D(
+    graph_spec, best_in, best_in_D, seed
+):
+    """The best arm is in the part best_in, in D exactly when best_in_D, and recorded as such; a request no
+    node meets (D ⊂ S on both families, D = S on the stars) is rejected with a line naming the field."""
+    from regretlab.bandits.instance import GRAPH_FAMILIES, build_instance
 
     spec = {
-        "graph": {"family": "weakly_observable_stars", "leaf_counts": [3, 2]},
-        "losses": {"kind": "bernoulli_parts", "best_in": best_in, "best_mean": 0.05, "S_mean": 0.3,
-                   "S_bar_mean": 0.6},
+        "graph": graph_spec,
+        "losses": {"kind": "bernoulli_parts", "best_in": best_in, "best_in_D": best_in_D, "best_mean": 0.05,
+                   "S_mean": 0.3, "S_bar_mean": 0.6},
     }
+    graph = GRAPH_FAMILIES[graph_spec["family"]](graph_spec, None)
+    part = graph.S if best_in == "S" else graph.S_bar
+    if not (np.isin(part, list(graph.weakly_dominating_set.members)) == best_in_D).any():
+        with pytest.raises(ValueError, match=f"best_in_D = {best_in_D}"):
+            build_instance(spec, np.random.default_rng(seed))
+        return
     instance = build_instance(spec, np.random.default_rng(seed))
     numbers, graph = instance.numbers, instance.graph
     best = numbers["best_arm"]
     assert (best in graph.S) == (best_in == "S") and numbers["best_in"] == best_in
-    assert numbers["D"] == [0, 1] and numbers["d"] == 2 and numbers["best_in_D"] == (best in (0, 1))
+    assert numbers["D"] == sorted(graph.weakly_dominating_set.members)
+    assert numbers["best_in_D"] == (best in numbers["D"]) == best_in_D
     means = np.asarray(instance.environment.means)
     assert means[best] == 0.05 and np.argmin(means) == best
+    assert numbers["mean_loss_best"] == 0.05
+    assert numbers["mean_loss_D"] == pytest.approx(means[numbers["D"]].mean())
     others = np.delete(np.arange(graph.n_arms), best)
     np.testing.assert_array_equal(means[others], np.where(np.isin(others, graph.S), 0.3, 0.6))
 
 
 def test_regimes_run_each_algorithm_with_the_presets_it_has(repo, schema_path):
-    """Exp3.G-weak (``paper`` only) runs once per point next to Algorithm 2's ``paper`` and ``tuned``; a
-    regime's own seeds_per_job sets its batches."""
+    """Exp3.G-weak and Theorem 7's Algorithm 2 (``paper`` only) run once per point, Theorem 8's Algorithm 2
+    with ``paper`` and ``tuned``; a regime's own seeds_per_job sets its batches."""
     import yaml
 
     from regretlab.config import batch_seeds, run_jobs, validate_config
@@ -237,8 +271,11 @@ def test_regimes_run_each_algorithm_with_the_presets_it_has(repo, schema_path):
     config = validate_config(yaml.safe_load(shipped.read_text()), schema_path)
     jobs = run_jobs(config, "weak_bipartite_best_in_S")
     pairs = {(job.algorithm, job.constants) for job in jobs}
-    expected = {("exp3g_weak", "paper"), ("algorithm2_bipartite", "paper"), ("algorithm2_bipartite", "tuned")}
-    assert pairs == expected
+    assert pairs == {("exp3g_weak", "paper"), ("algorithm2_bipartite", "paper")}
+    general = {(job.algorithm, job.constants) for job in run_jobs(config, "weak_general_best_in_S")}
+    assert general == {("exp3g_weak", "paper")} | {
+        (a, c) for a in ("algorithm2_weak", "algorithm2_weak_half") for c in ("paper", "tuned")
+    }
     grid = config["regimes"]["weak_bipartite_best_in_S"]["scales"]["quick"]
     assert batch_seeds(config, "weak_bipartite_best_in_S", 0) == list(range(grid["seeds"]))
     assert len(jobs) == len(pairs) * len(config["regimes"]["weak_bipartite_best_in_S"]["instances"])

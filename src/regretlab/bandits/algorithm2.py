@@ -1,12 +1,12 @@
-"""Algorithm 2 of paper 001 (§4, lines 216–232) with the tunings of Theorem 7 and Theorem 8.
+"""Algorithm 2 of paper 001 (§4, lines 216–230) with the tunings of Theorem 7 and Theorem 8.
 
 Each round (line by line):
 
-* play i_t ~ p_t and observe ℓ_{t,i} for every i with i_t ∈ N_in(i) (line 222);
-* ℓ̂_{t,i} = ℓ_{t,i}/W_{t,i} · 1{i_t ∈ N_in(i)}, W_{t,i} = Σ_{j∈N_in(i)} p_{t,j} (eq. (1), line 224);
-* a_{t,i} = 2η p_{t,i} ℓ̂²_{t,i} on S, 2η̄ ℓ̂²_{t,i} on S̄ (line 226);
+* play i_t ~ p_t and observe ℓ_{t,i} for every i with i_t ∈ N_in(i) (line 224);
+* ℓ̂_{t,i} = ℓ_{t,i}/W_{t,i} · 1{i_t ∈ N_in(i)}, W_{t,i} = Σ_{j∈N_in(i)} p_{t,j} (eq. (1), line 226);
+* a_{t,i} = 2η p_{t,i} ℓ̂²_{t,i} on S, 2η̄ ℓ̂²_{t,i} on S̄ (line 228);
 * p_{t+1} = argmin_{p∈Ω} ⟨p, ℓ̂_t + a_t⟩ + D_ψ(p, p_t), ψ = (1/η)Σ_S ln(1/p_i) + (1/η̄)Σ_S̄ p_i ln p_i
-  (line 228), solved exactly by :func:`regretlab.bandits.omd_weak.weak_hybrid_step`.
+  (line 230; ψ: line 220), solved exactly by :func:`regretlab.bandits.omd_weak.weak_hybrid_step`.
 
 Decision sets and tunings (L is the oracle total loss the theorem tunes with, handed in like Theorems 3–4's
 L*: ``L_best_S`` = L_{i*_S} for Theorem 7, ``L_D`` = (1/d)Σ_{i∈D} L_i for Theorem 8, of the seed's sequence):
@@ -17,14 +17,16 @@ L*: ``L_best_S`` = L_{i*_S} for Theorem 7, ``L_D`` = (1/d)Σ_{i∈D} L_i for The
   γ ∈ {1/3, 1/2}, δ = min{1/125, 1/(4s), 1/(4d), L^{−γ}}, η = min{L^{−1/2}, 1/25},
   η̄ = min{√(δ/L), δ^{4/3}}.
 
-``tuned`` replaces the numerical constants by 1 where Ω stays non-degenerate: Theorem 7: 1/5 → 1 and
-1/25 → 1/4 (with 1, θ = √η̄ could reach 1 and leave S̄ unplayable; 1/4 keeps θ ≤ 1/2, the mass p_1 puts on
-S); Theorem 8: 1/125 → 1, 1/(4s) → 1/s, 1/(4d) → 1/(2d) (with 1/d the bounds on D could take all the mass,
-leaving Ω no interior), 1/25 → 1. The exponents (L^{−2/3}, δ^{4/3}, …) are kept.
+Theorem 8's ``tuned`` preset replaces the numerical constants by 1 where Ω stays non-degenerate: 1/125 → 1,
+1/(4s) → 1/s, 1/(4d) → 1/(2d) (with 1/d the bounds on D could take all the mass, leaving Ω no interior),
+1/25 → 1; the exponents (L^{−γ}, δ^{4/3}, …) are kept. Theorem 7 has ``paper`` only: its caps 1/5 and 1/25 are
+no proof's slack but the conditions of Lemma 6 (W_i ≥ Σ_S p ≥ √η̄ ≥ 5η̄ needs η̄ ≤ 1/25), and they bind only
+when L_{i*_S} < 25s (η) or < 125 (η̄) — at every other instance a preset lifting them runs bit-identically
+to ``paper``, and where they bind s ln T/η ≥ s ln T/√(s/L) dominates the regret anyway.
 
 Choices where the text is silent (README "Choices"):
 
-* p_1 (line 220) is 1/(2s) on S and 1/(2s̄) on S̄; with S = ∅ (possible in Theorem 8: a weakly observable
+* p_1 (line 222) is 1/(2s) on S and 1/(2s̄) on S̄; with S = ∅ (possible in Theorem 8: a weakly observable
   graph needs S̄ ≠ ∅ but not S ≠ ∅) it is uniform 1/s̄ on S̄. The paper does not say whether p_1 ∈ Ω; when
   it is not (Theorem 8 with 1/(2s̄) < δ for some S̄ node of D, i.e. s̄ > 1/(2δ)) p_1 is replaced by its
   Bregman projection argmin_{p∈Ω} D_ψ(p, p_1) (the same kernel with g = 0; identity when p_1 ∈ Ω).
@@ -82,7 +84,7 @@ def corrected_loss(loss_est, p, in_s, eta, eta_bar, out):
 @njit(cache=True)
 def _play_chunk(p, in_s, eta, eta_bar, lower, theta, adjacency, losses, uniforms, t0, observe, g,
                 lemma6, cum_loss, sums, checkpoints, position, records):
-    """Rounds ``t0+1 … t0+n`` of Algorithm 2 (lines 221–229); ``lemma6[0]`` keeps min_t min_{i∈S̄} W_{t,i}.
+    """Rounds ``t0+1 … t0+n`` of Algorithm 2 (lines 224–230); ``lemma6[0]`` keeps min_t min_{i∈S̄} W_{t,i}.
 
     ``observe`` holds W_{t,i} for every i (Lemma 6 needs it on all of S̄), then eq. (1)'s ℓ̂_{t,i}."""
     k = p.shape[0]
@@ -103,11 +105,10 @@ def _power(value: float, exponent: float) -> float:
     return math.inf if value <= 0 else value**exponent
 
 
-def theorem7_tuning(s: int, l_best_s: float, constants: str) -> dict:
-    """Theorem 7's η = min{√(s/L), 1/5}, η̄ = min{L^{−2/3}, 1/25}, θ = √η̄ (``tuned``: caps 1 and 1/4)."""
-    eta_cap, eta_bar_cap = (0.2, 1.0 / 25.0) if constants == "paper" else (1.0, 0.25)
-    eta = min(math.sqrt(_power(l_best_s / s, -1.0)), eta_cap)
-    eta_bar = min(_power(l_best_s, -2.0 / 3.0), eta_bar_cap)
+def theorem7_tuning(s: int, l_best_s: float) -> dict:
+    """Theorem 7's η = min{√(s/L), 1/5}, η̄ = min{L^{−2/3}, 1/25}, θ = √η̄ (lines 248–252)."""
+    eta = min(math.sqrt(_power(l_best_s / s, -1.0)), 0.2)
+    eta_bar = min(_power(l_best_s, -2.0 / 3.0), 1.0 / 25.0)
     return {"eta": eta, "eta_bar": eta_bar, "delta": 0.0, "theta": math.sqrt(eta_bar)}
 
 
@@ -130,15 +131,17 @@ def completes_bipartite(graph: FeedbackGraph) -> bool:
     return bool(s_nodes.size and s_bar_nodes.size and graph.adjacency[np.ix_(s_nodes, s_bar_nodes)].all())
 
 
+#: The constants presets of each variant (the module docstring says why Theorem 7 has no ``tuned``).
+PRESETS = {"bipartite": ("paper",), "weak": ("paper", "tuned")}
+
+
 class Algorithm2:
     """Algorithm 2 for one run. ``variant``: ``"bipartite"`` (Theorem 7) or ``"weak"`` (Theorem 8 with
     ``gamma``); ``oracle_loss``: L_{i*_S} (bipartite) or L_D (weak) of the run's loss sequence.
 
     Raises ValueError on a graph that is not weakly observable (or, for ``"bipartite"``, whose S nodes do
-    not all observe every S̄ node).
+    not all observe every S̄ node), an unknown variant, or a preset the variant does not have.
     """
-
-    presets = ("paper", "tuned")
 
     def __init__(
         self,
@@ -150,7 +153,9 @@ class Algorithm2:
         oracle_loss: float,
         gamma: float | None = None,
     ) -> None:
-        require_preset("Algorithm 2", self.presets, constants)
+        if variant not in PRESETS:
+            raise ValueError(f"variant must be 'bipartite' or 'weak', got {variant!r}")
+        require_preset(f"Algorithm 2 ({variant})", PRESETS[variant], constants)
         graph.require_observability(Observability.WEAK, "Algorithm 2", exact=True)
         k = graph.n_arms
         in_s = np.zeros(k, dtype=bool)
@@ -161,12 +166,12 @@ class Algorithm2:
         if variant == "bipartite":
             if not completes_bipartite(graph):
                 raise ValueError("Algorithm 2 (Theorem 7) needs every node of S to observe every node of S̄")
-            tuning = theorem7_tuning(s, oracle_loss, constants)
+            tuning = theorem7_tuning(s, oracle_loss)
             hypotheses = {
                 "eta_at_most_1_5": tuning["eta"] <= 0.2,
                 "eta_bar_at_most_1_25": tuning["eta_bar"] <= 0.04,
             }
-        elif variant == "weak":
+        else:
             if gamma is None or not 1.0 / 3.0 <= gamma <= 0.5:
                 raise ValueError(f"Theorem 8 needs γ ∈ [1/3, 1/2], got {gamma}")
             tuning = theorem8_tuning(s, dominating.value, oracle_loss, gamma, constants)
@@ -178,8 +183,6 @@ class Algorithm2:
                 "eta_at_most_1_25": tuning["eta"] <= 0.04,
                 "eta_bar_at_most_delta_4_3": tuning["eta_bar"] <= delta ** (4.0 / 3.0),
             }
-        else:
-            raise ValueError(f"variant must be 'bipartite' or 'weak', got {variant!r}")
         self.eta, self.eta_bar, self.theta = tuning["eta"], tuning["eta_bar"], tuning["theta"]
         self.in_s, self.lower = in_s, lower
         if s == 0:

@@ -18,6 +18,7 @@ import numpy as np
 from regretlab.algorithm_spec import PALETTE
 from regretlab.algorithm_spec import AlgorithmSpec as BaseAlgorithmSpec
 from regretlab.bandits.algorithm1 import Algorithm1, meta_graph
+from regretlab.bandits.algorithm2 import PRESETS as ALGORITHM2_PRESETS
 from regretlab.bandits.algorithm2 import Algorithm2
 from regretlab.bandits.algorithm4 import Algorithm4
 from regretlab.bandits.algorithm5 import Algorithm5
@@ -232,7 +233,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         description="Algorithm 2, Ω = {Σ_S p ≥ √η̄}, η, η̄ tuned with the true L_{i*_S} (paper 001 Theorem 7)",
         label="Algorithm 2 (Theorem 7, oracle L_{i*_S})",
         colour=PALETTE["rose"],
-        presets=Algorithm2.presets,
+        presets=ALGORITHM2_PRESETS["bipartite"],
         params=_ALGORITHM2_PARAMS,
         default_bounds=("theorem7_best_S", "theorem7_best_Sbar"),
         table1="bipartite_ours",
@@ -247,7 +248,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         description="Algorithm 2, Ω = {p ≥ δ on D}, γ = 1/3, tuned with the true L_D (paper 001 Theorem 8)",
         label="Algorithm 2 (Theorem 8, γ = 1/3, oracle L_D)",
         colour=PALETTE["rose"],
-        presets=Algorithm2.presets,
+        presets=ALGORITHM2_PRESETS["weak"],
         params=_ALGORITHM2_PARAMS,
         default_bounds=("theorem8_best_S_third", "theorem8_best_Sbar_third"),
         table1="weak_ours",
@@ -262,7 +263,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         description="Algorithm 2, Ω = {p ≥ δ on D}, γ = 1/2, tuned with the true L_D (paper 001 Theorem 8)",
         label="Algorithm 2 (Theorem 8, γ = 1/2, oracle L_D)",
         colour=PALETTE["wine"],
-        presets=Algorithm2.presets,
+        presets=ALGORITHM2_PRESETS["weak"],
         params=_ALGORITHM2_PARAMS,
         default_bounds=("theorem8_best_S_half", "theorem8_best_Sbar_half"),
         table1="weak_ours",

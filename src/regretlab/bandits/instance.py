@@ -73,21 +73,37 @@ def parts_means(spec: dict, in_s: np.ndarray, best_arm: int) -> tuple[float, ...
     return tuple(float(m) for m in means)
 
 
-def draw_best_arm(spec: dict, graph: FeedbackGraph, rng: np.random.Generator) -> int | None:
-    """The best arm of a ``losses`` entry, uniform over the arms so that no tie-breaking towards low
-    indices can favour a learner — for ``bernoulli_parts`` uniform over the part ``best_in`` (S: nodes with
-    a self-loop; S_bar: without); None for Theorem 5's construction, which fixes its arms (App. E.1)."""
-    if spec["kind"] == "theorem5":
-        return None
-    if spec["kind"] != "bernoulli_parts":
-        return int(rng.integers(graph.n_arms))
+def best_arm_candidates(spec: dict, graph: FeedbackGraph) -> np.ndarray:
+    """The nodes a ``bernoulli_parts`` entry draws its best arm from: those of the part ``best_in`` (S: nodes
+    with a self-loop; S_bar: without) that are (``best_in_D``) or are not in the graph's minimum weakly
+    dominating set D — where the best arm sits relative to D changes what exploring D costs (Exp3.G-weak,
+    paper 001 §4). Raises ValueError naming the field when there is none."""
     part = graph.S if spec["best_in"] == "S" else graph.S_bar
     if part.size == 0:
         other = "S_bar" if spec["best_in"] == "S" else "S"
         raise ValueError(
             f"best_in = {spec['best_in']!r} names an empty part of this graph; allowed: {other!r}"
         )
-    return int(rng.choice(part))
+    in_d = np.isin(part, list(graph.weakly_dominating_set.members))
+    candidates = part[in_d] if spec["best_in_D"] else part[~in_d]
+    if candidates.size == 0:
+        where = "in" if spec["best_in_D"] else "outside"
+        raise ValueError(
+            f"best_in_D = {spec['best_in_D']} but no node of {spec['best_in']} is {where} "
+            f"D = {sorted(graph.weakly_dominating_set.members)}; allowed here: {not spec['best_in_D']}"
+        )
+    return candidates
+
+
+def draw_best_arm(spec: dict, graph: FeedbackGraph, rng: np.random.Generator) -> int | None:
+    """The best arm of a ``losses`` entry, uniform over the arms so that no tie-breaking towards low
+    indices can favour a learner — for ``bernoulli_parts`` uniform over :func:`best_arm_candidates`; None for
+    Theorem 5's construction, which fixes its arms (App. E.1)."""
+    if spec["kind"] == "theorem5":
+        return None
+    if spec["kind"] != "bernoulli_parts":
+        return int(rng.integers(graph.n_arms))
+    return int(rng.choice(best_arm_candidates(spec, graph)))
 
 
 def build_environment(spec: dict, graph: FeedbackGraph, best_arm: int | None) -> Environment:
@@ -115,8 +131,10 @@ def build_instance(spec: dict, rng: np.random.Generator) -> BanditInstance:
     """Build an instance from a validated config entry ``{"graph": {...}, "losses": {...}}``.
 
     Random graph families draw from ``rng`` (the instance's own SeedSequence); then the best arm
-    (:func:`draw_best_arm`). A ``bernoulli_parts`` instance's numbers also record the best arm, its part and
-    the weakly dominating set D used by the Section 4 algorithms and metrics.
+    (:func:`draw_best_arm`). A ``bernoulli_parts`` instance's numbers also record the best arm, its part, the
+    weakly dominating set D used by the Section 4 algorithms and metrics, whether the best arm is in D, and
+    the per-round means ``mean_loss_best`` (L*/T in expectation) and ``mean_loss_D`` (L_D/T in expectation,
+    L_D = (1/d) Σ_{i∈D} L_i, line 212), whose ratio is the L_D/L* an instance is built to have.
     """
     family = spec["graph"]["family"]
     if family not in GRAPH_FAMILIES:
@@ -125,22 +143,29 @@ def build_instance(spec: dict, rng: np.random.Generator) -> BanditInstance:
     losses = spec["losses"]
     best_arm = draw_best_arm(losses, graph, rng)
     numbers = describe(graph)
+    environment = build_environment(losses, graph, best_arm)
     if losses["kind"] == "bernoulli_parts":
+        members = [int(i) for i in graph.weakly_dominating_set.members]
         numbers |= {
-            "D": [int(i) for i in graph.weakly_dominating_set.members],
+            "D": members,
             "best_arm": best_arm,
             "best_in": losses["best_in"],
-            "best_in_D": best_arm in graph.weakly_dominating_set.members,
+            "best_in_D": best_arm in members,
+            "mean_loss_best": float(environment.means[best_arm]),
+            "mean_loss_D": float(np.mean([environment.means[i] for i in members])),
         }
     if losses["kind"] == "theorem5":
         u, v = theorem5_pair(graph)
         numbers |= {"u": u, "v": v, "b": losses["b"], "theorem5_environment": losses["environment"]}
-    return BanditInstance(graph, build_environment(losses, graph, best_arm), numbers)
+    return BanditInstance(graph, environment, numbers)
 
 
-def write_instance_file(regime: str, name: str, spec: dict, path: str) -> dict:
-    """Build instance ``name`` of ``regime`` from its config entry, with the instance's own SeedSequence, and
-    write it as JSON at ``path`` (the workflow's instance job); returns its numbers."""
-    instance = build_instance(spec, np.random.default_rng(job_seed_sequence(regime, name, "instance")))
+def write_instance_file(regime: str, name: str, spec: dict, path: str, draws: str | None = None) -> dict:
+    """Build instance ``name`` of ``regime`` from its config entry, with the instance's own SeedSequence —
+    keyed by ``draws``, the regime whose draws ``regime`` shares (:func:`regretlab.seeding.draws_of`; None:
+    ``regime`` itself) — and write it as JSON at ``path`` (the workflow's instance job); returns its
+    numbers."""
+    key = regime if draws is None else draws
+    instance = build_instance(spec, np.random.default_rng(job_seed_sequence(key, name, "instance")))
     write_json(path, instance.to_dict())
     return instance.numbers
