@@ -107,11 +107,11 @@ KINDS: dict[str, Kind] = {
             "delta": Metric(
                 "exploration floor δ on D", "probability", "Algorithm 2's δ of Ω = {p ≥ δ on D} (Theorem 8)"
             ),
-            # ε̂ = ln(2N + 1)/ln T of Theorem 5's construction (regretlab.bandits.lower_bound)
+            # ε̂ of Theorem 5's construction, |I| = T^{1−ε̂} (regretlab.bandits.lower_bound.epsilon_hat)
             "theorem5_epsilon": Metric(
                 "ε̂ of Theorem 5's construction",
                 "exponent of T",
-                "ln(2N + 1)/ln T, N the regret on environment 1 (App. E.1)",
+                "|I| = T^{1−ε̂}, I the interval the construction used (App. E.1)",
             ),
         },
         time_unit="round",

@@ -109,7 +109,7 @@ def test_premise_holds_at_the_largest_quick_horizon_and_environment_2_costs_half
     horizon, b = 100_000, 0.5
     graph, (u, v), curve = env1_regret(horizon)
     found = find_interval(curve)
-    epsilon = epsilon_hat(found["N"], horizon)
+    epsilon = epsilon_hat(found["stop"] - found["start"], horizon)
     assert premise_holds(epsilon, b)
     env2 = Theorem5Losses(graph.n_arms, u, v, b, horizon, found["start"], found["stop"])
     regrets = []
@@ -121,4 +121,5 @@ def test_premise_holds_at_the_largest_quick_horizon_and_environment_2_costs_half
         regrets.append(tracker.records[0, 0])
     length = found["stop"] - found["start"]
     assert np.mean(regrets) >= length / 2 - horizon ** (1 - b)
-    assert length >= horizon ** (1 - epsilon) / 2  # the interval is of the order the proof needs
+    assert length == pytest.approx(horizon ** (1 - epsilon), rel=1e-9)  # what the figure draws
+    assert length >= horizon / (2 * found["N"] + 3)  # ⌊·⌋ blocks of T/(2⌈N⌉ + 1): the proof's T/(2N_bad + 1)

@@ -71,8 +71,10 @@ def test_interval_has_the_least_expected_loss_and_less_than_one_half(increments)
 
 
 def test_premise_and_epsilon():
-    assert epsilon_hat(0.0, 1000) == 0.0
-    assert epsilon_hat((1000**0.2 - 1) / 2, 1000) == pytest.approx(0.2, rel=1e-12)
+    """ε̂ is the exponent of the interval's length: |I| = T^{1−ε̂}."""
+    assert epsilon_hat(1000, 1000) == 0.0
+    assert epsilon_hat(10**4, 10**5) == pytest.approx(0.2, rel=1e-12)
+    assert (10**5) ** (1 - epsilon_hat(6357, 10**5)) == pytest.approx(6357, rel=1e-12)
     assert premise_holds(0.2, 0.5) and not premise_holds(0.2, 0.1) and not premise_holds(0.2, 0.7)
     assert not premise_holds(0.4, 0.5)
 
@@ -118,7 +120,11 @@ def test_two_phase_runs_build_environment_2_from_calibration_seeds_only():
     assert found == info2_other["theorem5"]  # independent of the evaluation seeds
     assert found["stop"] > found["start"] and found["m"] == 2 * math.ceil(found["N"]) + 1
     assert found["expected_loss_in_interval"] < 0.5
-    assert found["epsilon_hat"] == pytest.approx(epsilon_hat(found["N"], 2000), rel=1e-15)
+    assert found["epsilon_hat"] == pytest.approx(epsilon_hat(found["stop"] - found["start"], 2000), rel=1e-15)
+    # the drawn line is the interval the construction used, not T/(2N + 1)
+    point = {"T": 2000, "theorem5_epsilon": found["epsilon_hat"]}
+    length = found["stop"] - found["start"]
+    assert BOUNDS["theorem5_lower"].evaluate(point) == pytest.approx(length, rel=1e-12)
     np.testing.assert_array_equal(runs2["theorem5_epsilon"], found["epsilon_hat"])
     assert runs1["theorem5_epsilon"].isna().all()  # environment 1: no construction
     again, _ = run_seeds("t5", "env2", second, "algorithm7_half", "tuned", 2000, [0, 1])
@@ -137,7 +143,7 @@ def test_config_entry_builds_the_construction():
 
 def test_theorem5_17_18_bounds_in_the_registry():
     point = {"T": 10_000, "b": 0.5, "theorem5_environment": 2, "theorem5_epsilon": 0.2}
-    assert BOUNDS["theorem5_lower"].evaluate(point) == pytest.approx(10_000**0.8, rel=1e-12)
+    assert BOUNDS["theorem5_lower"].evaluate(point) == pytest.approx(10_000**0.8, rel=1e-12)  # |I| = T^{0.8}
     assert BOUNDS["theorem5_lower"].direction == "lower" and BOUNDS["theorem17_best_S"].direction == "upper"
     assert BOUNDS["theorem5_lower"].hypotheses(point)
     assert not BOUNDS["theorem5_lower"].hypotheses({**point, "theorem5_epsilon": 0.4})  # ε̂ ≥ 1/3
@@ -148,10 +154,22 @@ def test_theorem5_17_18_bounds_in_the_registry():
     numbers = {"s": 4, "L_best_S": 900.0, "L_D": 4096.0}
     assert BOUNDS["theorem17_best_S"].evaluate(numbers) == pytest.approx(60 + 16, rel=1e-12)
     assert BOUNDS["theorem17_best_Sbar"].evaluate(numbers) == pytest.approx(900 ** (2 / 3) + 76, rel=1e-12)
-    assert BOUNDS["theorem18_best_S_third"].evaluate(numbers) == pytest.approx(256, rel=1e-12)
-    assert BOUNDS["theorem18_best_S_half"].evaluate(numbers) == pytest.approx(64, rel=1e-12)
-    assert BOUNDS["theorem18_best_Sbar_half"].evaluate(numbers) == pytest.approx(512, rel=1e-12)
-    assert BOUNDS["theorem18_best_Sbar_third"].evaluate(numbers) == pytest.approx(256, rel=1e-12)
+
+
+def test_theorem18_rate_carries_the_first_epoch_term():
+    """max{δ₁^{1−1/γ}, (dL_D)^{1−γ}} (i* ∈ S) and max{δ₁^{−(1+γ)/(2γ)}, (dL_D)^{(1+γ)/2}} (i* ∈ S̄), App. E.5:
+    with the paper's δ₁ = 1/125 the first epoch dominates at γ = 1/3 (125² = 15625 for both cases), the L_D
+    term once the run's δ₁ is large enough (tuned)."""
+    paper = {"L_D": 2048.0, "params": {"delta_start": 1 / 125, "d": 2}}  # d L_D = 4096
+    assert BOUNDS["theorem18_best_S_third"].evaluate(paper) == pytest.approx(125**2, rel=1e-12)
+    assert BOUNDS["theorem18_best_Sbar_third"].evaluate(paper) == pytest.approx(125**2, rel=1e-12)
+    assert BOUNDS["theorem18_best_S_half"].evaluate(paper) == pytest.approx(125, rel=1e-12)  # > √4096 = 64
+    assert BOUNDS["theorem18_best_Sbar_half"].evaluate(paper) == pytest.approx(125**1.5, rel=1e-12)
+    large = {"L_D": 2048.0, "params": {"delta_start": 0.5, "d": 2}}
+    assert BOUNDS["theorem18_best_S_third"].evaluate(large) == pytest.approx(256, rel=1e-12)
+    assert BOUNDS["theorem18_best_S_half"].evaluate(large) == pytest.approx(64, rel=1e-12)
+    assert BOUNDS["theorem18_best_Sbar_half"].evaluate(large) == pytest.approx(512, rel=1e-12)
+    assert BOUNDS["theorem18_best_Sbar_third"].evaluate(large) == pytest.approx(256, rel=1e-12)
 
 
 def test_theorem5_bounds_speak_about_their_own_environment():

@@ -323,6 +323,10 @@ def fit_exponents(
     is NaN where the means cannot carry a rate (``reason`` says why: not positive, ≈ 0, changing sign); see
     :func:`regretlab.analysis.exponents.bound_regime` for ``bound_regime``. ``identical_to`` names the curve
     family whose runs this one's are bit-identical to (:func:`mark_identical`): the same fit, counted there.
+
+    A curve whose theorem's hypotheses hold at some of its points but not all is fitted on the points where
+    they hold when there are at least two (``fitted_on``: ``hypotheses hold``), else on all its points
+    (``all points``): a slope through points the theorem says nothing about does not test it.
     """
     rng = np.random.default_rng(job_seed_sequence(regime, "aggregate", "exponents"))
     x_name = regime_config["x"]
@@ -335,6 +339,10 @@ def fit_exponents(
     # The metric besides the bound: a curve drawn without a bound has one row per metric at each point.
     for key, curve in summary.groupby([*curve_keys, "bound_name", "metric"], sort=True):
         curve = curve.sort_values("x")
+        holding = curve[curve["hypotheses_hold"].astype(bool)]
+        fitted_on = "hypotheses hold" if 2 <= len(holding) < len(curve) else "all points"
+        if fitted_on == "hypotheses hold":
+            curve = holding
         key_of = dict(zip([*curve_keys, "bound_name", "metric"], key, strict=True))
         bound = BOUNDS.get(key_of["bound_name"])  # None: a curve drawn without a bound
         metric = key_of["metric"]
@@ -373,6 +381,7 @@ def fit_exponents(
                 "bound_explicit": bool(bound and bound.explicit),
                 "n_points": len(curve),
                 "identical_to": curve["identical_to"].iloc[0] if "identical_to" in curve else "",
+                "fitted_on": fitted_on,
             }
         )
     return pd.DataFrame(rows)

@@ -31,6 +31,7 @@ EXPONENT_COLUMNS = [
     "bound_explicit",
     "n_points",
     "identical_to",
+    "fitted_on",
 ]
 
 

@@ -29,8 +29,9 @@ see the learner's draws.
 
 The theorem's premise (Õ(1) regret at L* = 0) is a property of the algorithm that the algorithms of Section 4
 do not have: their Ω forces exploration on a weakly dominating set D, which contains an in-neighbour of u, a
-bad arm, so N grows polynomially. The construction is run anyway and records ε̂ = ln(2N + 1)/ln T, the
-exponent the proof would use: it yields Ω(T^{1−ε̂}) only when ε̂ < b < 1 − 2ε̂ (:func:`premise_holds`).
+bad arm, so N grows polynomially. The construction is run anyway and records ε̂ with |I| = T^{1−ε̂}, the
+exponent of the interval it used (|I| ≈ T/(2⌈N⌉ + 1), the proof's T/(2N_bad + 1)): the proof yields
+Ω(T^{1−ε̂}) = Ω(|I|) only when ε̂ < b < 1 − 2ε̂ (:func:`premise_holds`).
 """
 
 from __future__ import annotations
@@ -175,9 +176,10 @@ def find_interval(curve: np.ndarray) -> dict:
     }
 
 
-def epsilon_hat(n_env1: float, horizon: int) -> float:
-    """ε̂ = ln(2N + 1)/ln T: N_bad ≤ N = T^{ε̂}-ish, the exponent the proof's interval length T^{1−ε̂} uses."""
-    return math.log(2 * n_env1 + 1) / math.log(horizon)
+def epsilon_hat(interval_length: int, horizon: int) -> float:
+    """ε̂ = 1 − ln|I|/ln T, i.e. |I| = T^{1−ε̂}: the exponent of the interval I the construction used (of
+    length ⌊kT/m⌋ − ⌊(k−1)T/m⌋ ≈ T/(2⌈N⌉ + 1), :func:`find_interval`), which the proof's Ω(T^{1−ε}) is."""
+    return 1.0 - math.log(interval_length) / math.log(horizon)
 
 
 def premise_holds(epsilon: float, b: float) -> bool:
@@ -205,7 +207,7 @@ def materialise(instance, horizon: int, build_calibration_learner) -> tuple:
     ]
     curve = np.mean(curves, axis=0)
     found = find_interval(curve)
-    epsilon = epsilon_hat(found["N"], horizon)
+    epsilon = epsilon_hat(found["stop"] - found["start"], horizon)
     env2 = Theorem5Losses(spec.n_arms, spec.u, spec.v, spec.b, horizon, found["start"], found["stop"])
     info.update(found, epsilon_hat=epsilon, premise_holds=premise_holds(epsilon, spec.b))
     return replace(instance, environment=env2), info
