@@ -115,7 +115,7 @@ def _exp3g_weak_bound(metric: str, against: str) -> BoundSpec:
         params=("gamma", "eta"),
         source=(
             "Exp3.G of Alon et al. 2015 with γ = min{(d ln K/T)^{1/3}, 1/2}, η = γ²/d (paper 001 §4, "
-            "line 202: minimax Θ̃(d^{1/3}T^{2/3})); the bound is derived in "
+            "line 204: minimax Θ̃(d^{1/3}T^{2/3})); the bound is derived in "
             "regretlab.bandits.bounds.exp3g_weak_bound, since Alon et al.'s statement could not be read here"
         ),
     )
@@ -195,13 +195,15 @@ BOUNDS: dict[str, BoundSpec] = {
         evaluate=bandit_bounds.algorithm1_rate,
         metric="pseudo_regret",
         explicit=False,
-        label="(κ ln T + ln K)/η + ηL* + β² ln T, η = min{η_max, √((κ+1)/L*)}",
+        label="(κ ln T + ln K)/η + ηL* + β² ln T at the run's η = min{η_max, √((κ+1)/L*)}",
         exponents={"T": 0.5, "L_star": 0.5},
         source=(
-            "paper 001 §3.3, Theorem 4 (proof App. C.2): c = 64β, η ≤ η_max = min{1/(64β), 1/(1000 ln T "
-            "ln²(KT))}: Reg ≤ Õ((κ ln T + ln K)/η + ηL* + β² ln T); η = min{η_max, √((κ+1)/L*)} gives "
-            "Õ(√((κ+1)L*) + β²). The 1/2 is asymptotic: η_max binds until L* ≈ (κ+1)/η_max²."
+            "paper 001 §3.3, Theorem 4 (line 188, proof App. C.2): c = 64β, η ≤ η_max = min{1/(64β), "
+            "1/(1000 ln T ln²(KT))}: Reg ≤ Õ((κ ln T + ln K)/η + ηL* + β² ln T); η = min{η_max, "
+            "√((κ+1)/L*)} gives Õ(√((κ+1)L*) + β²). The 1/2 is asymptotic: η_max binds until "
+            "L* ≈ (κ+1)/η_max²."
         ),
+        params=("eta",),
         metrics=("L_star",),
     ),
     "algorithm4_rate": BoundSpec(
@@ -494,8 +496,8 @@ BOUNDS: dict[str, BoundSpec] = {
         label="s ln T/η + 2ηL_{i*_S} + 2s",
         exponents={"L_star": 0.5, "L_best_S": 0.5},
         source=(
-            "paper 001 Theorem 7 (line 248), i ∈ S, at the run's η = min{√(s/L_{i*_S}), 1/5}: "
-            "Õ(√(sL_i) + s) (line 250)"
+            "paper 001 Theorem 7 (lines 248–250), i ∈ S, at the run's η = min{√(s/L_{i*_S}), 1/5}: "
+            "Õ(√(sL_i) + s) (line 252)"
         ),
         hypotheses=bandit_bounds.theorem7_hypotheses,
         params=("eta", "eta_bar"),
@@ -508,7 +510,7 @@ BOUNDS: dict[str, BoundSpec] = {
         label="2s ln T/η + ln(2s̄)/η̄ + 2√η̄ (L_{i*_S} + L_i) + 2s",
         exponents={"L_best_S": 2.0 / 3.0},
         source=(
-            "paper 001 Theorem 7 (line 249) with the proof's ln(2s̄)/η̄ (line 1055) for the statement's "
+            "paper 001 Theorem 7 (line 250) with the proof's ln(2s̄)/η̄ (line 1055) for the statement's "
             "2 ln K/η̄, at the run's η, η̄ = min{L_{i*_S}^{-2/3}, 1/25}: Õ(L_{i*_S}^{2/3} + √(sL_{i*_S}) + s)"
         ),
         hypotheses=bandit_bounds.theorem7_hypotheses,
@@ -565,7 +567,7 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="√(sL_{i*_S}) + s²",
         exponents={"L_star": 0.5, "L_best_S": 0.5},
-        source="paper 001 App. E.3, Theorem 17 (line 1119): Algorithm 6, i* ∈ S: Õ(√(sL_{i*_S}) + s²)",
+        source="paper 001 App. E.3, Theorem 17 (line 1123): Algorithm 6, i* ∈ S: Õ(√(sL_{i*_S}) + s²)",
         metrics=("L_best_S",),
     ),
     "theorem17_best_Sbar": BoundSpec(
@@ -574,55 +576,72 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="L_{i*_S}^{2/3} + √(sL_{i*_S}) + s²",
         exponents={"L_best_S": 2.0 / 3.0},
-        source="paper 001 App. E.3, Theorem 17 (line 1121): Algorithm 6, i* ∈ S̄",
+        source="paper 001 App. E.3, Theorem 17 (line 1123): Algorithm 6, i* ∈ S̄",
         metrics=("L_best_S",),
     ),
     "theorem18_best_S_third": BoundSpec(
-        evaluate=bandit_bounds.theorem18_rate(2.0 / 3.0),
+        evaluate=bandit_bounds.theorem18_rate(1.0 / 3.0, best_in_s=True),
         metric="regret_best_S",
         explicit=False,
-        label="L_D^{2/3}",
+        label="max{δ₁^{1−1/γ}, (dL_D)^{1−γ}}, γ = 1/3 (first term: no reset yet)",
         exponents={"L_D": 2.0 / 3.0},
-        source="paper 001 App. E.5, Theorem 18 (line 1337): Algorithm 7, γ = 1/3, i* ∈ S: Õ(L_D^{1−γ})",
+        source=(
+            "paper 001 App. E.5, Theorem 18 (line 1335): Algorithm 7, γ = 1/3, i* ∈ S: Õ(L_D^{1−γ}); the "
+            "epoch-1 term δ₁^{1−1/γ} its Õ hides is from the proof (eq. (26), lines 1411–1437)"
+        ),
+        params=("delta_start", "d"),
         metrics=("L_D",),
     ),
     "theorem18_best_Sbar_third": BoundSpec(
-        evaluate=bandit_bounds.theorem18_rate(2.0 / 3.0),
+        evaluate=bandit_bounds.theorem18_rate(1.0 / 3.0, best_in_s=False),
         metric="regret_best_Sbar",
         explicit=False,
-        label="L_D^{2/3}",
+        label="max{δ₁^{−(1+γ)/(2γ)}, (dL_D)^{(1+γ)/2}}, γ = 1/3 (first term: no reset yet)",
         exponents={"L_D": 2.0 / 3.0},
-        source="paper 001 App. E.5, Theorem 18 (line 1339): Algorithm 7, γ = 1/3, i* ∈ S̄: Õ(L_D^{(1+γ)/2})",
+        source=(
+            "paper 001 App. E.5, Theorem 18 (line 1335): Algorithm 7, γ = 1/3, i* ∈ S̄: Õ(L_D^{(1+γ)/2}); the "
+            "epoch-1 term δ₁^{−(1+γ)/(2γ)} its Õ hides is from the proof (eq. (26), lines 1411–1437)"
+        ),
+        params=("delta_start", "d"),
         metrics=("L_D",),
     ),
     "theorem18_best_S_half": BoundSpec(
-        evaluate=bandit_bounds.theorem18_rate(0.5),
+        evaluate=bandit_bounds.theorem18_rate(0.5, best_in_s=True),
         metric="regret_best_S",
         explicit=False,
-        label="L_D^{1/2}",
+        label="max{δ₁^{1−1/γ}, (dL_D)^{1−γ}}, γ = 1/2 (first term: no reset yet)",
         exponents={"L_D": 0.5},
-        source="paper 001 App. E.5, Theorem 18 (line 1337): Algorithm 7, γ = 1/2, i* ∈ S: Õ(L_D^{1−γ})",
+        source=(
+            "paper 001 App. E.5, Theorem 18 (line 1335): Algorithm 7, γ = 1/2, i* ∈ S: Õ(L_D^{1−γ}); the "
+            "epoch-1 term δ₁^{1−1/γ} its Õ hides is from the proof (eq. (26), lines 1411–1437)"
+        ),
+        params=("delta_start", "d"),
         metrics=("L_D",),
     ),
     "theorem18_best_Sbar_half": BoundSpec(
-        evaluate=bandit_bounds.theorem18_rate(0.75),
+        evaluate=bandit_bounds.theorem18_rate(0.5, best_in_s=False),
         metric="regret_best_Sbar",
         explicit=False,
-        label="L_D^{3/4}",
+        label="max{δ₁^{−(1+γ)/(2γ)}, (dL_D)^{(1+γ)/2}}, γ = 1/2 (first term: no reset yet)",
         exponents={"L_D": 0.75},
-        source="paper 001 App. E.5, Theorem 18 (line 1339): Algorithm 7, γ = 1/2, i* ∈ S̄: Õ(L_D^{(1+γ)/2})",
+        source=(
+            "paper 001 App. E.5, Theorem 18 (line 1335): Algorithm 7, γ = 1/2, i* ∈ S̄: Õ(L_D^{(1+γ)/2}); the "
+            "epoch-1 term δ₁^{−(1+γ)/(2γ)} its Õ hides is from the proof (eq. (26), lines 1411–1437)"
+        ),
+        params=("delta_start", "d"),
         metrics=("L_D",),
     ),
     "theorem5_lower": BoundSpec(
         evaluate=bandit_bounds.theorem5_lower,
         metric="pseudo_regret",
         explicit=False,
-        label="T^{1−ε̂}, ε̂ = ln(2N+1)/ln T (N: regret in environment 1)",
+        label="|I| = T^{1−ε̂}: the construction's interval, ≈ T/(2⌈N⌉+1) (N: regret in environment 1)",
         exponents={"T": 1.0},
         source=(
             "paper 001 Theorem 5 (line 208), proof App. E.1: Ω(T^{1−ε}) for every ε ∈ (0, 1/3) if the "
-            "algorithm has Õ(1) regret at L* = 0; the exponent 1 is the limit ε → 0. Drawn at the "
-            "construction's measured ε̂, greyed where ε̂ < b < 1 − 2ε̂ fails (the premise)"
+            "algorithm has Õ(1) regret at L* = 0; the exponent 1 is the limit ε → 0. Drawn as the length "
+            "|I| = T^{1−ε̂} of the interval the construction used, greyed where ε̂ < b < 1 − 2ε̂ fails (the "
+            "premise)"
         ),
         hypotheses=bandit_bounds.theorem5_premise,
         direction="lower",

@@ -17,10 +17,14 @@ from hypothesis import strategies as st
 from regretlab.bandits.algorithm1 import (
     Algorithm1,
     arm_distribution,
+    eta_cap,
+    first_horizon,
     log_factor,
     loss_estimates,
     meta_graph,
     sample_meta_and_arm,
+    uncapped_horizon,
+    uncapped_L_star,
     update_learning_rates,
 )
 from regretlab.bandits.environments import StochasticBernoulli
@@ -369,7 +373,8 @@ def reference_run(graph, horizon, losses, uniforms, eta, c, adaptive=False):
 def assert_agrees(learner, tracker, ref):
     """The learner's state agrees with the reference run's. Clarabel's exponential-cone solves of
     Algorithm 3's entropy steps are accurate to ~1e-7 (observed: ≤ 5e-7 on p̃ after 40 rounds), those of
-    p_t to ~1e-9."""
+    p_t to ~1e-9 at the small η of these cases (η ≈ 0.01; through ℓ̂_t = ⟨p̃_t, ℓ̃_t⟩ the p̃ errors reach p_t
+    at η times theirs: 1.2e-8 observed at η = 0.25)."""
     np.testing.assert_allclose(learner.p, ref["p"], rtol=0, atol=1e-8)
     np.testing.assert_allclose(learner.state.hedge, ref["hedges"], rtol=0, atol=2e-6)
     np.testing.assert_allclose(learner.state.second_moment, ref["moments"], rtol=1e-5)
@@ -379,15 +384,16 @@ def assert_agrees(learner, tracker, ref):
 
 
 @pytest.mark.parametrize(
-    ("graph", "constants", "horizon"),
-    [(figure1_graph(), "tuned", 40), (strongly_observable_family([2], 10), "paper", 30)],
+    ("graph", "constants", "horizon", "l_star"),
+    [(figure1_graph(), "tuned", 40, 4e4), (strongly_observable_family([2], 10), "paper", 30, 5.0)],
     ids=["figure1-tuned", "one-clique-paper"],
 )
-def test_matches_a_generic_solver_reference(graph, constants, horizon):
+def test_matches_a_generic_solver_reference(graph, constants, horizon, l_star):
+    """tuned: η = √(3/L*) ≈ 0.009 (below its cap 1/β); paper: η at its cap."""
     k = graph.n_arms
     rng = np.random.default_rng(11)
     losses, uniforms = rng.random((horizon, k)), rng.random((horizon, 2))
-    learner = Algorithm1(graph, horizon, FixedRng(uniforms), constants, L_star=5.0)
+    learner = Algorithm1(graph, horizon, FixedRng(uniforms), constants, L_star=l_star)
     tracker = Tracker(k, np.array([horizon]))
     learner.play(losses, 0, tracker)
     ref = reference_run(graph, horizon, losses, uniforms, learner.eta, learner.c)
@@ -425,14 +431,17 @@ def test_paper_constants():
     assert Algorithm1(graph, horizon, np.random.default_rng(0), "paper", L_star=0.0).eta == eta_max
 
 
-def test_tuned_constants_replace_the_large_numbers_by_one():
+def test_tuned_constants_replace_64_by_one_and_drop_the_polylog_cap():
     graph = figure1_graph()
     horizon = 5000
     learner = Algorithm1(graph, horizon, np.random.default_rng(0), "tuned", L_star=1e9)
-    logs = math.log(horizon) * math.log(7 * horizon) ** 2
     assert learner.c == 4
-    assert learner.eta_max == pytest.approx(min(1 / 4, 1 / logs), rel=1e-15)
+    assert learner.eta_max == 1 / 4
     assert learner.eta == pytest.approx(math.sqrt(3 / 1e9), rel=1e-15)
+    # η follows L* from L* > (κ+1)β² = 48 (tuned), never below T for the paper's cap at this T.
+    assert Algorithm1(graph, horizon, np.random.default_rng(0), "tuned", L_star=47.0).eta == 1 / 4
+    assert Algorithm1(graph, horizon, np.random.default_rng(0), "tuned", L_star=49.0).eta < 1 / 4
+    assert uncapped_L_star(horizon, 7, 2, 4, "tuned") == 48.0
     assert learner.params["constants"] == "tuned"
     assert learner.hypotheses == {"c_is_64_beta": False, "eta_at_most_eta_max": False, "T_at_least_2K": True}
 
@@ -492,3 +501,31 @@ def test_learns_the_best_arm_inside_a_clique():
     rows = simulate(learner, instance, horizon, np.random.default_rng(1))
     assert learner.state.hedge[1].argmax() == 5
     assert rows.iloc[-1]["pseudo_regret"] < 0.5 * (means.mean() - means.min()) * horizon
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Where η leaves its cap: the L* and horizon from which Algorithm 1 depends on L* at all
+# ------------------------------------------------------------------------------------------------------------
+
+
+@given(start=st.integers(1, 10**6), threshold=st.integers(1, 10**9))
+@settings(max_examples=50, deadline=None)
+def test_first_horizon_is_the_smallest_horizon_where_a_monotone_condition_holds(start, threshold):
+    found = first_horizon(lambda t: t >= threshold, start)
+    assert found == max(start, threshold)
+
+
+@pytest.mark.parametrize("constants", ["paper", "tuned"])
+def test_uncapped_horizon_is_where_eta_starts_to_follow_L_star(constants):
+    """At the returned T (with L* = rate·T) Theorem 4's η is below its cap; one round earlier it is at it."""
+    graph = figure1_graph()  # K = 7, κ = 2, β = 4
+    rate = 0.3
+    horizon = uncapped_horizon(rate, 7, 2, 4, constants)
+    if constants == "paper":  # far beyond any run: η_max ≈ 1/(1000 ln T ln²(KT))
+        assert horizon > 1e15
+        assert uncapped_L_star(10**5, 7, 2, 4, "paper") > 1e13
+        return
+    assert horizon == 161  # 0.3·T > 48
+    for t, capped in ((horizon - 1, True), (horizon, False)):
+        eta = Algorithm1(graph, int(t), np.random.default_rng(0), constants, L_star=rate * t).eta
+        assert (eta == eta_cap(int(t), 7, 4, constants)) is capped

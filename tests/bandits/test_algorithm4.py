@@ -1,7 +1,7 @@
 """Algorithm 4 (paper 001, Appendix C.3): the reset rule, the reset itself, constants, and a reference run.
 
-Tests that need resets within a short run start the learner from a larger η with ``_begin`` (what the
-constructor does with Theorem 13's η): with η ≈ 1e-3 the first reset would need ~10⁶ rounds.
+Tests that need resets at a chosen η start the learner from it with ``_begin`` (what the constructor does
+with Theorem 13's η, with which the first reset would need ~10¹³ rounds).
 """
 
 import math
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from test_algorithm1 import FixedRng, assert_agrees, instance_of, reference_run
 
-from regretlab.bandits.algorithm4 import Algorithm4
+from regretlab.bandits.algorithm4 import Algorithm4, first_reset_horizon, first_reset_loss
 from regretlab.bandits.simulate import simulate
 from regretlab.bandits.tracking import Tracker
 from regretlab.graphs.families import disjoint_cliques, figure1_graph, strongly_observable_family
@@ -150,8 +150,31 @@ def test_paper_and_tuned_constants():
     assert paper.params["n_resets"] == 0 and paper.params["n_epochs"] == 1
     tuned = Algorithm4(graph, horizon, np.random.default_rng(0), "tuned")
     assert tuned.c == 4
-    assert tuned.eta_start == pytest.approx(1 / (logs + 2 * log_t), rel=1e-15)
+    assert tuned.eta_start == 1 / 4  # 1/β: 64 → 1 and the polylog start dropped
     assert not tuned.hypotheses["c_is_64_beta"] and not tuned.hypotheses["eta_start_is_theorem13"]
+
+
+def test_first_reset_loss_and_horizon():
+    """(κ+1)/η_1² on the Figure-1 graph (K = 7, κ = 2, β = 4): Theorem 13's η_1 puts the first reset beyond
+    any run; the tuned η_1 = 1/4 at Σ⟨p, ℓ̂⟩ = 48, i.e. after 48 rounds at loss 1 per round, 480 at 0.1."""
+    assert first_reset_loss(10**5, 7, 2, 4, "paper") > 1e13
+    assert first_reset_horizon(1.0, 7, 2, 4, "paper") > 1e13
+    assert first_reset_loss(10**5, 7, 2, 4, "tuned") == 48.0
+    assert first_reset_horizon(1.0, 7, 2, 4, "tuned") == 48
+    assert first_reset_horizon(0.1, 7, 2, 4, "tuned") == 480
+    assert first_reset_horizon(0.0, 7, 2, 4, "tuned") == math.inf
+
+
+def test_tuned_preset_resets_at_quick_horizons_and_paper_does_not():
+    """The property that makes the tuned curve informative: its η moves (resets fire) within 2·10⁴ rounds."""
+    instance = instance_of(figure1_graph(), [0.4, 0.4, 0.4, 0.4, 0.1, 0.4, 0.4])
+    runs = {}
+    for constants in ("paper", "tuned"):
+        learner = Algorithm4(instance.graph, 20_000, np.random.default_rng(0), constants)
+        simulate(learner, instance, 20_000, np.random.default_rng(1))
+        runs[constants] = learner
+    assert runs["paper"].n_resets == 0 and runs["paper"].eta == runs["paper"].eta_start
+    assert runs["tuned"].n_resets >= 3 and runs["tuned"].eta <= runs["tuned"].eta_start / 8
 
 
 def test_rejects_bad_graphs_and_arguments():

@@ -325,6 +325,51 @@ def log_factor(horizon: int, n_arms: int) -> float:
     return math.log(horizon) * math.log(n_arms * horizon) ** 2
 
 
+def eta_cap(horizon: int, n_arms: int, beta: int, constants: str) -> float:
+    """η_max of Algorithm 1: Theorem 4's min{1/(64β), 1/(1000 ln T ln²(KT))} (``paper``, line 188), or 1/β
+    (``tuned``: 64 → 1 and the polylog cap dropped; with its 1000 → 1 alone it would still be
+    1/(ln T ln²(KT)) ≈ 4.8·10⁻⁴ at T = 10⁵, K = 7, and η could leave it only for L* > 1.3·10⁷ > T)."""
+    if constants == "paper":
+        return min(1.0 / (64 * beta), 1.0 / (1000 * log_factor(horizon, n_arms)))
+    return 1.0 / beta
+
+
+def first_horizon(holds, start: int, limit: float = 1e30) -> float:
+    """The smallest integer T ≥ ``start`` with ``holds(T)``, for a condition that stays true once it holds
+    (from where a geometric scan first finds it, bisected back), or +inf if it fails up to ``limit``."""
+    low, high = start, start
+    while not holds(high):
+        if high > limit:
+            return math.inf
+        low, high = high, 2 * high
+    if high == start:
+        return start
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if holds(middle) else (middle, high)
+    return high
+
+
+def uncapped_L_star(horizon: int, n_arms: int, kappa: int, beta: int, constants: str) -> float:
+    """(κ+1)/η_max²: the L* above which Theorem 4's η = min{η_max, √((κ+1)/L*)} leaves its cap, i.e. from
+    which Algorithm 1's η (and so its regret) depends on L* at all. With ``paper`` at T = 10⁵ on the Figure-1
+    graph (K = 7, κ = 2, β = 4) it is 1.3·10¹³ ≫ T ≥ L*: the learner runs at η_max ≈ 4.8·10⁻⁷ and hardly
+    moves."""
+    return (kappa + 1) / eta_cap(horizon, n_arms, beta, constants) ** 2
+
+
+def uncapped_horizon(loss_rate: float, n_arms: int, kappa: int, beta: int, constants: str) -> float:
+    """The smallest horizon T ≥ 2K at which L* = ``loss_rate``·T exceeds :func:`uncapped_L_star`
+    (``loss_rate`` ∈ (0, 1]: the best arm's mean loss; 1 gives the smallest T at which any instance could),
+    +inf if none."""
+    if loss_rate <= 0:
+        return math.inf
+    return first_horizon(
+        lambda t: loss_rate * t > uncapped_L_star(t, n_arms, kappa, beta, constants),
+        max(2 * n_arms, beta + 1),
+    )
+
+
 class MetaGraphLearner:
     """What Algorithms 1 and 4 share: checks, the meta-graph, c, the state arrays, sampling and the kernel.
 
@@ -413,8 +458,9 @@ class Algorithm1(MetaGraphLearner):
 
     ``constants="paper"``: c = 64β, η_max = min{1/(64β), 1/(1000 ln T ln²(KT))}, η = min{η_max, √((κ+1)/L*)}
     (η = η_max when L* = 0). ``constants="tuned"`` (the paper-vs-tuned ablation): the same algorithm with the
-    large numerical constants replaced by 1, c = β and η_max = min{1/β, 1/(ln T ln²(KT))}. In both, Ω has
-    p_j ≥ 1/T, the Hedge instances p_i ≥ 1/(|C_j| T), ρ_1 = 2κ and the rate factor is e^{1/ln T}.
+    constants 64 replaced by 1 and the polylog cap dropped, c = β and η_max = 1/β (:func:`eta_cap`), so that
+    η = √((κ+1)/L*) follows L* from L* > (κ+1)β² (48 on the Figure-1 graph). In both, Ω has p_j ≥ 1/T, the
+    Hedge instances p_i ≥ 1/(|C_j| T), ρ_1 = 2κ and the rate factor is e^{1/ln T}.
 
     ``hypotheses`` are Theorem 4's conditions with the paper's constants (so a ``tuned`` run records that the
     theorem does not cover it): c = 64β, η ≤ η_max, and §2's T ≥ 2K. Raises ValueError on a graph that is
@@ -436,9 +482,8 @@ class Algorithm1(MetaGraphLearner):
                 f"{self.name} is tuned with the true L* (Theorem 4): need L_star >= 0, got {L_star}"
             )
         super().__init__(graph, horizon, rng, constants)
-        logs = log_factor(horizon, self.n_arms)
-        paper_eta_max = min(1.0 / (64 * self.beta), 1.0 / (1000 * logs))
-        self.eta_max = paper_eta_max if constants == "paper" else min(1.0 / self.beta, 1.0 / logs)
+        paper_eta_max = eta_cap(horizon, self.n_arms, self.beta, "paper")
+        self.eta_max = eta_cap(horizon, self.n_arms, self.beta, constants)
         self.L_star = float(L_star)
         self.eta = self.eta_max if L_star == 0 else min(self.eta_max, math.sqrt((self.kappa + 1) / L_star))
         self._start(self.eta)

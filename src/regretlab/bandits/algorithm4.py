@@ -28,9 +28,37 @@ import math
 import numpy as np
 from numba import njit
 
-from regretlab.bandits.algorithm1 import MetaGraphLearner, log_factor, play_round, start_epoch
+from regretlab.bandits.algorithm1 import MetaGraphLearner, first_horizon, log_factor, play_round, start_epoch
 from regretlab.bandits.tracking import Tracker
 from regretlab.graphs.feedback_graph import FeedbackGraph
+
+
+def eta_start(horizon: int, n_arms: int, kappa: int, beta: int, constants: str) -> float:
+    """η_1 of Algorithm 4: Theorem 13's 1/(2000 ln T ln²(KT) + 80κ ln T) (``paper``, line 689), or 1/β
+    (``tuned``: Algorithm 1's tuned cap, :func:`regretlab.bandits.algorithm1.eta_cap`; with only its 2000 and
+    80 → 1 it would stay ≈ 4.7·10⁻⁴ at T = 10⁵, K = 7, κ = 2, and the first reset need Σ⟨p, ℓ̂⟩ ≥ 1.3·10⁷,
+    more than T)."""
+    if constants == "paper":
+        return 1.0 / (2000 * log_factor(horizon, n_arms) + 80 * kappa * math.log(horizon))
+    return 1.0 / beta
+
+
+def first_reset_loss(horizon: int, n_arms: int, kappa: int, beta: int, constants: str) -> float:
+    """(κ+1)/η_1²: the epoch sum Σ_τ ⟨p_τ, ℓ̂_τ⟩ — in expectation the learner's cumulative loss, at most t by
+    round t — at which the first reset (η ← η/2) fires. Before it Algorithm 4 is Algorithm 1 at η_1, flat in
+    L*; ``paper`` at T = 10⁵ on the Figure-1 graph needs 5·10¹³."""
+    return (kappa + 1) / eta_start(horizon, n_arms, kappa, beta, constants) ** 2
+
+
+def first_reset_horizon(loss_rate: float, n_arms: int, kappa: int, beta: int, constants: str) -> float:
+    """The smallest horizon T ≥ 2K at which a learner losing ``loss_rate`` per round (in (0, 1]; ≥ L*/T; 1
+    gives the earliest any instance can) reaches :func:`first_reset_loss` by round T, +inf if none."""
+    if loss_rate <= 0:
+        return math.inf
+    return first_horizon(
+        lambda t: loss_rate * t >= first_reset_loss(t, n_arms, kappa, beta, constants),
+        max(2 * n_arms, beta + 1),
+    )
 
 
 @njit(cache=True)
@@ -86,8 +114,9 @@ class Algorithm4(MetaGraphLearner):
     """Algorithm 4 with Theorem 13's constants; never uses L*.
 
     ``constants="paper"``: c = 64β and η starts at 1/(2000 ln T ln²(KT) + 80κ ln T). ``constants="tuned"``
-    (the paper-vs-tuned ablation): the large numerical constants replaced by 1, c = β and η starts at
-    1/(ln T ln²(KT) + κ ln T). Everything else is Algorithm 1's (Ω with p_j ≥ 1/T, Hedge bounds 1/(|C_j| T),
+    (the paper-vs-tuned ablation): 64 → 1 and the polylog start dropped, c = β and η starts at 1/β
+    (:func:`eta_start`), so that resets fire once Σ⟨p, ℓ̂⟩ ≥ (κ+1)β².
+    Everything else is Algorithm 1's (Ω with p_j ≥ 1/T, Hedge bounds 1/(|C_j| T),
     ρ = 2κ at each (re)start, rate factor e^{1/ln T}).
 
     ``params`` reports, read after the run, the number of resets and epochs, the rounds after which the
@@ -110,10 +139,8 @@ class Algorithm4(MetaGraphLearner):
         if L_star is not None:
             raise ValueError(f"{self.name} is adaptive (Theorem 13) and does not take L*, got {L_star}")
         super().__init__(graph, horizon, rng, constants)
-        logs = log_factor(horizon, self.n_arms)
-        log_t = math.log(horizon)
-        paper_start = 1.0 / (2000 * logs + 80 * self.kappa * log_t)
-        self.eta_start = paper_start if constants == "paper" else 1.0 / (logs + self.kappa * log_t)
+        paper_start = eta_start(horizon, self.n_arms, self.kappa, self.beta, "paper")
+        self.eta_start = eta_start(horizon, self.n_arms, self.kappa, self.beta, constants)
         # The λ-th reset needs (κ+1)/η_λ² ≤ Σ⟨p_τ, ℓ̂_τ⟩ ≤ T(T+1) (⟨p_τ, ℓ̂_τ⟩ ≤ 1 + T since p_j ≥ 1/T), with
         # η_λ = 2^{1−λ} η_1 and η_1 < 1: 2^{λ−1} < T + 1, so there are at most ⌊log2(T+1)⌋ + 1 resets.
         self._reset_rounds = np.zeros(int(math.log2(horizon + 1)) + 2, dtype=np.int64)

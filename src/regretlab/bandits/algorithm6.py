@@ -1,27 +1,27 @@
-"""Algorithm 6 of paper 001 (App. E.3, lines 1087–1111): Algorithm 2 for directed complete bipartite graphs
-with clipping and a doubling trick on η, no knowledge of L_{i*_S} (Theorem 17, lines 1115–1123).
+"""Algorithm 6 of paper 001 (App. E.3, lines 1087–1113): Algorithm 2 for directed complete bipartite graphs
+with clipping and a doubling trick on η, no knowledge of L_{i*_S} (Theorem 17, lines 1119–1123).
 
 Each epoch λ (a run of Algorithm 2 from scratch) has η_λ = 2^{1−λ} η_1, η̄_λ = s^{−2/3} η_λ^{4/3}, μ_λ = η_λ
 √η̄_λ / s, the decision set Ω = {p ∈ Δ(K) : Σ_{i∈S} p_i ≥ √η̄_λ} and the hybrid regulariser ψ(p) = (1/η) Σ_S
 ln(1/p_i) + (1/η̄) Σ_{S̄} p_i ln p_i. A round t of epoch λ:
 
 1. play i_t ~ p_t (the *clipped* distribution) and observe ℓ_{t,i} for i with i_t ∈ N_in(i);
-2. ℓ̂_{t,i} = 0 if p_{t,i} = 0, else ℓ_{t,i} 1{i_t ∈ N_in(i)} / W_{t,i}, W_{t,i} = Σ_{j∈N_in(i)} p_{t,j} (line
-   1096);
-3. a_{t,i} = 2η p_{t,i} ℓ̂²_{t,i} on S, 2η̄ ℓ̂²_{t,i} on S̄ (line 1100), with the played p_t;
-4. p̂_{t+1} = argmin_Ω ⟨p, ℓ̂_t + a_t⟩ + D_ψ(p, p̂_t) (line 1102): OMD runs on the unclipped p̂, which is
+2. ℓ̂_{t,i} = 0 if p_{t,i} = 0, else ℓ_{t,i} 1{i_t ∈ N_in(i)} / W_{t,i}, W_{t,i} = Σ_{j∈N_in(i)} p_{t,j} (lines
+   1101–1102);
+3. a_{t,i} = 2η p_{t,i} ℓ̂²_{t,i} on S, 2η̄ ℓ̂²_{t,i} on S̄ (line 1104), with the played p_t;
+4. p̂_{t+1} = argmin_Ω ⟨p, ℓ̂_t + a_t⟩ + D_ψ(p, p̂_t) (line 1106): OMD runs on the unclipped p̂, which is
    never clipped itself (:func:`regretlab.bandits.omd_weak.weak_hybrid_step`, exact);
-5. clipping (line 1106): on S, p_{t+1,i} = p̂_{t+1,i} 1{p̂_{t+1,i} ≥ μ} · Σ_S p̂_{t+1} / Σ_S p̂_{t+1} 1{p̂ ≥
+5. clipping (lines 1108–1110): on S, p_{t+1,i} = p̂_{t+1,i} 1{p̂_{t+1,i} ≥ μ} · Σ_S p̂_{t+1} / Σ_S p̂_{t+1} 1{p̂ ≥
    μ}; on S̄, p_{t+1,i} = p̂_{t+1,i}. The mass of S is kept, so p_{t+1} ∈ Ω too;
-6. reset test (line 1108): if s/η ≤ η · min_{i∈S} Σ_{τ=T_λ+1}^{t} ℓ̂_{τ,i}, then η ← η/2 and epoch λ+1 starts
+6. reset test (line 1112): if s/η ≤ η · min_{i∈S} Σ_{τ=T_λ+1}^{t} ℓ̂_{τ,i}, then η ← η/2 and epoch λ+1 starts
    at t + 1 with p̂_{t+1} = p_{t+1} = p_1 and empty sums.
 
-p_1 = 1/(2s) on S and 1/(2s̄) on S̄ (line 1091); η_1 = min{1/5, 1/s} (Theorem 17).
+p_1 = 1/(2s) on S and 1/(2s̄) on S̄ (line 1090); η_1 = min{1/5, 1/s} (Theorem 17).
 
 Choices where the text is ambiguous or breaks (README "Choices"):
 
-* Line 1108's sum is written Σ_{τ=T_λ+1}^{t} ℓ̂_{t,i}; the index t is a typo for τ (the proof, line 1142 and
-  Theorem 17's λ* bound, sums ℓ̂_{τ,i} over the epoch's rounds). The comparison is non-strict, the test runs
+* Line 1112's sum is written Σ_{τ=T_λ+1}^{t} ℓ̂_{t,i}; the index t is a typo for τ (the proof, line 1147 and
+  its λ* bound, line 1191, sums ℓ̂_{τ,i} over the epoch's rounds). The comparison is non-strict, the test runs
   after every round including round T (a reset there has no effect).
 * **η̄ is capped at 1/25**: η̄_λ = min{s^{−2/3} η_λ^{4/3}, 1/25}. Lemma 6 (line 238) needs W_{t,i} ≥ 5η̄ on
   S̄, and W_{t,i} = Σ_S p_{t} ≥ √η̄ on a directed complete bipartite graph, so it needs √η̄ ≥ 5η̄, i.e. η̄ ≤
@@ -29,7 +29,7 @@ Choices where the text is ambiguous or breaks (README "Choices"):
   exceeds 1/25 (s = 5 gives exactly 1/25); the cap binds only for the first epochs (η̄ shrinks by 2^{−4/3} per
   epoch) and only strengthens the exploration constraint. ``params["eta_bar_capped_epochs"]`` reports how many
   epochs it bound.
-* ℓ̂_{t,i} = 0 where p_{t,i} = 0 exactly as line 1096 says, even if another S node observes i (not on the
+* ℓ̂_{t,i} = 0 where p_{t,i} = 0 exactly as line 1101 says, even if another S node observes i (not on the
   bipartite family, whose S nodes only observe themselves and S̄).
 * S = ∅: not allowed (ValueError). Then Ω = {0 ≥ √η̄} is empty, η_1 = min{1/5, 1/0} and η̄ = 0^{−2/3}η^{4/3}
   are undefined, and Theorem 17's bound is in terms of i*_S; a weakly observable graph with S = ∅ (e.g. a
@@ -57,7 +57,7 @@ ETA_BAR_CAP = 1.0 / 25.0
 
 
 def eta_bar_of(eta: float, s: int) -> float:
-    """η̄ = min{s^{−2/3} η^{4/3}, 1/25} (line 1091, capped for Lemma 6; see the module docstring)."""
+    """η̄ = min{s^{−2/3} η^{4/3}, 1/25} (line 1093, capped for Lemma 6; see the module docstring)."""
     return min(s ** (-2.0 / 3.0) * eta ** (4.0 / 3.0), ETA_BAR_CAP)
 
 

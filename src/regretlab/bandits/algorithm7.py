@@ -1,5 +1,5 @@
 """Algorithm 7 of paper 001 (App. E.5, lines 1313–1327): Algorithm 2 for general weakly observable graphs with
-a doubling trick on δ, no knowledge of L_D (Theorem 18, lines 1331–1341).
+a doubling trick on δ, no knowledge of L_D (Theorem 18, lines 1331–1335; proof lines 1337–1437).
 
 Each epoch λ is a run of Algorithm 2 from p_1 with δ_λ = 2^{1−λ} δ_1, η_λ = δ_λ^{1/(2γ)}, η̄_λ = δ_λ^{1/2 +
 1/(2γ)} and Ω = {p ∈ Δ(K) : p_i ≥ δ_λ, i ∈ D}. A round t of epoch λ ("Execute Line 2 to Line 2 of Algorithm
@@ -13,13 +13,14 @@ Each epoch λ is a run of Algorithm 2 from p_1 with δ_λ = 2^{1−λ} δ_1, η_
 5. reset test (line 1325): if δ^{−1/γ} ≤ Σ_{τ=T_λ+1}^{t} Σ_{i∈D} ℓ̂_{τ,i}, then δ ← δ/2 and epoch λ+1 starts
    at t + 1 with p_{t+1} = p_1 and an empty sum.
 
-p_1 = 1/(2s) on S and 1/(2s̄) on S̄ (line 1317); δ_1 = min{1/125, 1/(4d), 1/(4s)} (Theorem 18). γ ∈ [1/3, 1/2]
+p_1 = 1/(2s) on S and 1/(2s̄) on S̄ (line 1316); δ_1 = min{1/125, 1/(4d), 1/(4s)} (Theorem 18). γ ∈ [1/3, 1/2]
 is an input: Theorem 18 gives Õ(L_D^{1−γ}) if i* ∈ S and Õ(L_D^{(1+γ)/2}) if i* ∈ S̄.
 
 Choices where the text is ambiguous or has typos (README "Choices"):
 
-* Line 1325's sum is written Σ_τ Σ_{i∈D} ℓ̂_{t,i}; the index t is a typo for τ (the proof, line 1350, sums
-  ℓ̂_{τ,i} over the epoch). The comparison is non-strict; the test also runs after round T (no effect there).
+* Line 1325's sum is written Σ_τ Σ_{i∈D} ℓ̂_{t,i}; the index t is a typo for τ (the proof, lines 1349–1351,
+  sums ℓ̂_{τ,i} over the epoch). The comparison is non-strict; the test also runs after round T (no effect
+  there).
 * Line 1341's second case of the per-epoch bound reads "if i* ∈ S" twice; the second is i* ∈ S̄ (its terms
   1/η̄ and (η̄/δ) Σ ℓ̂_{t,i*} are those of Theorem 8's S̄ case).
 * D must contain a node of S when S ≠ ∅ (line 1329): D is the graph's minimum weakly dominating set, plus the
@@ -59,6 +60,24 @@ def delta_cap(gamma: float, tuned: bool) -> float:
     if not tuned:
         return 1.0 / 125.0
     return min(25.0 ** (-2.0 * gamma), 5.0 ** (-2.0 * gamma / (1.0 - gamma)))
+
+
+def first_reset_sum(delta_start: float, gamma: float) -> float:
+    """δ_1^{−1/γ}: the epoch sum Σ_τ Σ_{i∈D} ℓ̂_{τ,i} at which the first reset fires (line 1325); until then
+    Algorithm 7 is Algorithm 2 at δ_1, η_1, η̄_1 whatever L_D. Theorem 18's δ_1 = 1/125: 1.95·10⁶ at γ = 1/3,
+    15625 at γ = 1/2."""
+    return delta_start ** (-1.0 / gamma)
+
+
+def first_reset_horizon(delta_start: float, gamma: float, d: int, loss_rate_d: float) -> float:
+    """The smallest horizon at which the first reset fires in expectation: E Σ_{i∈D} ℓ̂_{t,i} =
+    Σ_{i∈D} ℓ_{t,i}, so with ``loss_rate_d`` the mean per-round loss over Algorithm 7's D (d nodes; an
+    instance file's ``mean_loss_D`` when D is the minimum one), T = ⌈δ_1^{−1/γ}/(d · loss_rate_d)⌉; +inf if
+    the rate is 0.
+    ``paper``, γ = 1/3, d = 2: at least 9.8·10⁵ rounds even with loss 1 on D."""
+    if loss_rate_d <= 0:
+        return math.inf
+    return float(math.ceil(first_reset_sum(delta_start, gamma) / (d * loss_rate_d)))
 
 
 def dominating_set_with_s_node(graph: FeedbackGraph) -> np.ndarray:
@@ -184,7 +203,7 @@ class Algorithm7:
         self.epoch_sum = np.zeros(1)
         self.counters = np.zeros(1, dtype=np.int64)
         self._begin(self.delta_start)
-        # The λ-th reset needs δ_λ^{−1/γ} ≤ Σ_epoch Σ_D ℓ̂ ≤ T d/δ_λ (ℓ̂_i ≤ 1/δ_λ on D, line 1365), so
+        # The λ-th reset needs δ_λ^{−1/γ} ≤ Σ_epoch Σ_D ℓ̂ ≤ T d/δ_λ (ℓ̂_i ≤ 1/δ_λ on D, line 1363), so
         # 2^{(λ−1)(1/γ−1)} ≤ T d δ_1^{1−1/γ}: at most log2(T d) / (1/γ − 1) + log2(1/δ_1) + 1 resets.
         self.reset_rounds = np.zeros(
             int(math.log2(horizon * self.d) / (1.0 / self.gamma - 1.0) - math.log2(self.delta_start)) + 4,

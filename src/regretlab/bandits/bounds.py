@@ -45,13 +45,14 @@ def theorem14_rate(numbers: dict) -> float:
 
 
 def algorithm1_rate(numbers: dict) -> float:
-    """(κ ln T + ln K)/η + ηL* + β² ln T at Theorem 4's η = min{η_max, √((κ+1)/L*)}, with
-    η_max = min{1/(64β), 1/(1000 ln T ln²(KT))} and β = κ + s̄ (paper 001, §3.3, Theorem 4), unit constants."""
+    """(κ ln T + ln K)/η + ηL* + β² ln T, β = κ + s̄ (paper 001, §3.3, Theorem 4), unit constants, at the η the
+    run used (``numbers["params"]["eta"]``; ``paper``: Theorem 4's min{η_max, √((κ+1)/L*)}, η_max =
+    min{1/(64β), 1/(1000 ln T ln²(KT))}; ``tuned``: η_max = 1/β,
+    :func:`regretlab.bandits.algorithm1.eta_cap`)."""
     kappa, n_arms, horizon, l_star = numbers["kappa"], numbers["K"], numbers["T"], numbers["L_star"]
     beta = kappa + numbers["s_bar"]
     log_t = math.log(horizon)
-    eta_max = min(1.0 / (64 * beta), 1.0 / (1000 * log_t * math.log(n_arms * horizon) ** 2))
-    eta = eta_max if l_star == 0 else min(eta_max, math.sqrt((kappa + 1) / l_star))
+    eta = numbers["params"]["eta"]
     return (kappa * log_t + math.log(n_arms)) / eta + eta * l_star + beta**2 * log_t
 
 
@@ -125,9 +126,10 @@ def algorithm4_proof_rate(numbers: dict) -> float:
 
 # ------------------------------------------------------------------------------------------------------------
 # Section 4: weakly observable graphs. Theorems 7 and 8 bound Reg_i for every arm i with explicit constants;
-# they are evaluated at the point's mean η, η̄, δ over its seeds (the values the runs used, recorded as run
-# columns) and at i = the best arm of S (metric regret_best_S, L_i = L_best_S) or of S̄ (regret_best_Sbar,
-# L_i = L_best_Sbar).
+# like every bound they are evaluated on each seed's run — at the η, η̄, δ that run used (recorded as run
+# columns) and its realised L_i, L_{i*_S}, L_D — and averaged over the point's seeds (regretlab.theory: the
+# expectation of a data-dependent bound), at i = the best arm of S (metric regret_best_S, L_i = L_best_S) or
+# of S̄ (regret_best_Sbar, L_i = L_best_Sbar).
 # ------------------------------------------------------------------------------------------------------------
 
 
@@ -152,13 +154,13 @@ def exp3g_weak_bound(numbers: dict) -> float:
 
 
 def theorem7_best_s(numbers: dict) -> float:
-    """Theorem 7 (line 248), i ∈ S: Reg_i ≤ s ln T/η + 2ηL_i + 2s, at i = i*_S."""
+    """Theorem 7 (line 250), i ∈ S: Reg_i ≤ s ln T/η + 2ηL_i + 2s, at i = i*_S."""
     s, eta = numbers["s"], numbers["eta"]
     return s * math.log(numbers["T"]) / eta + 2.0 * eta * numbers["L_best_S"] + 2.0 * s
 
 
 def theorem7_best_s_bar(numbers: dict) -> float:
-    """Theorem 7 (line 249), i ∈ S̄: 2s ln T/η + ln(2s̄)/η̄ + 2√η̄ L_{i*_S} + 2√η̄ L_i + 2s, at i = the best arm
+    """Theorem 7 (line 250), i ∈ S̄: 2s ln T/η + ln(2s̄)/η̄ + 2√η̄ L_{i*_S} + 2√η̄ L_i + 2s, at i = the best arm
     of S̄. The statement has 2 ln K/η̄ where its proof (App. E.2, eq. (22), line 1055) has ln(2s̄)/η̄ and then
     loosens it by ln(2s̄) ≤ 2 ln K (line 1071); the proof's, tighter, term is used."""
     s, eta, eta_bar = numbers["s"], numbers["eta"], numbers["eta_bar"]
@@ -195,7 +197,7 @@ def theorem8_best_s_bar(numbers: dict) -> float:
     )
 
 
-#: The point's η, η̄, δ are means over seeds: a mean of values equal to a cap can exceed it by rounding.
+#: Slack for a run's η, η̄, δ computed at a cap (e.g. δ^{4/3} recomputed from δ) to count as at the cap.
 _CAP_RTOL = 1e-9
 
 
@@ -204,12 +206,13 @@ def _at_most(value: float, cap: float) -> bool:
 
 
 def theorem7_hypotheses(numbers: dict) -> bool:
-    """Theorem 7's conditions η ≤ 1/5, η̄ ≤ 1/25 (line 246) at the point's η, η̄."""
+    """Theorem 7's conditions η ≤ 1/5, η̄ ≤ 1/25 (line 248) at the run's η, η̄."""
     return _at_most(numbers["eta"], 0.2) and _at_most(numbers["eta_bar"], 1.0 / 25.0)
 
 
 def theorem8_hypotheses(numbers: dict) -> bool:
-    """Theorem 8's conditions (line 260): 1/T ≤ δ ≤ min{1/125, 1/(4s), 1/(4d)}, η ≤ 1/25, η̄ ≤ δ^{4/3}."""
+    """Theorem 8's conditions (line 262) at the run's δ, η, η̄: 1/T ≤ δ ≤ min{1/125, 1/(4s), 1/(4d)}, η ≤ 1/25,
+    η̄ ≤ δ^{4/3}."""
     s, delta = numbers["s"], numbers["delta"]
     cap = min(1.0 / 125.0, 1.0 / (4 * numbers["d"]), 1.0 / (4 * s) if s else math.inf)
     return (
@@ -227,29 +230,44 @@ def theorem8_hypotheses(numbers: dict) -> bool:
 
 
 def theorem17_best_s(numbers: dict) -> float:
-    """√(s L_{i*_S}) + s²: Theorem 17 (line 1119) when the arm compared with is in S, unit constants."""
+    """√(s L_{i*_S}) + s²: Theorem 17 (line 1123) when the arm compared with is in S, unit constants."""
     s = numbers["s"]
     return math.sqrt(s * numbers["L_best_S"]) + s**2
 
 
 def theorem17_best_s_bar(numbers: dict) -> float:
-    """L_{i*_S}^{2/3} + √(s L_{i*_S}) + s²: Theorem 17 (line 1121) for an arm of S̄, unit constants."""
+    """L_{i*_S}^{2/3} + √(s L_{i*_S}) + s²: Theorem 17 (line 1123) for an arm of S̄, unit constants."""
     return numbers["L_best_S"] ** (2.0 / 3.0) + theorem17_best_s(numbers)
 
 
-def theorem18_rate(exponent: float):
-    """L_D^{exponent}: Theorem 18 (line 1337) ignores s and d; 1 − γ for i* ∈ S, (1 + γ)/2 for i* ∈ S̄."""
+def theorem18_rate(gamma: float, best_in_s: bool):
+    """The rate of Theorem 18 (lines 1333–1335) as its proof (App. E.5) derives it, unit constants:
+
+        max{δ₁^{1−1/γ}, (d L_D)^{1−γ}}              if i* ∈ S,
+        max{δ₁^{−(1+γ)/(2γ)}, (d L_D)^{(1+γ)/2}}     if i* ∈ S̄.
+
+    Epoch λ costs Õ(δ_λ^{1−1/γ}) (resp. Õ(δ_λ^{−1/2−1/(2γ)})) (eq. (26), line 1345), a geometric sum dominated
+    by the last epoch λ*; with no reset (λ* = 1) that is the epoch-1 term δ₁^{1−1/γ} (δ₁ = 1/125, γ = 1/3:
+    125² ≈ 1.6·10⁴), otherwise the last reset's condition δ_{λ*−1}^{−1/γ} ≤ Σ_t Σ_{i∈D} ℓ̂_{t,i} turns it
+    into (Σ_{i∈D} L_i)^{1−γ} = (d L_D)^{1−γ} in expectation (lines 1411–1437). The theorem's Õ(L_D^{1−γ})
+    hides the first term (a constant in T and L_D) and d. δ₁ and d are the run's (``params``:
+    ``delta_start``, ``d``; Algorithm 7's D is the minimum D, over which L_D is taken, unless that D has no S
+    node); the term (1/T) Σ_t Σ_{i∈S} ℓ̂_{t,i} ≈ s of the same display is dropped."""
+    exponent = 1.0 - gamma if best_in_s else (1.0 + gamma) / 2.0
+    first_epoch = 1.0 - 1.0 / gamma if best_in_s else -(1.0 + gamma) / (2.0 * gamma)
 
     def rate(numbers: dict) -> float:
-        return numbers["L_D"] ** exponent
+        params = numbers["params"]
+        return max(params["delta_start"] ** first_epoch, (params["d"] * numbers["L_D"]) ** exponent)
 
     return rate
 
 
 def theorem5_lower(numbers: dict) -> float:
-    """T^{1−ε̂} with ε̂ = ln(2N + 1)/ln T the construction's measured exponent (regretlab.bandits.lower_bound):
-    the length T/(2N + 1) of its interval I, on which the proof's Ω(T^{1−ε}) regret is incurred (App. E.1).
-    NaN where the point has no ε̂ (environment 1)."""
+    """T^{1−ε̂} = |I|, the length of the interval I the construction used (ε̂ = 1 − ln|I|/ln T,
+    :func:`regretlab.bandits.lower_bound.epsilon_hat`; |I| ≈ T/(2⌈N⌉ + 1) with N the regret on environment 1),
+    on which the proof's Ω(T^{1−ε}) regret is incurred (App. E.1, line 955). NaN where the point has no ε̂
+    (environment 1)."""
     epsilon = numbers.get("theorem5_epsilon", math.nan)
     return numbers["T"] ** (1.0 - epsilon)
 

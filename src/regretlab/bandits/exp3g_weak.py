@@ -6,7 +6,7 @@ feedback graphs: beyond bandits", Exp3.G and its theorem for weakly observable g
     (ℓ̂_i = ℓ_i/W_i · 1{i_t ∈ N_in(i)}, W_i = Σ_{j∈N_in(i)} p_{t,j}), q_1 uniform on [K].
 
 Parameters: γ = min{(d ln K / T)^{1/3}, 1/2}, η = γ²/d, with regret O((d ln K)^{1/3} T^{2/3}) (paper 001, §4,
-line 202: minimax Θ̃(d^{1/3}T^{2/3})). This is the reading in issue 8. Alon et al.'s text could not be read
+line 204: minimax Θ̃(d^{1/3}T^{2/3})). This is the reading in issue 8. Alon et al.'s text could not be read
 from this machine (two searches of the stored references found only abstracts, and third-party code that
 uses these same γ and η), so the bound drawn against it is one derived here for these γ and η, with explicit
 constants: ``bandits.bounds.exp3g_weak_bound`` (γT + ln K/η + ηT(d/γ + s/(1−γ))/2, under the hypothesis

@@ -1,11 +1,11 @@
-"""Exact OMD step of Algorithm 2 (paper 001, §4, lines 216–232) and of Algorithms 6 and 7 (App. E).
+"""Exact OMD step of Algorithm 2 (paper 001, §4, lines 216–230) and of Algorithms 6 and 7 (App. E).
 
     p_{t+1} = argmin_{p ∈ Ω} ⟨p, g⟩ + D_ψ(p, p_t),   g = ℓ̂_t + a_t,
-    ψ(p) = (1/η) Σ_{i∈S} ln(1/p_i) + (1/η̄) Σ_{i∈S̄} p_i ln p_i            (no c·log-barrier, line 218),
+    ψ(p) = (1/η) Σ_{i∈S} ln(1/p_i) + (1/η̄) Σ_{i∈S̄} p_i ln p_i            (no c·log-barrier, line 220),
     Ω = {p ∈ Δ(K) : p_i ≥ lower_i ∀i, Σ_{i∈S} p_i ≥ θ}.
 
-Theorem 7 (line 246) is ``lower = 0, θ = √η̄``; Theorem 8 (line 258) is ``lower = δ·1_D, θ = 0``; Algorithm 6
-sets some S coordinates to 0 (clipping, line 1112), which this step keeps at 0.
+Theorem 7 (line 248) is ``lower = 0, θ = √η̄``; Theorem 8 (line 262) is ``lower = δ·1_D, θ = 0``; Algorithm 6
+sets some S coordinates to 0 (clipping, lines 1108–1110), which this step keeps at 0.
 
 KKT conditions, with μ the multiplier of Σ p = 1, ν ≥ 0 that of Σ_S p ≥ θ and λ_i ≥ 0 those of the bounds:
 
@@ -221,7 +221,7 @@ def _write_part(p, g, in_s, eta, eta_bar, lower, part, mass, mu, g_min, out):
 @njit(cache=True)
 def weak_hybrid_step(p: np.ndarray, g: np.ndarray, in_s: np.ndarray, eta: float, eta_bar: float,
                      lower: np.ndarray, theta: float, out: np.ndarray) -> float:
-    """OMD step of Algorithm 2, line 226: ``argmin_{p∈Ω} ⟨p, g⟩ + D_ψ(p, p_t)`` (see the module docstring).
+    """OMD step of Algorithm 2, line 230: ``argmin_{p∈Ω} ⟨p, g⟩ + D_ψ(p, p_t)`` (see the module docstring).
 
     Args:
         p: ``(K,)`` current point p_t ∈ Ω, entries ≥ 0; entries equal to 0 stay 0 (Algorithm 6's clipping).
