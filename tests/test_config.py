@@ -17,6 +17,7 @@ from regretlab.config import (
     batch_seeds,
     bounds_for,
     load_schema,
+    presets_of,
     run_jobs,
     seed_batches,
     validate_config,
@@ -370,7 +371,12 @@ def test_per_horizon_seeds_and_per_preset_bounds(schema_path):
     wrong["regimes"]["smoke_cmdp"]["scales"]["quick"]["seeds"] = [1] * (len(horizons) + 1)
     with pytest.raises(ConfigError, match="one count per horizon"):
         validate_config(wrong, schema_path)
-    wrong = smoke()
+    only_tuned = smoke()  # a per-preset mapping selects the presets the algorithm runs
+    only_tuned["regimes"]["smoke_cmdp"]["constants"] = ["paper", "tuned"]
+    only_tuned["regimes"]["smoke_cmdp"]["bounds"] = {"pdgd_ops": {"tuned": ["theorem5_regret_rate"]}}
+    only_tuned = validate_config(only_tuned, schema_path)
+    assert presets_of(only_tuned["regimes"]["smoke_cmdp"], "pdgd_ops") == ["tuned"]
+    wrong = smoke()  # naming a preset the regime does not run
     wrong["regimes"]["smoke_cmdp"]["bounds"] = {"pdgd_ops": {"tuned": ["theorem5_regret_rate"]}}
-    with pytest.raises(ConfigError, match=r"missing \['paper'\]"):
+    with pytest.raises(ConfigError, match=r"not available: \['tuned'\]"):
         validate_config(wrong, schema_path)

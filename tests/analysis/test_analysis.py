@@ -98,7 +98,9 @@ def test_exponent_fit_and_table():
     row = exponents.iloc[0]
     assert row["exponent"] == pytest.approx(0.5, abs=0.05)
     assert row["ci_low"] <= row["exponent"] <= row["ci_high"]
-    assert row["theory_exponent"] == 0.5 and not row["hypotheses_hold"]
+    # The hypotheses fail at T = 100 and hold at the two larger horizons: the fit uses those two only.
+    assert row["theory_exponent"] == 0.5 and row["hypotheses_hold"]
+    assert row["fitted_on"] == "hypotheses hold" and row["n_points"] == 2
     # √(αT ln K) is an exact power law in T: its local slope is the asymptotic one.
     assert row["bound_slope"] == pytest.approx(0.5) and row["bound_regime"] == "asymptotic"
     assert row["reason"] == ""
@@ -107,6 +109,16 @@ def test_exponent_fit_and_table():
     markdown = to_markdown(table)
     assert markdown.splitlines()[0].startswith("| regime | algorithm | x | exponent")
     assert len(markdown.splitlines()) == 3
+
+
+def test_fit_uses_all_points_unless_two_hold():
+    """With the hypotheses holding at one point only (or at every point), every point is fitted."""
+    for holds in (lambda horizon: horizon >= 10000, lambda horizon: True):
+        runs = synthetic_runs()
+        runs["hypotheses_hold"] = runs["T"].map(holds)
+        row = fit_exponents("r", REGIME, runs, summarise("r", REGIME, INSTANCES, runs, 300), 300).iloc[0]
+        assert row["fitted_on"] == "all points" and row["n_points"] == 3
+        assert row["hypotheses_hold"] == bool(runs["hypotheses_hold"].all())
 
 
 def test_summary_is_deterministic():
