@@ -314,10 +314,11 @@ def bounds_for(regime: dict, algorithm: str, constants: str) -> list[str]:
 
     ``regime["bounds"][algorithm]`` is either one list (the same bounds for every preset) or a mapping
     preset → list, e.g. the paper's explicit bounds for ``paper`` and unit-constant rates for ``tuned``,
-    whose constants the theorems do not cover.
+    whose constants the theorems do not cover; a preset the mapping does not name is not run
+    (:func:`presets_of`) and has none.
     """
     names = regime["bounds"][algorithm]
-    return list(names[constants]) if isinstance(names, dict) else list(names)
+    return list(names.get(constants, [])) if isinstance(names, dict) else list(names)
 
 
 @dataclass(frozen=True)

@@ -270,7 +270,7 @@ def test_no_two_presets_drawn_in_a_bandit_regime_run_identically(config):
             if len(presets) < 2:
                 continue
             spec = ALGORITHMS[algorithm]
-            keys = (("L_star",) if spec.needs_L_star else ()) + spec.oracle
+            keys = spec.oracle
             for name, instance in instances(config, regime_name).items():
                 instance = instance.at_horizon(horizon)
                 seed_key = job_seed_sequence(draws_of(regime_name, regime), name, 0)

@@ -77,13 +77,16 @@ def best_arm_candidates(spec: dict, graph: FeedbackGraph) -> np.ndarray:
     """The nodes a ``bernoulli_parts`` entry draws its best arm from: those of the part ``best_in`` (S: nodes
     with a self-loop; S_bar: without) that are (``best_in_D``) or are not in the graph's minimum weakly
     dominating set D — where the best arm sits relative to D changes what exploring D costs (Exp3.G-weak,
-    paper 001 §4). Raises ValueError naming the field when there is none."""
+    paper 001 §4); all of the part when ``best_in_D`` is omitted. Raises ValueError naming the field when
+    there is none."""
     part = graph.S if spec["best_in"] == "S" else graph.S_bar
     if part.size == 0:
         other = "S_bar" if spec["best_in"] == "S" else "S"
         raise ValueError(
             f"best_in = {spec['best_in']!r} names an empty part of this graph; allowed: {other!r}"
         )
+    if "best_in_D" not in spec:
+        return part
     in_d = np.isin(part, list(graph.weakly_dominating_set.members))
     candidates = part[in_d] if spec["best_in_D"] else part[~in_d]
     if candidates.size == 0:
