@@ -1,4 +1,4 @@
-# regretlab: instance → runs → aggregate → figures, exponent table and report.
+# regretlab: instances → runs → aggregate and figure per regime → exponent and verdict tables, report.
 # Everything scientific is in config.yaml; threads and resources live in profiles/.
 from snakemake.utils import min_version
 
@@ -27,11 +27,10 @@ rule all:
         # recomputes everything instead of trusting the committed figures.
         summaries=expand(SUMMARY, regime=REGIMES),
         figures=all_figures(),
-        exponents=rules.exponent_table.output,
-        verdicts=rules.verdict_table.output,
+        tables=rules.tables.output,
         evidence=rules.evidence_table.output,
 
 
 onsuccess:
     # Every bound with a violated point, read from the verdict table (nothing when there is none).
-    print_violations(rules.verdict_table.output.csv)
+    print_violations(rules.tables.output.verdicts_csv)

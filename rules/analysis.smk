@@ -1,33 +1,16 @@
-# Shared by every regime: aggregation over seeds, figures, the exponent table.
+# Shared by every regime: aggregation over seeds and the figure (one job per regime), then the tables.
 
 
-rule aggregate:
-    """One table per regime: means and bootstrap CIs over seeds, bounds, hypotheses; and exponent fits."""
+rule regime_summary:
+    """One regime's aggregate table (means and bootstrap CIs over seeds, bounds, verdicts, hypotheses), its
+    exponent fits and its figure drawn from them (empirical against the theorem's bound, log–log): one job."""
     input:
         instances=regime_instances,
         runs=regime_runs,
+        code=library_code("regime_summary.py"),
     output:
         summary=SUMMARY,
         exponents=EXPONENTS,
-    params:
-        library=LIBRARY,
-        regime=regime_config,
-        bootstrap_resamples=config["bootstrap_resamples"],
-    log:
-        "logs/aggregate/{regime}.log",
-    conda:
-        "../envs/regretlab.yaml"
-    localrule: True
-    script:
-        "../scripts/aggregate.py"
-
-
-rule figure:
-    """Empirical regret against the theorem's bound, log–log."""
-    input:
-        summary=SUMMARY,
-        exponents=EXPONENTS,
-    output:
         png=report(
             "figures/{regime}.png",
             caption="../report/figure.rst",
@@ -36,50 +19,38 @@ rule figure:
         ),
         pdf="figures/{regime}.pdf",
     params:
-        library=LIBRARY,
+        bootstrap_resamples=config["bootstrap_resamples"],
+        **{field: regime_field(field) for field in REGIME_FIELDS},
     log:
-        "logs/figures/{regime}.log",
+        "logs/regimes/{regime}.log",
     conda:
         "../envs/regretlab.yaml"
     localrule: True
     script:
-        "../scripts/plot_regime.py"
+        "../scripts/regime_summary.py"
 
 
-rule exponent_table:
-    """Every regime's fitted exponents next to the theory's (the empirical Table 1)."""
+rule tables:
+    """Every regime's fitted exponents next to the theory's (the empirical Table 1), and every bound's verdict
+    counts (holds, violated, vacuous, rate only, reference) over its points."""
     input:
-        expand(EXPONENTS, regime=REGIMES),
+        summaries=expand(SUMMARY, regime=REGIMES),
+        exponents=expand(EXPONENTS, regime=REGIMES),
+        code=library_code("tables.py"),
     output:
-        csv=report("figures/exponents.csv", caption="../report/exponents.rst", category="Exponents"),
-        md="figures/exponents.md",
-    params:
-        library=LIBRARY,
+        exponents_csv=report(
+            "figures/exponents.csv", caption="../report/exponents.rst", category="Exponents"
+        ),
+        exponents_md="figures/exponents.md",
+        verdicts_csv=report("figures/verdicts.csv", caption="../report/verdicts.rst", category="Verdicts"),
+        verdicts_md="figures/verdicts.md",
     log:
-        "logs/exponents.log",
+        "logs/tables.log",
     conda:
         "../envs/regretlab.yaml"
     localrule: True
     script:
-        "../scripts/exponent_table.py"
-
-
-rule verdict_table:
-    """Every bound's verdict counts (holds, violated, vacuous, rate only, reference) over its points."""
-    input:
-        expand(SUMMARY, regime=REGIMES),
-    output:
-        csv=report("figures/verdicts.csv", caption="../report/verdicts.rst", category="Verdicts"),
-        md="figures/verdicts.md",
-    params:
-        library=LIBRARY,
-    log:
-        "logs/verdicts.log",
-    conda:
-        "../envs/regretlab.yaml"
-    localrule: True
-    script:
-        "../scripts/verdict_table.py"
+        "../scripts/tables.py"
 
 
 rule evidence_table:
@@ -88,11 +59,10 @@ rule evidence_table:
         summaries=expand(SUMMARY, regime=REGIMES),
         exponents=expand(EXPONENTS, regime=REGIMES),
         instances=all_instances(),
+        code=library_code("evidence_table.py"),
     output:
         csv=report("figures/evidence.csv", caption="../report/evidence.rst", category="Evidence"),
         md="figures/evidence.md",
-    params:
-        library=LIBRARY,
     log:
         "logs/evidence.log",
     conda:

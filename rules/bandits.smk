@@ -1,35 +1,40 @@
 # Paper 001 (graph-feedback bandits): instance generation and runs.
 
+# One instance job per regime (every instance file of it, in one process: the imports are paid once). A rule's
+# output cannot depend on a wildcard's value, so the rule is written once and defined per regime.
+for regime in BANDIT_REGIMES:
 
-rule bandit_instance:
-    """Build one bandit instance (feedback graph, loss environment, graph numbers) from its config entry."""
-    output:
-        INSTANCE,
-    params:
-        library=BANDIT_LIBRARY,
-        spec=instance_spec,
-        draws=instance_draws,
-    log:
-        "logs/instances/{regime}/{instance}.log",
-    conda:
-        "../envs/regretlab.yaml"
-    localrule: True
-    wildcard_constraints:
-        regime=one_of(BANDIT_REGIMES),
-    script:
-        "../scripts/make_bandit_instance.py"
+    rule:
+        """Build a regime's bandit instances (feedback graph, losses, graph numbers) from its config entry."""
+        name:
+            f"bandit_instances_{regime}"
+        input:
+            code=library_code("make_bandit_instance.py"),
+        output:
+            instance_files(regime),
+        params:
+            regime=regime,
+            instances=config["regimes"][regime]["instances"],
+            draws=draws_of(regime, config["regimes"][regime]),
+        log:
+            f"logs/instances/{regime}.log",
+        conda:
+            "../envs/regretlab.yaml"
+        localrule: True
+        script:
+            "../scripts/make_bandit_instance.py"
 
 
 rule bandit_run:
     """Run one algorithm (constants preset) on every instance, horizon and seed batch of a regime."""
     input:
         instances=regime_instances,
+        code=library_code("run_bandit.py", per_algorithm=True),
     output:
         directory(RUN_SET),
     params:
-        library=BANDIT_LIBRARY,
         runs=runs_of_set,
-        regime=regime_config,
+        regime=regime_run_config,
     log:
         "logs/runs/{regime}/{algorithm}/{constants}.log",
     benchmark:

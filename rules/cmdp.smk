@@ -1,34 +1,38 @@
 # Paper 000 (constrained MDPs): instance generation and runs.
 
+# One instance job per regime, as for the bandit instances (rules/bandits.smk).
+for regime in CMDP_REGIMES:
 
-rule cmdp_instance:
-    """Build one CMDP instance (P, r̄, Ḡ at the requested ρ, OPT, the r_t/G_t sequences) from its config entry."""
-    output:
-        INSTANCE,
-    params:
-        library=CMDP_LIBRARY,
-        spec=instance_spec,
-    log:
-        "logs/instances/{regime}/{instance}.log",
-    conda:
-        "../envs/regretlab.yaml"
-    localrule: True
-    wildcard_constraints:
-        regime=one_of(CMDP_REGIMES),
-    script:
-        "../scripts/make_cmdp_instance.py"
+    rule:
+        """Build a regime's CMDP instances (P, r̄, Ḡ at the requested ρ, OPT, the r_t, G_t sequences)."""
+        name:
+            f"cmdp_instances_{regime}"
+        input:
+            code=library_code("make_cmdp_instance.py"),
+        output:
+            instance_files(regime),
+        params:
+            regime=regime,
+            instances=config["regimes"][regime]["instances"],
+        log:
+            f"logs/instances/{regime}.log",
+        conda:
+            "../envs/regretlab.yaml"
+        localrule: True
+        script:
+            "../scripts/make_cmdp_instance.py"
 
 
 rule cmdp_run:
     """Run PDGD-OPS (or UC-O-GDPS alone) with one constants preset on every instance, horizon and seed batch."""
     input:
         instances=regime_instances,
+        code=library_code("run_cmdp.py", per_algorithm=True),
     output:
         directory(RUN_SET),
     params:
-        library=CMDP_LIBRARY,
         runs=runs_of_set,
-        regime=regime_config,
+        regime=regime_run_config,
     log:
         "logs/runs/{regime}/{algorithm}/{constants}.log",
     benchmark:

@@ -8,28 +8,27 @@ from regretlab.config import (
     RunSet,
     batch_seeds,
     jobs_of,
+    load_schema,
     regimes_of_kind,
+    run_config,
     run_file,
     run_sets,
     validate_config,
 )
-from regretlab.io import source_fingerprint
+from regretlab.imports import job_code
 from regretlab.seeding import draws_of
 
 # The whole config — schema and cross-field rules (regretlab.checks) — is checked here, while the Snakefile is
 # parsed: a bad config stops Snakemake before the DAG is built, with one line per problem and no traceback.
+SCHEMA = Path(workflow.basedir) / "schemas" / "config.schema.yaml"
 try:
-    validate_config(config, Path(workflow.basedir) / "schemas" / "config.schema.yaml")
+    validate_config(config, SCHEMA)
 except ConfigError as error:
     sys.exit("\n".join(f"regretlab: {line}" for line in str(error).splitlines()))
 
 REGIMES = list(config["regimes"])
-# Fingerprints of the library code each family of rules runs, passed to the rules as a parameter: editing the
-# library reruns the jobs that depend on the edited part (and only those).
-CORE = ("seeding.py", "io.py", "logs.py", "checkpoints.py", "run_sets.py", "__init__.py")
-BANDIT_LIBRARY = source_fingerprint("bandits", "graphs", *CORE)
-CMDP_LIBRARY = source_fingerprint("cmdp", *CORE)
-LIBRARY = source_fingerprint()
+# Every field a regime entry can have (the schema's): the summary job gets each as a parameter of its own.
+REGIME_FIELDS = list(load_schema(SCHEMA)["$defs"]["regime"]["properties"])
 BANDIT_REGIMES = regimes_of_kind(config, "bandit")
 CMDP_REGIMES = regimes_of_kind(config, "cmdp")
 
@@ -55,19 +54,34 @@ wildcard_constraints:
     constants=r"[a-z]+",
 
 
-def regime_config(wildcards):
-    """The validated config entry of the regime."""
-    return config["regimes"][wildcards.regime]
+def regime_field(field):
+    """A params function: one field of the regime's entry, keyed by its config path. Snakemake prints a
+    changed parameter whole, so a rerun reason then reads `before: {'regimes.X.theorem': 'old'} now: {…}`
+    (scripts/regime_summary.py puts the entry back together)."""
+
+    def value(wildcards):
+        return {f"regimes.{wildcards.regime}.{field}": config["regimes"][wildcards.regime].get(field)}
+
+    return value
 
 
-def instance_spec(wildcards):
-    """The config entry of one instance of a regime."""
-    return config["regimes"][wildcards.regime]["instances"][wildcards.instance]
+def regime_run_config(wildcards):
+    """What a run job is passed of its regime's entry: kind and instances (regretlab.config.run_config), so
+    that a title, description, bound or another scale's grid reruns no simulation."""
+    return run_config(config["regimes"][wildcards.regime])
 
 
-def instance_draws(wildcards):
-    """The regime whose SeedSequences key the regime's instances (itself unless it has draws_from)."""
-    return draws_of(wildcards.regime, config["regimes"][wildcards.regime])
+def library_code(script, per_algorithm=False):
+    """An input function: the library files the job's script runs (regretlab.imports.job_code, from the
+    import graph; for a run job, of its own algorithm's learner only). As inputs, an edit to one of them
+    reruns the job, and Snakemake names the file ("Updated input files: …"); unchanged contents rerun
+    nothing (checksums)."""
+    path = Path(workflow.basedir) / "scripts" / script
+
+    def code(wildcards):
+        return list(job_code(path, wildcards.algorithm if per_algorithm else None))
+
+    return code
 
 
 def run_set(wildcards):
@@ -93,9 +107,14 @@ def regime_runs(wildcards):
     return [RUN_SET.format(**asdict(job)) for job in run_sets(config, wildcards.regime)]
 
 
-def regime_instances(wildcards):
+def instance_files(regime):
     """The instance files of a regime (the file stem is the instance name)."""
-    return expand(INSTANCE, regime=wildcards.regime, instance=config["regimes"][wildcards.regime]["instances"])
+    return expand(INSTANCE, regime=regime, instance=config["regimes"][regime]["instances"])
+
+
+def regime_instances(wildcards):
+    """The instance files of the wildcards' regime."""
+    return instance_files(wildcards.regime)
 
 
 def all_figures():

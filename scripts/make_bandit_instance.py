@@ -1,11 +1,14 @@
-"""Snakemake adapter: config entry → bandit instance file (JSON)."""
+"""Snakemake adapter: a regime's config entry → its bandit instance files (JSON), one per instance."""
+
+from pathlib import Path
 
 from regretlab.bandits.instance import write_instance_file
 from regretlab.logs import job_log
 
 with job_log(snakemake) as log:
-    regime, name = snakemake.wildcards.regime, snakemake.wildcards.instance
-    numbers = write_instance_file(
-        regime, name, snakemake.params.spec, snakemake.output[0], draws=snakemake.params.draws
-    )
-    log.info("instance %s/%s: %s", regime, name, numbers)
+    regime = snakemake.params.regime
+    for path in snakemake.output:
+        name = Path(path).stem
+        spec = snakemake.params.instances[name]
+        numbers = write_instance_file(regime, name, spec, path, draws=snakemake.params.draws)
+        log.info("instance %s/%s: %s", regime, name, numbers)

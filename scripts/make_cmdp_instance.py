@@ -1,18 +1,22 @@
-"""Snakemake adapter: config entry → constrained-MDP instance file (JSON)."""
+"""Snakemake adapter: a regime's config entry → its constrained-MDP instance files (JSON), one each."""
+
+from pathlib import Path
 
 from regretlab.cmdp.runs import write_instance_file
 from regretlab.logs import job_log
 
 with job_log(snakemake) as log:
-    regime, name = snakemake.wildcards.regime, snakemake.wildcards.instance
-    numbers = write_instance_file(regime, name, snakemake.params.spec, snakemake.output[0])
-    log.info("instance %s/%s: %s", regime, name, numbers)
-    log.info(
-        "%s family: binds=%s, λ*=%s, OPT=%.6g vs unconstrained %.6g (violating by %.4g per episode)",
-        numbers["family"],
-        numbers["binds"],
-        numbers["lambda_star"],
-        numbers["opt"],
-        numbers["opt_unconstrained"],
-        numbers["unconstrained_violation"],
-    )
+    regime = snakemake.params.regime
+    for path in snakemake.output:
+        name = Path(path).stem
+        numbers = write_instance_file(regime, name, snakemake.params.instances[name], path)
+        log.info("instance %s/%s: %s", regime, name, numbers)
+        log.info(
+            "%s family: binds=%s, λ*=%s, OPT=%.6g vs unconstrained %.6g (violating by %.4g per episode)",
+            numbers["family"],
+            numbers["binds"],
+            numbers["lambda_star"],
+            numbers["opt"],
+            numbers["opt_unconstrained"],
+            numbers["unconstrained_violation"],
+        )

@@ -57,20 +57,6 @@ def test_written_files_get_the_usual_permissions(tmp_path):
     assert (tmp_path / "a.json").stat().st_mode & 0o644 == 0o644
 
 
-def test_source_fingerprint_is_stable_and_short():
-    from regretlab.io import source_fingerprint
-
-    assert source_fingerprint() == source_fingerprint()
-    assert len(source_fingerprint()) == 16
-
-
-def test_source_fingerprint_of_a_part_differs_from_the_whole():
-    from regretlab.io import source_fingerprint
-
-    assert source_fingerprint("bandits", "io.py") != source_fingerprint()
-    assert source_fingerprint("io.py") == source_fingerprint("io.py")
-
-
 def test_stacked_run_frames_start_with_the_key_columns():
     from regretlab.io import RUN_KEYS, stack_run_frames
 

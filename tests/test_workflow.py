@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -59,8 +60,11 @@ SUMMARY_COLUMNS = {
 pytestmark = pytest.mark.workflow
 
 
-def snakemake(*args: str, cwd: Path, check: bool = True, timeout: float = 600) -> subprocess.CompletedProcess:
-    """Run Snakemake on the repository's Snakefile with the default profile's settings."""
+def snakemake(
+    *args: str, cwd: Path, check: bool = True, timeout: float = 600, env: dict | None = None
+) -> subprocess.CompletedProcess:
+    """Run Snakemake on the repository's Snakefile with the default profile's settings (``env``: extra
+    environment variables)."""
     cmd = [
         sys.executable,
         "-m",
@@ -71,7 +75,8 @@ def snakemake(*args: str, cwd: Path, check: bool = True, timeout: float = 600) -
         str(REPO / "profiles" / "default"),
         *args,
     ]
-    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    environment = {**os.environ, **(env or {})}
+    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=environment)
     if check and done.returncode != 0:
         raise AssertionError(f"{' '.join(cmd)} failed:\n{done.stdout[-3000:]}\n{done.stderr[-5000:]}")
     return done
@@ -98,7 +103,7 @@ def test_lint_has_no_warnings():
 def test_default_config_dry_run_plans_every_figure():
     done = snakemake("--dry-run", cwd=REPO)
     out = done.stdout + done.stderr
-    for rule in ("bandit_instance", "bandit_run", "aggregate", "figure", "exponent_table"):
+    for rule in ("bandit_instances_", "bandit_run", "cmdp_instances_", "cmdp_run", "regime_summary"):
         assert rule in out or "Nothing to be done" in out
 
 
@@ -214,8 +219,14 @@ def test_two_runs_from_scratch_give_identical_tables(smoke_dir, tmp_path):
             "'exp3g'",
         ),
         ("rho: 1.2", "rho: 9.0", "regimes.smoke_cmdp.instances.tiny", "rho must lie in (0, L] = (0, 2]"),
+        (
+            "quick: {horizons: [200, 800], seeds: 3}",
+            "quick: {horizons: [800, 200], seeds: 3}",
+            "regimes.smoke_exp3g.scales.quick.horizons",
+            "horizons must be increasing, got [800, 200]",
+        ),
     ],
-    ids=["schema", "cross-field"],
+    ids=["schema", "cross-field", "horizons-order"],
 )
 def test_bad_config_fails_at_parse_time_in_one_line(tmp_path, old, new, field, allowed):
     """The Snakefile validates the config (regretlab.config.validate_config) while it is parsed: one line,
@@ -315,3 +326,72 @@ def test_interrupted_run_resumes_with_complete_files(smoke_dir, tmp_path, sig):
         pq.read_table(run)  # every run file is complete and readable
     for name in ("results/summary/smoke_exp3g.parquet", "figures/exponents.csv"):
         assert (tmp_path / name).read_bytes() == (smoke_dir / name).read_bytes(), name
+
+
+# ---- Reruns only of what changed: the library files a job runs are its inputs (regretlab.imports), and its
+# params hold only what it reads. On a copy of the library (PYTHONPATH), so that it can be edited.
+
+
+def planned_jobs(output: str) -> list[tuple[str, str]]:
+    """(rule, wildcards) of every job a dry run lists, the target rule ``all`` left out."""
+    jobs = []
+    for line in output.splitlines():
+        if match := re.match(r"^\s*(?:local)?rule (\w+):$", line):
+            jobs.append([match.group(1), ""])
+        elif (match := re.match(r"^\s*wildcards: (.*)$", line)) and jobs:
+            jobs[-1][1] = match.group(1)
+    return sorted((rule, wildcards) for rule, wildcards in jobs if rule != "all")
+
+
+@pytest.fixture(scope="module")
+def library_copy(tmp_path_factory) -> tuple[Path, dict]:
+    """A working directory where the smoke workflow ran on a copy of the library, and the environment that
+    makes Snakemake and its jobs import that copy."""
+    base = tmp_path_factory.mktemp("library_copy")
+    shutil.copytree(REPO / "src", base / "src", ignore=shutil.ignore_patterns("__pycache__"))
+    env = {"PYTHONPATH": str(base / "src")}
+    work = base / "work"
+    work.mkdir()
+    snakemake("--configfile", str(SMOKE), cwd=work, env=env)
+    return work, env
+
+
+def test_editing_one_learner_reruns_only_its_run_jobs(library_copy):
+    """Theorem 2's module is imported by no other smoke learner: editing it reruns its run job and what
+    reads that job's tables, nothing else; the reason names the file. Saving it unchanged reruns nothing."""
+    work, env = library_copy
+    module = Path(env["PYTHONPATH"]) / "regretlab" / "bandits" / "theorem2.py"
+    source = module.read_text(encoding="utf-8")
+    try:
+        module.touch()
+        assert "Nothing to be done" in snakemake("--configfile", str(SMOKE), "-n", cwd=work, env=env).stdout
+        module.write_text(source + "# an edit\n", encoding="utf-8")
+        done = snakemake("--configfile", str(SMOKE), "-n", cwd=work, env=env)
+    finally:
+        module.write_text(source, encoding="utf-8")
+    assert planned_jobs(done.stdout) == [
+        ("bandit_run", "regime=smoke_exp3g, algorithm=theorem2, constants=paper"),
+        ("regime_summary", "regime=smoke_exp3g"),
+        ("tables", ""),
+    ], done.stdout
+    assert f"reason: Updated input files: {module}" in done.stdout
+
+
+def test_a_title_or_another_scale_reruns_no_simulation(library_copy, tmp_path):
+    """Editing a regime's `theorem:` and its unused `paper:` grid reruns its summary job (the title is in the
+    table and the figure) and no instance or run job; the reason names the field."""
+    work, env = library_copy
+    text = SMOKE.read_text(encoding="utf-8")
+    edits = [
+        ('theorem: "Theorem 5 (stochastic constraints)"', 'theorem: "Theorem 5, renamed"'),
+        ("paper: {horizons: [60, 120], seeds: 2}", "paper: {horizons: [60, 120, 240], seeds: 4}"),
+    ]
+    for old, new in edits:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    edited = tmp_path / "edited.yaml"
+    edited.write_text(text, encoding="utf-8")
+    done = snakemake("--configfile", str(edited), "-n", cwd=work, env=env)
+    assert planned_jobs(done.stdout) == [("regime_summary", "regime=smoke_cmdp"), ("tables", "")], done.stdout
+    assert "now: {'regimes.smoke_cmdp.theorem': 'Theorem 5, renamed'}" in done.stdout
+    assert "'regimes.smoke_cmdp.scales'" in done.stdout

@@ -296,6 +296,13 @@ def _regime_problems(name: str, regime: dict, defaulted: list[str]) -> list[str]
                 f"allowed: {list(presets)}"
             )
     for scale, grid in regime["scales"].items():
+        # Increasing, not a set: per-horizon seeds are given in the order of the horizons, and an order-free
+        # grid would make a reordering look like an edit (and rerun the runs).
+        if grid["horizons"] != sorted(grid["horizons"]):
+            problems.append(
+                f"{where}.scales.{scale}.horizons: horizons must be increasing, got {grid['horizons']}; "
+                f"write {sorted(grid['horizons'])} (and per-horizon seeds in the same order)"
+            )
         if isinstance(grid["seeds"], list) and len(grid["seeds"]) != len(grid["horizons"]):
             problems.append(
                 f"{where}.scales.{scale}.seeds: per-horizon seeds need one count per horizon "
@@ -319,6 +326,34 @@ def bounds_for(regime: dict, algorithm: str, constants: str) -> list[str]:
     """
     names = regime["bounds"][algorithm]
     return list(names.get(constants, [])) if isinstance(names, dict) else list(names)
+
+
+#: The fields of a regime's entry that no run reads: its title (``theorem``), ``description`` and ``paper``;
+#: ``x`` and ``bounds``, read by the aggregation; ``algorithms`` and ``constants``, which say which run jobs
+#: exist (their wildcards), not what one computes; ``scales`` and ``seeds_per_job``, which the job's runs
+#: (instance, T, seeds at the configured scale) carry as its other parameter.
+NOT_READ_BY_RUNS = (
+    "theorem",
+    "description",
+    "paper",
+    "x",
+    "bounds",
+    "algorithms",
+    "constants",
+    "scales",
+    "seeds_per_job",
+)
+
+
+def run_config(regime: dict) -> dict:
+    """What a run job is passed of its regime's config entry, hence what reruns it when edited: the entry
+    without :data:`NOT_READ_BY_RUNS` — its kind, its instances (a CMDP instance whose ρ depends on T is
+    rebuilt per horizon from its entry), whose draws it shares (``draws_from``), and any field added later
+    (kept until shown unread: a field a run reads with a default must never be left out).
+
+    Editing a left-out field therefore reruns no simulation.
+    """
+    return {field: value for field, value in regime.items() if field not in NOT_READ_BY_RUNS}
 
 
 @dataclass(frozen=True)

@@ -92,23 +92,6 @@ def config_hash(config: object) -> str:
     return hashlib.sha256(blob).hexdigest()[:16]
 
 
-def source_fingerprint(*parts: str) -> str:
-    """A short hash of regretlab's Python sources under ``parts`` (sub-package folders or module files of the
-    package, e.g. ``"bandits"``, ``"io.py"``; all of them when none are given).
-
-    The workflow passes it to every rule as a parameter, so that changing the library reruns the jobs that
-    depend on it (Snakemake's own code trigger only sees the script a rule names, not the library it calls).
-    """
-    package = Path(__file__).resolve().parent
-    roots = [package / part for part in parts] or [package]
-    files = sorted({path for root in roots for path in ([root] if root.is_file() else root.rglob("*.py"))})
-    digest = hashlib.sha256()
-    for path in files:
-        digest.update(path.relative_to(package).as_posix().encode("utf-8"))
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
 def git_commit(directory: str | os.PathLike | None = None) -> str | None:
     """The current git commit of ``directory`` (default: the package's source tree), or None."""
     where = Path(directory) if directory is not None else Path(__file__).resolve().parent

@@ -1,0 +1,175 @@
+"""The import graph of regretlab's own modules, read from their source, and the library files each job of
+the workflow runs.
+
+The workflow names these files as inputs of the jobs (``rules/common.smk``), so Snakemake reruns a job when
+one of them changes — and says which (``Updated input files: src/regretlab/bandits/algorithm6.py``): a job
+whose script imports nothing of the edited module is left alone. Snakemake compares checksums, so saving a
+file unchanged (or ``touch``) reruns nothing.
+
+The graph is read with :mod:`ast` (every ``import`` and ``from … import`` of a module, at any depth, and the
+packages that importing a module runs the ``__init__`` of), never by importing anything. One refinement
+makes it say what a job runs rather than what it loads: a *registry* — the module whose entries build the
+learners of a kind of regime (``regretlab.bandits.algorithms``) — imports every learner's module so that it
+can name them, yet a run job builds one learner only. The edges from a registry to the modules of the
+learners a job does not run are therefore left out; every other edge is kept, including those from one
+learner to another's module (Algorithm 6 uses Algorithm 2's ``corrected_loss``).
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import os
+from collections.abc import Iterable, Mapping
+from functools import cache
+from pathlib import Path
+
+from regretlab.kinds import KINDS
+
+#: The package's source folder.
+PACKAGE = Path(__file__).resolve().parent
+ROOT = PACKAGE.name
+
+
+def module_file(name: str) -> Path | None:
+    """The source file of module ``name`` of regretlab (``regretlab.bandits.omd`` → ``…/bandits/omd.py``,
+    a package → its ``__init__.py``), or None when regretlab has no such module."""
+    parts = name.split(".")
+    if parts[0] != ROOT:
+        return None
+    base = PACKAGE.joinpath(*parts[1:])
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _with_packages(name: str) -> list[str]:
+    """``name`` and the packages whose ``__init__`` importing it runs (``regretlab``, ``regretlab.bandits``
+    for ``regretlab.bandits.omd``)."""
+    parts = name.split(".")
+    return [".".join(parts[:n]) for n in range(1, len(parts) + 1)]
+
+
+def imports_of_source(source: str, module: str | None = None) -> set[str]:
+    """The regretlab modules a piece of Python source imports (directly), with their packages.
+
+    ``module`` is the source's own module name, needed to resolve relative imports (``from . import x``);
+    ``from package import name`` counts ``package.name`` when that is a module.
+    """
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                if module is None:
+                    continue
+                # ``from . import x`` in a package's __init__ is relative to the package itself
+                in_init = module_file(module).name == "__init__.py"
+                parts = module.split(".") + (["__init__"] if in_init else [])
+                base = ".".join(parts[: -node.level] + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return {
+        package for name in found if module_file(name) is not None for package in _with_packages(name)
+    } - ({module} if module else set())
+
+
+@cache
+def module_imports(name: str) -> frozenset[str]:
+    """The regretlab modules module ``name`` imports directly (see :func:`imports_of_source`)."""
+    path = module_file(name)
+    if path is None:
+        raise ValueError(f"regretlab has no module {name!r}")
+    return frozenset(imports_of_source(path.read_text(encoding="utf-8"), name))
+
+
+def closure(roots: Iterable[str], skip: Mapping[str, set[str]] | None = None) -> set[str]:
+    """Every regretlab module reachable from ``roots`` through imports, leaving out the edges
+    ``module → skipped`` listed in ``skip`` (module → the modules not to follow from it)."""
+    skip = skip or {}
+    seen, todo = set(), list(roots)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        todo.extend(module_imports(name) - skip.get(name, set()) - seen)
+    return seen
+
+
+def _named_classes(entry: object) -> set[type]:
+    """The classes a registry entry names: the entry itself if it is a class; the classes a function (e.g. a
+    ``build`` lambda) refers to by global name; and those of a dataclass's fields."""
+    if isinstance(entry, type):
+        return {entry}
+    if dataclasses.is_dataclass(entry):
+        return set().union(*(_named_classes(getattr(entry, f.name)) for f in dataclasses.fields(entry)))
+    if callable(entry) and hasattr(entry, "__code__"):
+        codes, names = [entry.__code__], set()
+        while codes:
+            code = codes.pop()
+            names.update(code.co_names)
+            codes.extend(const for const in code.co_consts if hasattr(const, "co_names"))
+        return {value for name in names if isinstance(value := entry.__globals__.get(name), type)}
+    return set()
+
+
+@cache
+def _all_modules() -> frozenset[str]:
+    """Every module of regretlab, by name."""
+    return frozenset(
+        ".".join((ROOT, *path.relative_to(PACKAGE).with_suffix("").parts)).removesuffix(".__init__")
+        for path in PACKAGE.rglob("*.py")
+    )
+
+
+def learner_modules(entry: object) -> set[str]:
+    """The regretlab modules holding the learner a registry entry builds (the modules of the classes it
+    names: ``Exp3G`` for the entry ``exp3g``, whose ``build`` calls ``Exp3G(...)``)."""
+    return {cls.__module__ for cls in _named_classes(entry)} & _all_modules()
+
+
+def registering_modules(entry: object) -> set[str]:
+    """The regretlab modules where a registry entry's functions are written (for a spec whose ``build`` is a
+    lambda of ``regretlab.bandits.algorithms``: that module, the registry); none for a class."""
+    if not dataclasses.is_dataclass(entry) or isinstance(entry, type):
+        return set()
+    values = [getattr(entry, f.name) for f in dataclasses.fields(entry)]
+    return {v.__module__ for v in values if callable(v) and not isinstance(v, type)} & _all_modules()
+
+
+def job_modules(
+    script: str | os.PathLike, registry: Mapping[str, object], algorithm: str | None = None
+) -> set[str]:
+    """The regretlab modules a job's ``script`` can run: the closure of what it imports (and, for a run job,
+    of the module of the learner it runs), without the edges from the registry's modules to the learners of
+    the algorithms it does not run.
+
+    ``registry``: algorithm name → registry entry, for every kind; ``algorithm``: the algorithm a run job
+    runs, None for a job that runs none (instances, aggregation, figures, tables).
+    """
+    roots = imports_of_source(Path(script).read_text(encoding="utf-8"))
+    own = learner_modules(registry[algorithm]) if algorithm is not None else set()
+    others = set().union(*(learner_modules(e) for name, e in registry.items() if name != algorithm)) - own
+    registries = set().union(*(registering_modules(entry) for entry in registry.values()))
+    return closure(roots | own, {module: others for module in registries})
+
+
+def source_files(modules: Iterable[str], relative_to: str | os.PathLike | None = None) -> list[str]:
+    """The source files of ``modules``, sorted; relative to ``relative_to`` (default: the working
+    directory) when they lie under it, else absolute."""
+    base = Path(relative_to or os.getcwd()).resolve()
+    paths = [module_file(name) for name in modules]
+    return sorted(str(p.relative_to(base)) if p.is_relative_to(base) else str(p) for p in paths)
+
+
+@cache
+def job_code(script: str | os.PathLike, algorithm: str | None = None) -> tuple[str, ...]:
+    """The library files a workflow job runs (:func:`job_modules` over every kind's algorithm registry,
+    :data:`regretlab.kinds.KINDS`), as the workflow names them among the job's inputs."""
+    registry = {name: entry for kind in KINDS.values() for name, entry in kind.algorithms.items()}
+    return tuple(source_files(job_modules(script, registry, algorithm)))
