@@ -18,6 +18,7 @@ from regretlab.config import (
     bounds_for,
     load_schema,
     presets_of,
+    run_config,
     run_jobs,
     seed_batches,
     validate_config,
@@ -125,6 +126,34 @@ def test_every_algorithm_reports_what_its_default_bounds_need(schema_path):
 
 def regime(config: dict) -> dict:
     return config["regimes"]["smoke_exp3g"]
+
+
+def test_what_a_run_job_is_passed_ignores_titles_bounds_and_other_scales(schema_path):
+    """A run job's params (run_config, with its runs at the configured scale) stay equal when a regime's
+    title, description, bounds or unused scale change — so such an edit reruns no simulation — and change
+    with an instance."""
+    before = validate_config(smoke(), schema_path)
+    edited = smoke()
+    regime(edited).update(theorem="another title", description="more words", bounds={"exp3g": ["exp3g_rate"]})
+    regime(edited)["bounds"]["theorem2"] = ["theorem2_rate"]
+    regime(edited)["scales"]["paper"] = {"horizons": [100, 300, 900], "seeds": 7}
+    edited = validate_config(edited, schema_path)
+    assert run_config(regime(edited)) == run_config(regime(before))
+    assert run_jobs(edited, "smoke_exp3g") == run_jobs(before, "smoke_exp3g")
+    regime(edited)["instances"]["cliques_2x3"]["losses"]["gap"] = 0.25
+    assert run_config(regime(edited)) != run_config(regime(before))
+
+
+def test_horizons_must_increase(schema_path):
+    config = smoke()
+    regime(config)["scales"]["paper"]["horizons"] = [800, 200]
+    with pytest.raises(ConfigError) as error:
+        validate_config(config, schema_path)
+    assert str(error.value) == (
+        "config field regimes.smoke_exp3g.scales.paper.horizons: "
+        "horizons must be increasing, got [800, 200]; "
+        "write [200, 800] (and per-horizon seeds in the same order)"
+    )
 
 
 def _unknown_kind(c):
