@@ -59,7 +59,7 @@ rule evidence_table:
         summaries=expand(SUMMARY, regime=REGIMES),
         exponents=expand(EXPONENTS, regime=REGIMES),
         instances=all_instances(),
-        code=library_code("evidence_table.py"),
+        code=library_code("evidence_table.py", learners="all"),
     output:
         csv=report("figures/evidence.csv", caption="../report/evidence.rst", category="Evidence"),
         md="figures/evidence.md",

@@ -29,7 +29,7 @@ rule bandit_run:
     """Run one algorithm (constants preset) on every instance, horizon and seed batch of a regime."""
     input:
         instances=regime_instances,
-        code=library_code("run_bandit.py", per_algorithm=True),
+        code=library_code("run_bandit.py", learners="own"),
     output:
         directory(RUN_SET),
     params:

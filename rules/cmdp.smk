@@ -27,7 +27,7 @@ rule cmdp_run:
     """Run PDGD-OPS (or UC-O-GDPS alone) with one constants preset on every instance, horizon and seed batch."""
     input:
         instances=regime_instances,
-        code=library_code("run_cmdp.py", per_algorithm=True),
+        code=library_code("run_cmdp.py", learners="own"),
     output:
         directory(RUN_SET),
     params:

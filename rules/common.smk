@@ -71,15 +71,16 @@ def regime_run_config(wildcards):
     return run_config(config["regimes"][wildcards.regime])
 
 
-def library_code(script, per_algorithm=False):
+def library_code(script, learners="none"):
     """An input function: the library files the job's script runs (regretlab.imports.job_code, from the
-    import graph; for a run job, of its own algorithm's learner only). As inputs, an edit to one of them
-    reruns the job, and Snakemake names the file ("Updated input files: …"); unchanged contents rerun
-    nothing (checksums)."""
+    import graph), with the learners it builds: "none", "own" (a run job's algorithm) or "all". As inputs,
+    an edit to one of them reruns the job, and Snakemake names the file ("Updated input files: …");
+    unchanged contents rerun nothing (checksums)."""
     path = Path(workflow.basedir) / "scripts" / script
 
     def code(wildcards):
-        return list(job_code(path, wildcards.algorithm if per_algorithm else None))
+        builds = (wildcards.algorithm,) if learners == "own" else {"none": (), "all": None}[learners]
+        return list(job_code(path, builds))
 
     return code
 

@@ -15,7 +15,6 @@ from regretlab.checks import GRAPH_CLASSES, INSTANCE_CHECKS, LOSS_RULES, X_RULES
 from regretlab.config import (
     ConfigError,
     batch_seeds,
-    bounds_for,
     load_schema,
     presets_of,
     run_config,
@@ -25,7 +24,7 @@ from regretlab.config import (
 )
 from regretlab.graphs import families
 from regretlab.kinds import KINDS
-from regretlab.theory import BOUNDS
+from regretlab.theory import BOUNDS, bounds_for
 
 REPO = Path(__file__).resolve().parents[1]
 SMOKE = yaml.safe_load((REPO / "tests" / "config" / "smoke.yaml").read_text())

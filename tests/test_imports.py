@@ -66,7 +66,7 @@ def test_every_bandit_learner_lives_in_a_module_of_its_own_kind():
 def test_a_run_job_runs_its_own_learner_and_what_it_imports_only(algorithm):
     """A bandit run job's code holds its learner's module and that module's imports, and no other learner's
     module unless its own learner imports it (Algorithm 6 uses Algorithm 2's corrected loss)."""
-    modules = job_modules(REPO / "scripts" / "run_bandit.py", REGISTRY, algorithm)
+    modules = job_modules(REPO / "scripts" / "run_bandit.py", REGISTRY, [algorithm])
     own = learner_modules(REGISTRY[algorithm])
     assert own | closure(own) <= modules
     learners = set().union(*(learner_modules(REGISTRY[name]) for name in BANDIT))
@@ -75,7 +75,7 @@ def test_a_run_job_runs_its_own_learner_and_what_it_imports_only(algorithm):
 
 
 def test_learners_that_share_a_module_share_their_run_code_and_others_do_not():
-    code = {name: job_code(REPO / "scripts" / "run_bandit.py", name) for name in BANDIT}
+    code = {name: job_code(REPO / "scripts" / "run_bandit.py", (name,)) for name in BANDIT}
     assert code["algorithm7"] == code["algorithm7_half"]
     assert code["exp3g"] != code["theorem2"]
     assert not any("algorithm6" in path for path in code["exp3g"])
@@ -91,6 +91,13 @@ def test_summary_and_table_jobs_run_no_learner():
     assert "regretlab.bandits.omd" not in summary and "regretlab.cmdp.simulate" not in summary
     tables = job_modules(REPO / "scripts" / "tables.py", REGISTRY)
     assert tables < summary
+
+
+def test_a_job_that_may_build_any_learner_runs_every_learner():
+    """The evidence table builds learners (their constants at other horizons): all their modules count."""
+    learners = set().union(*(learner_modules(entry) for entry in REGISTRY.values()))
+    assert learners <= job_modules(REPO / "scripts" / "evidence_table.py", REGISTRY, None)
+    assert not learners <= job_modules(REPO / "scripts" / "evidence_table.py", REGISTRY, ())
 
 
 def test_job_code_names_files_relative_to_the_working_directory(monkeypatch, tmp_path):

@@ -316,18 +316,6 @@ def _all_bound_names(names: list[str] | dict[str, list[str]]) -> list[str]:
     return [b for group in names.values() for b in group] if isinstance(names, dict) else list(names)
 
 
-def bounds_for(regime: dict, algorithm: str, constants: str) -> list[str]:
-    """The bounds drawn against ``algorithm`` run with the ``constants`` preset in ``regime``.
-
-    ``regime["bounds"][algorithm]`` is either one list (the same bounds for every preset) or a mapping
-    preset → list, e.g. the paper's explicit bounds for ``paper`` and unit-constant rates for ``tuned``,
-    whose constants the theorems do not cover; a preset the mapping does not name is not run
-    (:func:`presets_of`) and has none.
-    """
-    names = regime["bounds"][algorithm]
-    return list(names.get(constants, [])) if isinstance(names, dict) else list(names)
-
-
 #: The fields of a regime's entry that no run reads: its title (``theorem``), ``description`` and ``paper``;
 #: ``x`` and ``bounds``, read by the aggregation; ``algorithms`` and ``constants``, which say which run jobs
 #: exist (their wildcards), not what one computes; ``scales`` and ``seeds_per_job``, which the job's runs

@@ -18,12 +18,12 @@ learner to another's module (Algorithm 6 uses Algorithm 2's ``corrected_loss``).
 from __future__ import annotations
 
 import ast
-import dataclasses
 import os
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
 
+from regretlab.algorithm_spec import AlgorithmSpec
 from regretlab.kinds import KINDS
 
 #: The package's source folder.
@@ -101,21 +101,17 @@ def closure(roots: Iterable[str], skip: Mapping[str, set[str]] | None = None) ->
     return seen
 
 
-def _named_classes(entry: object) -> set[type]:
-    """The classes a registry entry names: the entry itself if it is a class; the classes a function (e.g. a
-    ``build`` lambda) refers to by global name; and those of a dataclass's fields."""
-    if isinstance(entry, type):
-        return {entry}
-    if dataclasses.is_dataclass(entry):
-        return set().union(*(_named_classes(getattr(entry, f.name)) for f in dataclasses.fields(entry)))
-    if callable(entry) and hasattr(entry, "__code__"):
-        codes, names = [entry.__code__], set()
-        while codes:
-            code = codes.pop()
-            names.update(code.co_names)
-            codes.extend(const for const in code.co_consts if hasattr(const, "co_names"))
-        return {value for name in names if isinstance(value := entry.__globals__.get(name), type)}
-    return set()
+def _named_classes(function: object) -> set[type]:
+    """The classes a function (e.g. a registry entry's ``build`` lambda) refers to by global name, or the
+    class itself when given one."""
+    if isinstance(function, type):
+        return {function}
+    codes, names = [function.__code__], set()
+    while codes:
+        code = codes.pop()
+        names.update(code.co_names)
+        codes.extend(const for const in code.co_consts if hasattr(const, "co_names"))
+    return {value for name in names if isinstance(value := function.__globals__.get(name), type)}
 
 
 @cache
@@ -127,35 +123,33 @@ def _all_modules() -> frozenset[str]:
     )
 
 
-def learner_modules(entry: object) -> set[str]:
-    """The regretlab modules holding the learner a registry entry builds (the modules of the classes it
-    names: ``Exp3G`` for the entry ``exp3g``, whose ``build`` calls ``Exp3G(...)``)."""
-    return {cls.__module__ for cls in _named_classes(entry)} & _all_modules()
+def learner_modules(entry: AlgorithmSpec) -> set[str]:
+    """The regretlab modules holding the learner a registry entry builds: those of the classes its
+    ``build`` names (``Exp3G`` for the entry ``exp3g``, whose ``build`` calls ``Exp3G(...)``)."""
+    return {cls.__module__ for cls in _named_classes(entry.build)} & _all_modules()
 
 
-def registering_modules(entry: object) -> set[str]:
-    """The regretlab modules where a registry entry's functions are written (for a spec whose ``build`` is a
-    lambda of ``regretlab.bandits.algorithms``: that module, the registry); none for a class."""
-    if not dataclasses.is_dataclass(entry) or isinstance(entry, type):
-        return set()
-    values = [getattr(entry, f.name) for f in dataclasses.fields(entry)]
-    return {v.__module__ for v in values if callable(v) and not isinstance(v, type)} & _all_modules()
+def registering_module(entry: AlgorithmSpec) -> str:
+    """The module where a registry entry's ``build`` is written: its kind's registry
+    (``regretlab.bandits.algorithms``)."""
+    return entry.build.__module__
 
 
 def job_modules(
-    script: str | os.PathLike, registry: Mapping[str, object], algorithm: str | None = None
+    script: str | os.PathLike, registry: Mapping[str, AlgorithmSpec], builds: Iterable[str] | None = ()
 ) -> set[str]:
-    """The regretlab modules a job's ``script`` can run: the closure of what it imports (and, for a run job,
-    of the module of the learner it runs), without the edges from the registry's modules to the learners of
-    the algorithms it does not run.
+    """The regretlab modules a job's ``script`` can run: the closure of what it imports and of the modules of
+    the learners it builds, without the edges from the registries to the learners it does not build.
 
-    ``registry``: algorithm name → registry entry, for every kind; ``algorithm``: the algorithm a run job
-    runs, None for a job that runs none (instances, aggregation, figures, tables).
+    ``registry``: algorithm name → registry entry, for every kind; ``builds``: the algorithms whose learners
+    the job builds — a run job's own, none (``()``) for instances, aggregation, figures and tables, every
+    one (None) for a job that may build any (the evidence table prices runs with the learners' constants).
     """
+    builds = set(registry) if builds is None else set(builds)
     roots = imports_of_source(Path(script).read_text(encoding="utf-8"))
-    own = learner_modules(registry[algorithm]) if algorithm is not None else set()
-    others = set().union(*(learner_modules(e) for name, e in registry.items() if name != algorithm)) - own
-    registries = set().union(*(registering_modules(entry) for entry in registry.values()))
+    own = set().union(*(learner_modules(registry[name]) for name in builds))
+    others = set().union(*(learner_modules(e) for name, e in registry.items() if name not in builds)) - own
+    registries = {registering_module(entry) for entry in registry.values()}
     return closure(roots | own, {module: others for module in registries})
 
 
@@ -168,8 +162,8 @@ def source_files(modules: Iterable[str], relative_to: str | os.PathLike | None =
 
 
 @cache
-def job_code(script: str | os.PathLike, algorithm: str | None = None) -> tuple[str, ...]:
+def job_code(script: str | os.PathLike, builds: tuple[str, ...] | None = ()) -> tuple[str, ...]:
     """The library files a workflow job runs (:func:`job_modules` over every kind's algorithm registry,
     :data:`regretlab.kinds.KINDS`), as the workflow names them among the job's inputs."""
     registry = {name: entry for kind in KINDS.values() for name, entry in kind.algorithms.items()}
-    return tuple(source_files(job_modules(script, registry, algorithm)))
+    return tuple(source_files(job_modules(script, registry, builds)))

@@ -796,3 +796,15 @@ def ceiling(metric: str, algorithm: str, point: dict) -> float:
     """The smallest ceiling of ``metric`` for ``algorithm`` at a point dict, NaN when there is none."""
     values = [c.evaluate(point) for c in CEILINGS.get(metric, ()) if algorithm in c.algorithms]
     return min(values) if values else float("nan")
+
+
+def bounds_for(regime: dict, algorithm: str, constants: str) -> list[str]:
+    """The bounds drawn against ``algorithm`` run with the ``constants`` preset in ``regime``.
+
+    ``regime["bounds"][algorithm]`` is either one list (the same bounds for every preset) or a mapping
+    preset → list, e.g. the paper's explicit bounds for ``paper`` and unit-constant rates for ``tuned``,
+    whose constants the theorems do not cover; a preset the mapping does not name is not run
+    (:func:`regretlab.config.presets_of`) and has none.
+    """
+    names = regime["bounds"][algorithm]
+    return list(names.get(constants, [])) if isinstance(names, dict) else list(names)

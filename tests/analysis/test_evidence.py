@@ -26,10 +26,10 @@ from regretlab.cmdp.bounds import dual_regret_paper
 from regretlab.cmdp.dual import dual_learning_rate, paper_K
 from regretlab.cmdp.runs import build_instance as build_cmdp_instance
 from regretlab.cmdp.runs import run_seeds as run_cmdp_seeds
-from regretlab.config import RunJob, bounds_for, validate_config
+from regretlab.config import RunJob, validate_config
 from regretlab.cost import job_cost, run_seconds
 from regretlab.seeding import job_seed_sequence
-from regretlab.theory import BOUNDS, CEILINGS, ceiling
+from regretlab.theory import BOUNDS, CEILINGS, bounds_for, ceiling
 
 REPO = Path(__file__).resolve().parents[2]
 

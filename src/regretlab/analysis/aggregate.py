@@ -43,11 +43,10 @@ import pandas as pd
 from regretlab.analysis.bootstrap import mean_interval, proportion_interval
 from regretlab.analysis.exponents import bound_regime, bound_slope, fit_exponent
 from regretlab.analysis.verdicts import NO_BOUND, verdict
-from regretlab.config import bounds_for
 from regretlab.io import config_hash, read_json, read_parquet_metadata, write_parquet
 from regretlab.kinds import KINDS
 from regretlab.seeding import job_seed_sequence
-from regretlab.theory import BOUNDS, TRIVIAL_BOUNDS, ceiling
+from regretlab.theory import BOUNDS, TRIVIAL_BOUNDS, bounds_for, ceiling
 
 GROUP_KEYS = ["instance", "algorithm", "constants", "T", "t"]
 #: The key of one run's learner parameters: its point's key without ``t``, and the seed.
