@@ -358,7 +358,8 @@ def library_copy(tmp_path_factory) -> tuple[Path, dict]:
 
 def test_editing_one_learner_reruns_only_its_run_jobs(library_copy):
     """Theorem 2's module is imported by no other smoke learner: editing it reruns its run job and what
-    reads that job's tables, nothing else; the reason names the file. Saving it unchanged reruns nothing."""
+    reads that job's tables (and the evidence table, which builds learners), nothing else; the reason names
+    the file. Saving it unchanged reruns nothing."""
     work, env = library_copy
     module = Path(env["PYTHONPATH"]) / "regretlab" / "bandits" / "theorem2.py"
     source = module.read_text(encoding="utf-8")
@@ -371,6 +372,7 @@ def test_editing_one_learner_reruns_only_its_run_jobs(library_copy):
         module.write_text(source, encoding="utf-8")
     assert planned_jobs(done.stdout) == [
         ("bandit_run", "regime=smoke_exp3g, algorithm=theorem2, constants=paper"),
+        ("evidence_table", ""),  # it builds learners (their constants at other horizons)
         ("regime_summary", "regime=smoke_exp3g"),
         ("tables", ""),
     ], done.stdout
@@ -392,6 +394,11 @@ def test_a_title_or_another_scale_reruns_no_simulation(library_copy, tmp_path):
     edited = tmp_path / "edited.yaml"
     edited.write_text(text, encoding="utf-8")
     done = snakemake("--configfile", str(edited), "-n", cwd=work, env=env)
-    assert planned_jobs(done.stdout) == [("regime_summary", "regime=smoke_cmdp"), ("tables", "")], done.stdout
-    assert "now: {'regimes.smoke_cmdp.theorem': 'Theorem 5, renamed'}" in done.stdout
-    assert "'regimes.smoke_cmdp.scales'" in done.stdout
+    expected = [("evidence_table", ""), ("regime_summary", "regime=smoke_cmdp"), ("tables", "")]
+    assert planned_jobs(done.stdout) == expected, done.stdout
+    # Snakemake lists the changed parameters before and now, each whole, in no fixed order
+    reason = re.search(r"Params have changed since last execution: .* before: (.*) now: (.*)", done.stdout)
+    assert reason, done.stdout
+    assert "{'regimes.smoke_cmdp.theorem': 'Theorem 5 (stochastic constraints)'}" in reason.group(1)
+    assert "{'regimes.smoke_cmdp.theorem': 'Theorem 5, renamed'}" in reason.group(2)
+    assert "{'regimes.smoke_cmdp.scales': " in reason.group(2)
