@@ -218,7 +218,7 @@ def test_every_kind_has_its_pipeline(kind):
     """docs/notes/registries.md, "Add a kind": each step leaves a trace this test finds."""
     assert kind in INSTANCE_CHECKS and kind in KIND_COSTS
     rules = "\n".join(path.read_text() for path in (REPO / "rules").glob("*.smk"))
-    assert f"rule {kind}_instance:" in rules and f"rule {kind}_run:" in rules
+    assert f'name:\n            f"{kind}_instances_{{regime}}"' in rules and f"rule {kind}_run:" in rules
     assert f'regimes_of_kind(config, "{kind}")' in rules
     assert (REPO / "scripts" / f"make_{kind}_instance.py").is_file()
     assert (REPO / "scripts" / f"run_{kind}.py").is_file()
