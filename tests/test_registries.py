@@ -181,7 +181,7 @@ POINT = {
     "L_D": 150.0, "eta": 0.01, "eta_bar": 0.0005, "theorem5_epsilon": 0.1, "b": 0.5,
     "theorem5_environment": 2,
 }  # fmt: skip
-PARAMS = {"eta": 0.01, "c": 64.0, "gamma": 0.1, "eta_start": 0.001}
+PARAMS = {"eta": 0.01, "c": 64.0, "gamma": 0.1, "eta_start": 0.001, "delta_start": 0.008, "d": 2}
 
 
 @pytest.mark.parametrize("name", sorted(BOUNDS))

@@ -156,6 +156,7 @@ class Algorithm2:
         if variant not in PRESETS:
             raise ValueError(f"variant must be 'bipartite' or 'weak', got {variant!r}")
         require_preset(f"Algorithm 2 ({variant})", PRESETS[variant], constants)
+        self.presets = PRESETS[variant]  # the learner protocol's presets, per variant
         graph.require_observability(Observability.WEAK, "Algorithm 2", exact=True)
         k = graph.n_arms
         in_s = np.zeros(k, dtype=bool)
