@@ -26,19 +26,19 @@ for regime in BANDIT_REGIMES:
 
 
 rule bandit_run:
-    """Run one algorithm (constants preset) on every instance, horizon and seed batch of a regime."""
+    """Run one algorithm (constants preset) on its part of the instances, horizons and seeds of a regime."""
     input:
         instances=regime_instances,
         code=library_code("run_bandit.py", learners="own"),
     output:
-        directory(RUN_SET),
+        directory(RUN_PART),
     params:
-        runs=runs_of_set,
+        runs=runs_of_run_part,
         regime=regime_run_config,
     log:
-        "logs/runs/{regime}/{algorithm}/{constants}.log",
+        "logs/runs/{regime}/{algorithm}/{constants}/part~{part}.log",
     benchmark:
-        "results/benchmarks/runs/{regime}/{algorithm}/{constants}.tsv"
+        "results/benchmarks/runs/{regime}/{algorithm}/{constants}/part~{part}.tsv"
     resources:
         runtime=run_runtime_minutes,
         mem_mb=run_mem_mb,

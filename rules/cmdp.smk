@@ -24,19 +24,19 @@ for regime in CMDP_REGIMES:
 
 
 rule cmdp_run:
-    """Run PDGD-OPS (or UC-O-GDPS alone) with one constants preset on every instance, horizon and seed batch."""
+    """Run PDGD-OPS (or UC-O-GDPS alone) with one constants preset on its part of a regime's runs."""
     input:
         instances=regime_instances,
         code=library_code("run_cmdp.py", learners="own"),
     output:
-        directory(RUN_SET),
+        directory(RUN_PART),
     params:
-        runs=runs_of_set,
+        runs=runs_of_run_part,
         regime=regime_run_config,
     log:
-        "logs/runs/{regime}/{algorithm}/{constants}.log",
+        "logs/runs/{regime}/{algorithm}/{constants}/part~{part}.log",
     benchmark:
-        "results/benchmarks/runs/{regime}/{algorithm}/{constants}.tsv"
+        "results/benchmarks/runs/{regime}/{algorithm}/{constants}/part~{part}.tsv"
     resources:
         runtime=cmdp_runtime_minutes,
         mem_mb=cmdp_mem_mb,

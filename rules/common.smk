@@ -5,16 +5,13 @@ from pathlib import Path
 
 from regretlab.config import (
     ConfigError,
-    RunSet,
-    batch_seeds,
-    jobs_of,
     load_schema,
     regimes_of_kind,
     run_config,
     run_file,
-    run_sets,
     validate_config,
 )
+from regretlab.cost import RunPart, run_parts, runs_of_part
 from regretlab.imports import job_code
 from regretlab.seeding import draws_of
 
@@ -34,9 +31,10 @@ CMDP_REGIMES = regimes_of_kind(config, "cmdp")
 
 # Every file pattern of the workflow, named once.
 INSTANCE = "results/instances/{regime}/{instance}.json"
-# One run job = one algorithm and constants preset on every instance, horizon and seed batch of a regime
-# (regretlab.config.RunSet); its directory holds one table per run: {instance}/T~{T}/seeds~{batch}.parquet.
-RUN_SET = "results/runs/{regime}/{algorithm}/{constants}"
+# One run job = part {part} of one algorithm and constants preset on every instance, horizon and seed batch of
+# a regime (regretlab.cost.RunPart: the whole run set unless `job_minutes` cuts it); its directory holds one
+# table per run: {instance}/T~{T}/seeds~{first}-{last}.parquet.
+RUN_PART = "results/runs/{regime}/{algorithm}/{constants}/part~{part}"
 SUMMARY = "results/summary/{regime}.parquet"
 EXPONENTS = "results/summary/{regime}.exponents.parquet"
 FIGURE = "figures/{regime}.{ext}"
@@ -52,6 +50,7 @@ wildcard_constraints:
     instance=r"[A-Za-z0-9_]+",
     algorithm=r"[a-z0-9_]+",
     constants=r"[a-z]+",
+    part=r"\d+",
 
 
 def regime_field(field):
@@ -85,27 +84,22 @@ def library_code(script, learners="none"):
     return code
 
 
-def run_set(wildcards):
+def run_part(wildcards):
     """The run job a rule's wildcards name."""
-    return RunSet(wildcards.regime, wildcards.algorithm, wildcards.constants)
+    return RunPart(wildcards.regime, wildcards.algorithm, wildcards.constants, int(wildcards.part))
 
 
-def runs_of_set(wildcards):
+def runs_of_run_part(wildcards):
     """The runs one run job simulates: instance, horizon, seeds and the table's path in its directory."""
     return [
-        {
-            "instance": job.instance,
-            "T": job.T,
-            "seeds": batch_seeds(config, job.regime, job.batch, job.T),
-            "file": run_file(job),
-        }
-        for job in jobs_of(config, run_set(wildcards))
+        {"instance": job.instance, "T": job.T, "seeds": list(job.seeds), "file": run_file(job)}
+        for job in runs_of_part(config, run_part(wildcards))
     ]
 
 
 def regime_runs(wildcards):
-    """Every run job directory of a regime at the configured scale."""
-    return [RUN_SET.format(**asdict(job)) for job in run_sets(config, wildcards.regime)]
+    """Every run job directory of a regime at the configured scale and job size."""
+    return [RUN_PART.format(**asdict(part)) for part in run_parts(config, wildcards.regime)]
 
 
 def instance_files(regime):

@@ -1,10 +1,11 @@
-"""Snakemake adapter: a regime's CMDP instance files → the run tables of one run job (one algorithm and
-constants preset on every instance, horizon and seed batch; parquet, a row per seed and checkpoint)."""
+"""Snakemake adapter: a regime's CMDP instance files → the run tables of one run job (its part of one
+algorithm and constants preset's runs, regretlab.cost.RunPart; parquet, a row per seed and checkpoint)."""
 
 from pathlib import Path
 
 from regretlab.cmdp.runs import run_set_and_write
 from regretlab.logs import job_log
+from regretlab.snapshots import SnapshotPolicy
 
 with job_log(snakemake) as log:
     w = snakemake.wildcards
@@ -17,4 +18,6 @@ with job_log(snakemake) as log:
         config=snakemake.params.regime,
         directory=snakemake.output[0],
         log=log,
+        # Read from the config, not the rule's params: changing the interval reruns nothing.
+        snapshots=SnapshotPolicy(interval_s=60 * snakemake.config["snapshot_minutes"]),
     )

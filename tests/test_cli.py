@@ -212,3 +212,38 @@ def test_estimate_prints_every_regime_and_a_total(repo, capsys, monkeypatch):
     )
     total = lines[4].split()
     assert int(total[1]) == jobs and float(total[2]) == sum(runs * T * seeds for runs, T, seeds in points)
+
+
+def test_estimate_gives_the_wall_time_on_n_workers_and_narrows_to_one_regime(repo, capsys, monkeypatch):
+    monkeypatch.chdir(repo)
+    smoke = ["estimate", "--config", "tests/config/smoke.yaml"]
+    assert main([*smoke, "--workers", "2"]) == 0
+    whole = capsys.readouterr().out.splitlines()
+    assert whole[-1].startswith("on 2 workers: ") and "one job per algorithm and preset" in whole[-1]
+    assert main([*smoke, "--regime", "smoke_cmdp", "--job-minutes", "1e-6", "--workers", "1"]) == 0
+    split = capsys.readouterr().out.splitlines()
+    assert split[0] == "scale: quick (jobs of about 1e-06 min)"
+    assert [line.split()[:2] for line in split[2:4]] == [["smoke_cmdp", "4"], ["total", "4"]]  # 2 T × 2 seeds
+    assert main([*smoke, "--regime", "smoke"]) == 2
+    assert "--regime must be one of ['smoke_cmdp', 'smoke_exp3g'], got 'smoke'" in capsys.readouterr().err
+    for bad in (["--workers", "0"], ["--job-minutes", "-1"]):
+        with pytest.raises(SystemExit) as stop:
+            main([*smoke, *bad])
+        assert stop.value.code == 2 and f"{bad[0]}: must be a positive" in capsys.readouterr().err
+
+
+def test_estimate_calibrate_prints_the_measured_unit_costs(repo, capsys, monkeypatch):
+    import regretlab.calibration
+
+    monkeypatch.chdir(repo)
+    monkeypatch.setattr(regretlab.calibration, "TARGET_SECONDS", 0.5)
+    assert (
+        main(["estimate", "--config", "tests/config/smoke.yaml", "--regime", "smoke_cmdp", "--calibrate"])
+        == 0
+    )
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("calibration on this machine: ")
+    assert lines[1].split()[:3] == ["algorithm", "measured", "on"] and lines[2].split()[0] == "pdgd_ops"
+    assert "smoke_cmdp/tiny (triples=8)" in lines[2]
+    assert lines[3].startswith("job start-up")
+    assert any(line.startswith("predicted: ") and "measured above" in line for line in lines)

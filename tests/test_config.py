@@ -389,8 +389,8 @@ def test_per_horizon_seeds_and_per_preset_bounds(schema_path):
     assert bounds_for(regime(config), "exp3g", "paper") == ["exp3g_rate"]
     config["seeds_per_job"] = 2
     jobs = run_jobs(config, "smoke_cmdp")
-    first = [job.batch for job in jobs if job.T == horizons[0] and job.constants == "paper"]
-    assert first == [0, 1] and all(job.batch == 0 for job in jobs if job.T != horizons[0])
+    first = [job.seeds for job in jobs if job.T == horizons[0] and job.constants == "paper"]
+    assert first == [(0, 1), (2,)] and all(job.seeds == (0,) for job in jobs if job.T != horizons[0])
     assert batch_seeds(config, "smoke_cmdp", 1, horizons[0]) == [2]
     assert batch_seeds(config, "smoke_cmdp", 0, horizons[-1]) == [0]
     with pytest.raises(ConfigError, match="per-horizon seeds"):

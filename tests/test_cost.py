@@ -1,11 +1,27 @@
 """The cost model behind `regretlab estimate` and the jobs' requests (regretlab.cost)."""
 
+import math
 from pathlib import Path
 
+import pytest
 import yaml
+from hypothesis import given
+from hypothesis import strategies as st
 
-from regretlab.config import validate_config
-from regretlab.cost import calibration_runs, estimate
+from regretlab.config import jobs_of, run_sets, validate_config
+from regretlab.cost import (
+    RUN_STARTUP_MINUTES,
+    RUNTIME_SAFETY_FACTOR,
+    STARTUP_SECONDS,
+    calibration_runs,
+    estimate,
+    job_cost,
+    run_parts,
+    runs_of_part,
+    runtime_minutes,
+    split_run_set,
+    wall_seconds,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -24,3 +40,76 @@ def test_theorem5_jobs_count_their_calibration_runs():
     runs_per_horizon = 2 * grid["seeds"] + calibration_runs(env2)  # seeds on both environments, calibration
     per_algorithm = sum(horizon * runs_per_horizon for horizon in grid["horizons"])
     assert found.rounds == len(regime["algorithms"]) * per_algorithm
+
+
+def _config(path: str, **overrides) -> dict:
+    config = validate_config(
+        yaml.safe_load((REPO / path).read_text(encoding="utf-8")), REPO / "schemas" / "config.schema.yaml"
+    )
+    config.update(overrides)
+    return config
+
+
+def _seed_runs(jobs) -> list[tuple]:
+    """Every (instance, T, seed) of some runs, in order."""
+    return [(job.instance, job.T, seed) for job in jobs for seed in job.seeds]
+
+
+@pytest.mark.parametrize(
+    ("path", "scale", "job_minutes"),
+    [
+        ("tests/config/smoke.yaml", "quick", 1e-6),
+        ("tests/config/default.yaml", "quick", 0.05),
+        ("tests/config/default.yaml", "paper", 15),
+    ],
+)
+def test_a_split_plays_every_seed_once_in_order_in_jobs_of_the_budget(path, scale, job_minutes):
+    config = _config(path, scale=scale, job_minutes=job_minutes)
+    whole = _config(path, scale=scale)
+    for regime in config["regimes"]:
+        for run_set in run_sets(config, regime):
+            parts = split_run_set(config, run_set)
+            assert len(split_run_set(whole, run_set)) == 1
+            assert _seed_runs(job for part in parts for job in part) == _seed_runs(jobs_of(config, run_set))
+            for part in parts:
+                seconds = STARTUP_SECONDS + sum(job_cost(config, job).simulation_seconds for job in part)
+                # Over budget only as a single run that one seed already makes too long.
+                assert seconds <= 60 * job_minutes or (len(part) == 1 and len(part[0].seeds) == 1), part
+        parts = run_parts(config, regime)
+        assert [runs_of_part(config, part) for part in parts] == [
+            part for run_set in run_sets(config, regime) for part in split_run_set(config, run_set)
+        ]
+
+
+def test_the_paper_scale_on_a_cluster_is_cut_into_many_short_jobs():
+    """profiles/slurm's 15 minutes: more jobs, the same rounds, and on 200 workers a wall time of at most the
+    budget (no single run of the paper scale is longer), well under that of whole run sets."""
+    whole = estimate(_config("tests/config/default.yaml", scale="paper"))
+    split = estimate(_config("tests/config/default.yaml", scale="paper", job_minutes=15))
+    assert sum(e.run_jobs for e in split) > sum(e.run_jobs for e in whole)
+    assert sum(e.rounds for e in split) == sum(e.rounds for e in whole)
+    wall_split = wall_seconds([s for e in split for s in e.job_seconds], 200)
+    wall_whole = wall_seconds([s for e in whole for s in e.job_seconds], 200)
+    assert wall_split <= 15 * 60 and 2 * wall_split < wall_whole
+
+
+@given(st.lists(st.floats(0.0, 1e4), min_size=1, max_size=40), st.integers(1, 50))
+def test_wall_time_lies_between_the_bounds_of_any_schedule(jobs, workers):
+    wall = wall_seconds(jobs, workers)
+    assert wall >= max(jobs) - 1e-9 and wall >= sum(jobs) / workers - 1e-6
+    assert wall <= sum(jobs) / workers + max(jobs) + 1e-6  # Graham's bound for any list schedule
+    if workers >= len(jobs):
+        assert wall == max(jobs)
+
+
+def test_requests_keep_the_safety_factor_and_the_prediction_does_not():
+    config = _config("tests/config/smoke.yaml", scale="quick")
+    for regime in config["regimes"]:
+        for part in run_parts(config, regime):
+            seconds = sum(job_cost(config, job).simulation_seconds for job in runs_of_part(config, part))
+            assert runtime_minutes(config, part) == math.ceil(
+                RUN_STARTUP_MINUTES + RUNTIME_SAFETY_FACTOR * seconds / 60
+            )
+            assert runtime_minutes(config, part, attempt=2) == 2 * runtime_minutes(config, part)
+    (found,) = [e for e in estimate(config) if e.regime == "smoke_cmdp"]
+    assert found.predicted_cpu_hours * 3600 == pytest.approx(sum(found.job_seconds))

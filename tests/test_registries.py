@@ -19,7 +19,7 @@ from regretlab.bandits.learner import BanditLearner
 from regretlab.bandits.simulate import TUNING_COLUMNS, simulate
 from regretlab.checks import GRAPH_CLASSES, INSTANCE_CHECKS
 from regretlab.cmdp.algorithms import make_learner as make_cmdp_learner
-from regretlab.cost import KIND_COSTS, ROUND_COST_US_PER_ARM
+from regretlab.cost import KIND_COSTS, UNIT_COSTS
 from regretlab.kinds import KINDS, metric_kind
 from regretlab.theory import BOUNDS, TRIVIAL_BOUNDS
 
@@ -65,7 +65,8 @@ def test_algorithm_names_are_unique_across_kinds_and_every_entry_is_complete():
             assert spec.table1 is None or spec.table1 in TABLE1, name
     assert all(spec.graph_class in GRAPH_CLASSES for spec in ALGORITHMS.values())
     # The cost model's per-algorithm table is the entries' unit costs.
-    assert ROUND_COST_US_PER_ARM == {name: s.unit_cost_us for name, s in ALGORITHMS.items() if s.unit_cost_us}
+    entries = {name: spec for kind in KINDS.values() for name, spec in kind.algorithms.items()}
+    assert UNIT_COSTS == {name: spec.unit_cost for name, spec in entries.items() if spec.unit_cost}
 
 
 @pytest.mark.parametrize("name", sorted(ALGORITHMS))

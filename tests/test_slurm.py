@@ -2,8 +2,11 @@
 
 What it shows: ``profiles/slurm``, edited exactly as README's "Run on a cluster" says (the partition line,
 and the account line deleted as on a cluster without accounts), submits the smoke workflow through
-snakemake-executor-plugin-slurm, batches its runs into few submissions, and gives results bitwise-identical to
-a local run; a job that fails is reported as failed, and is retried under ``--retries``.
+snakemake-executor-plugin-slurm, cut as the paper scale is on a cluster (several run jobs per algorithm and
+preset, here one per run), batches its run jobs into fewer submissions, and gives results bitwise-identical
+to a local run of whole run sets; a job that fails is reported as failed, and is retried under ``--retries``;
+a run job killed (SIGKILL) mid-run is retried by the profile and resumes from its snapshot, with the rows of
+an uninterrupted run.
 
 How the cluster is made. ``munged``, ``slurmctld`` and ``slurmd`` run in the foreground on localhost, as root,
 from a munge key and a ``slurm.conf`` generated in a fresh temporary directory, which also holds their state,
@@ -48,8 +51,8 @@ PROFILE = REPO / "profiles" / "slurm" / "config.yaml"
 
 pytestmark = [pytest.mark.slurm, pytest.mark.workflow]
 
-#: Hard limit for the whole module (cluster start, three workflow runs, teardown); it takes ~2 min.
-MODULE_DEADLINE_S = 420
+#: Hard limit for the whole module (cluster start, four workflow runs, teardown); it takes ~3–4 min.
+MODULE_DEADLINE_S = 720
 #: Name of the test cluster's only partition; it is not the default one, so the profile's line must work.
 PARTITION = "regretlab"
 #: Environment variable whose value (a fresh UUID) marks every process this module starts.
@@ -368,12 +371,13 @@ def cluster():
 
 
 def edited_profile(directory: Path) -> Path:
-    """profiles/slurm as README tells a user to edit it: the partition set, the account line deleted."""
+    """profiles/slurm as README tells a user to edit it: the partition set, the account line deleted (a copy
+    of the whole directory: the profile names a file of its own, job_size.yaml)."""
     text = PROFILE.read_text()
     text, n_partition = re.subn(r"slurm_partition='[^']*'", f"slurm_partition='{PARTITION}'", text)
     text, n_account = re.subn(r"(?m)^\s*- slurm_account=.*\n", "", text)
     assert (n_partition, n_account) == (1, 1), "profiles/slurm must have one partition and one account line"
-    directory.mkdir()
+    shutil.copytree(PROFILE.parent, directory)
     (directory / "config.yaml").write_text(text)
     return directory
 
@@ -425,18 +429,23 @@ def test_smoke_workflow_on_slurm_matches_local_run(cluster, tmp_path):
     local.mkdir()
     snakefile = ("--snakefile", str(REPO / "Snakefile"), "--configfile", str(SMOKE))
 
+    # The profile's 15 minutes leave the smoke runs whole; a tiny job size cuts them as the paper scale is cut
+    # (every (instance, T, seed) a run job of its own here, as a run of hours is at the paper scale).
+    split = ("--config", "job_minutes=1e-6")
     code, output = snakemake(
-        cluster, on_slurm, *snakefile, "--workflow-profile", str(profile), *CLUSTER_FLAGS, timeout=240
+        cluster, on_slurm, *snakefile, *split, "--workflow-profile", str(profile), *CLUSTER_FLAGS, timeout=300
     )
     assert code == 0, f"the SLURM run failed:\n{output[-6000:]}\n{cluster.logs()}"
     jobs = cluster.job_states(slurm_run_id(output))
     assert jobs and set(jobs.values()) == {("COMPLETED", PARTITION)}, jobs
-    # group-components batches the run jobs (one per algorithm and preset: results/runs/{regime}/{algorithm}/
-    # {constants}): ceil(run jobs / group size) submissions, fewer than the run jobs.
+    # Several run jobs per algorithm and preset (results/runs/{regime}/{algorithm}/{constants}/part~{k}), and
+    # group-components batches them: ceil(run jobs / group size) submissions, fewer than the run jobs.
+    parts = [d for d in (on_slurm / "results" / "runs" / "smoke_exp3g").glob("*/*/part~*") if d.is_dir()]
+    per_run_set = {len(list(d.parent.glob("part~*"))) for d in parts}
+    assert min(per_run_set) > 1, per_run_set
     group_size = int(re.search(r"bandit_runs=(\d+)", PROFILE.read_text()).group(1))
-    n_jobs = len([d for d in (on_slurm / "results" / "runs" / "smoke_exp3g").glob("*/*") if d.is_dir()])
     grouped = re.findall(r"submitted with SLURM jobid (\d+) \(log: [^)]*/group_bandit_runs", output)
-    assert len(grouped) == math.ceil(n_jobs / group_size) < n_jobs, (n_jobs, grouped, output[-4000:])
+    assert len(grouped) == math.ceil(len(parts) / group_size) < len(parts), (parts, grouped, output[-4000:])
     assert set(grouped) <= set(jobs)
 
     code, output = snakemake(
@@ -529,3 +538,94 @@ def test_interrupt_cancels_the_submitted_jobs(cluster, tmp_path):
         time.sleep(0.5)
     assert states() == ["CANCELLED"], log.read_text()[-4000:]
     assert not (workdir / "late.txt").exists()
+
+
+#: One run of a few seconds and one short one, snapshotted every 0.3 s (tests/test_workflow.py has its twin).
+LONG_RUN_CONFIG = """
+scale: quick
+seeds_per_job: 1
+snapshot_minutes: 0.005
+regimes:
+  long:
+    kind: bandit
+    paper: "001"
+    theorem: "snapshots"
+    x: T
+    instances:
+      cliques_2x3:
+        graph: {family: disjoint_cliques, clique_sizes: [3, 3]}
+        losses: {kind: bernoulli, best_mean: 0.3, gap: 0.2}
+    algorithms: [exp3g]
+    bounds: {exp3g: [exp3g_rate]}
+    scales:
+      quick: {horizons: [1000, 20000000], seeds: 1}
+      paper: {horizons: [1000, 20000000], seeds: 1}
+"""
+
+
+def test_a_run_job_killed_on_its_node_resumes_from_its_snapshot_on_retry(cluster, tmp_path):
+    """SIGKILL to the run job's process once its long run has snapshotted: SLURM reports the job failed, the
+    profile's retry resubmits it, the run resumes from the snapshot, and its table holds the rows of an
+    uninterrupted run."""
+    import numpy as np
+    import pandas as pd
+    import yaml
+
+    from regretlab.bandits import instance as bandit_instance
+    from regretlab.bandits.simulate import run_seeds
+    from regretlab.config import validate_config
+    from regretlab.seeding import job_seed_sequence
+
+    profile = edited_profile(tmp_path / "profile")
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    config_path = workdir / "long.yaml"
+    config_path.write_text(LONG_RUN_CONFIG)
+    target = "results/runs/long/exp3g/paper/part~0"
+    log = workdir / "snakemake.out"
+    args = [
+        sys.executable, "-m", "snakemake", target, "--snakefile", str(REPO / "Snakefile"), "--configfile",
+        str(config_path), "--workflow-profile", str(profile), *CLUSTER_FLAGS,
+    ]  # fmt: skip
+    killed = []
+    with open(log, "w") as out:
+        process = subprocess.Popen(
+            args, cwd=workdir, env=cluster.env, stdin=subprocess.DEVNULL, stdout=out,
+            stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=_default_sigint,
+        )  # fmt: skip
+        try:
+            end = time.monotonic() + cluster.deadline.left(180)
+            while not killed:
+                assert process.poll() is None, f"finished before it was killed:\n{log.read_text()[-4000:]}"
+                assert time.monotonic() < end, f"no snapshot within 180 s:\n{log.read_text()[-4000:]}"
+                if list((workdir / "results" / "snapshots").rglob("T~20000000/*.pickle")):
+                    for pid in _marked_pids(cluster.env[MARKER]):
+                        try:
+                            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+                        except OSError:
+                            continue
+                        if any(arg.endswith(b"run_bandit.py") for arg in argv):  # the job's script
+                            os.kill(pid, signal.SIGKILL)
+                            killed.append(pid)
+                time.sleep(0.05)
+            process.wait(timeout=cluster.deadline.left(240))
+        finally:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+    output = log.read_text()
+    assert process.returncode == 0, f"the retry did not finish the run:\n{output[-6000:]}\n{cluster.logs()}"
+    states = sorted(state for state, _ in cluster.job_states(slurm_run_id(output)).values())
+    assert states == ["COMPLETED", "FAILED"], states  # the killed job, then its retry
+    job_log = (workdir / "logs/runs/long/exp3g/paper/part~0.log").read_text()
+    assert "resuming from snapshot" in job_log, job_log
+    assert not list((workdir / "results" / "snapshots").rglob("*.pickle")), "a finished run left its snapshot"
+
+    config = validate_config(yaml.safe_load(LONG_RUN_CONFIG), REPO / "schemas" / "config.schema.yaml")
+    entry = config["regimes"]["long"]["instances"]["cliques_2x3"]
+    instance = bandit_instance.build_instance(
+        entry, np.random.default_rng(job_seed_sequence("long", "cliques_2x3", "instance"))
+    )
+    uninterrupted, _ = run_seeds("long", "cliques_2x3", instance, "exp3g", "paper", 20_000_000, [0])
+    resumed = pd.read_parquet(workdir / target / "cliques_2x3/T~20000000/seeds~0-0.parquet")
+    pd.testing.assert_frame_equal(resumed, uninterrupted, check_exact=True)

@@ -13,6 +13,7 @@ import tomllib
 from importlib.metadata import requires
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
@@ -139,7 +140,7 @@ def test_smoke_run_produces_every_file(smoke_dir):
     assert set(exponents["regime"]) == {"smoke_exp3g", "smoke_cmdp"}
     evidence = pd.read_csv(smoke_dir / "figures/evidence.csv")
     assert list(evidence.columns) == CSV_COLUMNS and set(evidence["claim"]) == {"exp3g", "theorem2"}
-    run = smoke_dir / "results/runs/smoke_exp3g/exp3g/paper/cliques_2x3/T~800/seeds~0.parquet"
+    run = smoke_dir / "results/runs/smoke_exp3g/exp3g/paper/part~0/cliques_2x3/T~800/seeds~0-1.parquet"
     meta = pq.read_schema(run).metadata[b"regretlab"]
     for key in (b"regretlab_version", b"git_commit", b"config_hash", b"wall_time_s"):
         assert key in meta
@@ -249,10 +250,10 @@ def test_failed_job_log_holds_its_cause(tmp_path):
     instance = "results/instances/smoke_exp3g/cliques_2x3.json"
     snakemake(instance, "--configfile", str(SMOKE), cwd=tmp_path)
     (tmp_path / instance).write_text("{ not json")
-    run = "results/runs/smoke_exp3g/exp3g/paper"
+    run = "results/runs/smoke_exp3g/exp3g/paper/part~0"
     done = snakemake(run, "--configfile", str(SMOKE), cwd=tmp_path, check=False)
     assert done.returncode != 0 and not (tmp_path / run).exists()
-    log = (tmp_path / "logs/runs/smoke_exp3g/exp3g/paper.log").read_text()
+    log = (tmp_path / "logs/runs/smoke_exp3g/exp3g/paper/part~0.log").read_text()
     identity = "rule=bandit_run regime=smoke_exp3g algorithm=exp3g constants=paper"
     assert f"job failed: {identity}" in log
     first = log.index("run instance=cliques_2x3 T=200 seeds=[0, 1]")  # the run that failed, before the trace
@@ -260,17 +261,26 @@ def test_failed_job_log_holds_its_cause(tmp_path):
     assert "Traceback (most recent call last)" in log and "JSONDecodeError" in log
 
 
-def test_estimate_counts_the_run_jobs_of_a_dry_run(tmp_path):
-    """`regretlab estimate` plans the jobs Snakemake plans, and its rounds are Σ T × seeds."""
-    done = snakemake("--configfile", str(SMOKE), "--dry-run", cwd=tmp_path)
+@pytest.mark.parametrize("job_minutes", [None, 1e-6], ids=["whole run sets", "one run per job"])
+def test_estimate_counts_the_run_jobs_of_a_dry_run(tmp_path, job_minutes):
+    """`regretlab estimate` plans the jobs Snakemake plans, whole or split, and its rounds are Σ T × seeds."""
+    split = () if job_minutes is None else ("--config", f"job_minutes={job_minutes}")
+    done = snakemake("--configfile", str(SMOKE), *split, "--dry-run", cwd=tmp_path)
     planned = {
         match.group(1): int(match.group(2))
         for match in re.finditer(r"^(\w+_run)\s+(\d+)\s*$", done.stdout + done.stderr, re.MULTILINE)
     }
     raw = yaml.safe_load(SMOKE.read_text())
     config = validate_config(yaml.safe_load(SMOKE.read_text()), REPO / "schemas" / "config.schema.yaml")
+    config["job_minutes"] = job_minutes
     estimates = estimate(config)
     assert planned and sum(e.run_jobs for e in estimates) == sum(planned.values())
+    if job_minutes is not None:  # every (instance, T, seed) its own job
+        assert sum(planned.values()) == sum(
+            len(spec["instances"]) * len(spec["algorithms"]) * len(spec["scales"]["quick"]["horizons"])
+            * spec["scales"]["quick"]["seeds"]
+            for spec in raw["regimes"].values()
+        )  # fmt: skip
     for e in estimates:
         regime = raw["regimes"][e.regime]
         grid = regime["scales"][raw["scale"]]
@@ -371,7 +381,7 @@ def test_editing_one_learner_reruns_only_its_run_jobs(library_copy):
     finally:
         module.write_text(source, encoding="utf-8")
     assert planned_jobs(done.stdout) == [
-        ("bandit_run", "regime=smoke_exp3g, algorithm=theorem2, constants=paper"),
+        ("bandit_run", "regime=smoke_exp3g, algorithm=theorem2, constants=paper, part=0"),
         ("evidence_table", ""),  # it builds learners (their constants at other horizons)
         ("regime_summary", "regime=smoke_exp3g"),
         ("tables", ""),
@@ -402,3 +412,97 @@ def test_a_title_or_another_scale_reruns_no_simulation(library_copy, tmp_path):
     assert "{'regimes.smoke_cmdp.theorem': 'Theorem 5 (stochastic constraints)'}" in reason.group(1)
     assert "{'regimes.smoke_cmdp.theorem': 'Theorem 5, renamed'}" in reason.group(2)
     assert "{'regimes.smoke_cmdp.scales': " in reason.group(2)
+
+
+#: Aggregate tables and what is drawn from them: bitwise equal whatever the job split.
+AGGREGATES = (
+    "results/summary/smoke_exp3g.parquet",
+    "results/summary/smoke_exp3g.exponents.parquet",
+    "results/summary/smoke_cmdp.parquet",
+    "results/summary/smoke_cmdp.exponents.parquet",
+    "figures/exponents.csv",
+    "figures/verdicts.csv",
+)
+
+
+def test_a_split_into_one_run_per_job_gives_identical_tables(smoke_dir, tmp_path):
+    """job_minutes tiny: every (instance, T, seed) is its own run job (16 instead of 3), its own run table
+    (seed batches cut to single seeds); the aggregates read them all and are those of the unsplit run."""
+    snakemake("--configfile", str(SMOKE), "--config", "job_minutes=1e-6", cwd=tmp_path)
+    parts = sorted(
+        p.relative_to(tmp_path / "results/runs") for p in (tmp_path / "results/runs").glob("*/*/*/*")
+    )
+    assert len(parts) == 16 and {p.name for p in parts} >= {"part~0", "part~5"}, parts
+    tables = list((tmp_path / "results/runs").rglob("*.parquet"))
+    assert len(tables) == 16 and all(re.fullmatch(r"seeds~(\d+)-\1\.parquet", t.name) for t in tables)
+    for name in AGGREGATES:
+        assert (tmp_path / name).read_bytes() == (smoke_dir / name).read_bytes(), name
+
+
+#: One long run (a few seconds) and a short one, snapshotted every 0.3 s.
+LONG_RUN_CONFIG = """
+scale: quick
+seeds_per_job: 1
+snapshot_minutes: 0.005
+regimes:
+  long:
+    kind: bandit
+    paper: "001"
+    theorem: "snapshots"
+    x: T
+    instances:
+      cliques_2x3:
+        graph: {family: disjoint_cliques, clique_sizes: [3, 3]}
+        losses: {kind: bernoulli, best_mean: 0.3, gap: 0.2}
+    algorithms: [exp3g]
+    bounds: {exp3g: [exp3g_rate]}
+    scales:
+      quick: {horizons: [1000, 20000000], seeds: 1}
+      paper: {horizons: [1000, 20000000], seeds: 1}
+"""
+
+
+def test_a_run_killed_mid_way_resumes_from_its_snapshot(tmp_path):
+    """SIGKILL to the run job (and Snakemake) once the long run has snapshotted; after `--unlock`, the rerun
+    resumes from the snapshot and writes the rows of an uninterrupted run, and no snapshot is left."""
+    from regretlab.bandits import instance as bandit_instance
+    from regretlab.bandits.simulate import run_seeds
+    from regretlab.seeding import job_seed_sequence
+
+    config_path = tmp_path / "long.yaml"
+    config_path.write_text(LONG_RUN_CONFIG)
+    target = "results/runs/long/exp3g/paper/part~0"
+    profile = str(REPO / "profiles" / "default")
+    cmd = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--profile", profile,
+           "--configfile", str(config_path), "--cores", "1", target]  # fmt: skip
+    process = subprocess.Popen(
+        cmd, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    snapshots = tmp_path / "results" / "snapshots"
+    deadline = time.monotonic() + 300
+    try:
+        while not list(snapshots.rglob("T~20000000/*.pickle")):
+            assert process.poll() is None, "the run finished before it was snapshotted"
+            assert time.monotonic() < deadline, "no snapshot appeared within 300 s"
+            time.sleep(0.05)
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert not (tmp_path / target / "cliques_2x3/T~20000000").exists()
+    snakemake("--configfile", str(config_path), "--unlock", cwd=tmp_path)
+    snakemake(target, "--configfile", str(config_path), cwd=tmp_path)
+    log = (tmp_path / "logs/runs/long/exp3g/paper/part~0.log").read_text()
+    assert "resuming from snapshot" in log, log
+    assert not list(snapshots.rglob("*.pickle")), "a finished run left its snapshot"
+
+    spec = validate_config(yaml.safe_load(LONG_RUN_CONFIG), REPO / "schemas" / "config.schema.yaml")
+    entry = spec["regimes"]["long"]["instances"]["cliques_2x3"]
+    instance = bandit_instance.build_instance(
+        entry, np.random.default_rng(job_seed_sequence("long", "cliques_2x3", "instance"))
+    )
+    uninterrupted, _ = run_seeds("long", "cliques_2x3", instance, "exp3g", "paper", 20_000_000, [0])
+    resumed = pd.read_parquet(tmp_path / target / "cliques_2x3/T~20000000/seeds~0-0.parquet")
+    pd.testing.assert_frame_equal(resumed, uninterrupted, check_exact=True)

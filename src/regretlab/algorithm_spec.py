@@ -26,6 +26,22 @@ PALETTE = {
 }
 
 
+@dataclass(frozen=True)
+class UnitCost:
+    """What one run of an algorithm costs, in microseconds of one core: ``run_us`` per run (learner and
+    environment set-up, offline benchmark, table), and per round or episode ``round_us + size_us × size``,
+    ``size`` being its kind's (K for a bandit, the support triples of a CMDP, :data:`regretlab.cost.
+    KIND_COSTS`). Measured by :func:`regretlab.calibration.calibrate` (``regretlab estimate --calibrate``)."""
+
+    run_us: float
+    round_us: float
+    size_us: float
+
+    def run_seconds(self, horizon: int, size: int) -> float:
+        """Seconds of one run of ``horizon`` rounds on an instance of ``size``."""
+        return (self.run_us + horizon * (self.round_us + self.size_us * size)) * 1e-6
+
+
 @dataclass(frozen=True, kw_only=True)
 class AlgorithmSpec:
     """One algorithm as the workflow sees it.
@@ -47,8 +63,8 @@ class AlgorithmSpec:
             :data:`regretlab.analysis.tables.TABLE1`; None when it is in no row (a baseline, a CMDP learner).
         reference: rank as the reference learner of a figure, drawn in grey in every other panel: the
             regime's algorithm of highest rank above 0 is the reference; 0 (default) never is.
-        unit_cost_us: measured cost per unit of its kind's cost model (:mod:`regretlab.cost`), in
-            microseconds (bandit: per round and arm); None: not measured, the cost model's default applies.
+        unit_cost: its measured :class:`UnitCost` (:mod:`regretlab.cost`); None: not measured, the cost
+            model's :data:`regretlab.cost.UNMEASURED` applies.
     """
 
     build: Callable
@@ -60,4 +76,4 @@ class AlgorithmSpec:
     default_bounds: tuple[str, ...] = ()
     table1: str | None = None
     reference: int = 0
-    unit_cost_us: float | None = None
+    unit_cost: UnitCost | None = None

@@ -6,7 +6,11 @@ submitting them.
 SeedSequence), so the rows printed or written here are the rows the workflow stores for those seeds; it prints
 a short summary (``--json``: the full machine-readable one). ``estimate`` prints, per regime and in total, the
 run jobs, the rounds or episodes they simulate and the CPU-hours predicted by the cost model the workflow's
-resource requests use (:mod:`regretlab.cost`). ``list`` prints the registries (:mod:`regretlab.listing`).
+resource requests use (:mod:`regretlab.cost`); ``--workers N`` adds the wall time on N workers,
+``--calibrate`` measures the unit costs on this machine first (:mod:`regretlab.calibration`), ``--regime``
+narrows it to one regime and ``--job-minutes`` cuts the jobs as ``job_minutes`` does (``regretlab estimate
+--scale paper --job-minutes 15 --workers 200``: the SLURM profile's jobs on 200 cores). ``list`` prints the
+registries (:mod:`regretlab.listing`).
 
 Every bad argument or config is reported before anything runs or is written, as one line
 ``regretlab: error: <option or config field>: <what is allowed>`` on stderr (with "did you mean …" for a
@@ -76,12 +80,24 @@ _positive_int = _integer_at_least(1, "a positive integer")
 _seed = _integer_at_least(0, "non-negative integers")
 
 
+def _positive_float(text: str) -> float:
+    """An argparse type: a number > 0, else the one-line error ``must be a positive number, got …``."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
+    return value
+
+
 DESCRIPTION = "Run and inspect regretlab's experiments outside Snakemake (from the repository's root)."
 EPILOG = """examples:
   regretlab list regimes
   regretlab list algorithms exp3g
   regretlab run --regime exp3g_self_aware --instance fixed_gap_2x8 --algorithm exp3g -T 10000 --seeds 0 1
   regretlab estimate --scale paper
+  regretlab estimate --scale paper --job-minutes 15 --workers 200 --calibrate
 
 regretlab COMMAND --help lists the command's options and their choices."""
 #: What ``regretlab list`` can list.
@@ -175,6 +191,21 @@ def _parser() -> argparse.ArgumentParser:
     cost.add_argument("--config", default="config.yaml", help="workflow config file (default: config.yaml)")
     cost.add_argument("--schema", default=str(DEFAULT_SCHEMA), help="config schema (default: %(default)s)")
     cost.add_argument("--scale", choices=["quick", "paper"], help="scale to estimate (default: the config's)")
+    cost.add_argument("--regime", help="estimate this regime only (default: every regime of the config)")
+    cost.add_argument(
+        "--job-minutes",
+        type=_positive_float,
+        help="cut the run sets into jobs of about this many predicted minutes, as job_minutes does "
+        "(profiles/slurm: 15; default: the config's)",
+    )
+    cost.add_argument(
+        "--workers", type=_positive_int, help="also print the wall time of the run jobs on this many workers"
+    )
+    cost.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="measure the unit costs on this machine first (about 20 s) and predict from them",
+    )
     return parser
 
 
@@ -276,7 +307,28 @@ def _estimate(args: argparse.Namespace) -> str:
     config = load_config(args.config, args.schema)
     if args.scale is not None:
         config["scale"] = args.scale
-    return format_estimate(estimate(config), config["scale"])
+    if args.job_minutes is not None:
+        config["job_minutes"] = args.job_minutes
+    if args.regime is not None:
+        if args.regime not in config["regimes"]:
+            raise ConfigError(
+                f"--regime must be one of {sorted(config['regimes'])}, got {args.regime!r}"
+                f"{did_you_mean(args.regime, config['regimes'])}"
+            )
+        config["regimes"] = {args.regime: config["regimes"][args.regime]}
+    if not args.calibrate:
+        estimates = estimate(config)
+        return format_estimate(estimates, config["scale"], args.workers, job_minutes=config["job_minutes"])
+    from regretlab.calibration import calibrate, format_calibration  # imports every run module
+
+    calibration = calibrate(config)
+    estimates = estimate(config, calibration.costs, calibration.startup_seconds)
+    predicted = (
+        f"predicted: {calibration.startup_seconds:.1f} s per job + each run at the unit costs measured above"
+    )
+    return format_calibration(calibration, config) + format_estimate(
+        estimates, config["scale"], args.workers, predicted, config["job_minutes"]
+    )
 
 
 def format_run(summary: dict, output: str | None) -> str:

@@ -13,7 +13,6 @@ runs (the Snakefile calls :func:`validate_config` when it is parsed, before the 
 
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -347,14 +346,17 @@ def run_config(regime: dict) -> dict:
 @dataclass(frozen=True)
 class RunJob:
     """One run: an algorithm with a constants preset on one instance at one horizon, for a seed batch (one
-    run table; the workflow's run jobs simulate a :class:`RunSet` of them)."""
+    run table; the workflow's run jobs each simulate some of a :class:`RunSet`'s, :mod:`regretlab.cost`).
+
+    ``seeds`` are consecutive seed indices: a batch of ``seeds_per_job`` (:func:`run_jobs`), or part of one
+    where the cost model splits a long batch (:func:`regretlab.cost.split_run_set`)."""
 
     regime: str
     instance: str
     algorithm: str
     constants: str
     T: int
-    batch: int
+    seeds: tuple[int, ...]
 
 
 def seed_batches(n_seeds: int, seeds_per_job: int) -> list[list[int]]:
@@ -414,20 +416,22 @@ def run_jobs(config: dict, regime: str) -> list[RunJob]:
     spec = config["regimes"][regime]
     grid = spec["scales"][config["scale"]]
     return [
-        RunJob(regime, instance, algorithm, constants, int(horizon), batch)
+        RunJob(regime, instance, algorithm, constants, int(horizon), tuple(batch))
         for instance in spec["instances"]
         for algorithm in spec["algorithms"]
         for constants in presets_of(spec, algorithm)
         for horizon in grid["horizons"]
-        for batch in range(math.ceil(seeds_at(grid, horizon) / seeds_per_job(config, regime)))
+        for batch in seed_batches(seeds_at(grid, horizon), seeds_per_job(config, regime))
     ]
 
 
 @dataclass(frozen=True)
 class RunSet:
-    """What one run job of the workflow simulates: one algorithm with one constants preset on every instance,
-    horizon and seed batch of a regime (its :class:`RunJob` s). One job per curve family, not per run, keeps
-    the per-job start-up (interpreter, imports, compiled kernels) off the many short runs of a quick scale."""
+    """One algorithm with one constants preset on every instance, horizon and seed batch of a regime (its
+    :class:`RunJob` s, a curve family). The workflow's run jobs are parts of run sets
+    (:class:`regretlab.cost.RunPart`): a whole run set by default, which keeps the per-job start-up
+    (interpreter, imports, compiled kernels) off the many short runs of a quick scale, or pieces of about
+    ``job_minutes`` each."""
 
     regime: str
     algorithm: str
@@ -449,10 +453,15 @@ def jobs_of(config: dict, run_set: RunSet) -> list[RunJob]:
     ]
 
 
+def run_name(job: RunJob) -> str:
+    """A run's path below its run set, without suffix: ``{instance}/T~{T}/seeds~{first}-{last}``."""
+    return f"{job.instance}/T~{job.T}/seeds~{job.seeds[0]}-{job.seeds[-1]}"
+
+
 def run_file(job: RunJob) -> str:
     """Where a run's table lies inside its run job's directory (``results/runs/{regime}/{algorithm}/
-    {constants}/``)."""
-    return f"{job.instance}/T~{job.T}/seeds~{job.batch}.parquet"
+    {constants}/part~{part}/``)."""
+    return f"{run_name(job)}.parquet"
 
 
 def regimes_of_kind(config: dict, kind: str) -> list[str]:

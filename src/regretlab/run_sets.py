@@ -1,6 +1,6 @@
-"""Playing one run job of the workflow: every run (instance, horizon, seed batch) of one algorithm and
-constants preset in a regime (:class:`regretlab.config.RunSet`), one after the other, for bandit and CMDP
-runs alike."""
+"""Playing one run job of the workflow: its runs (instance, horizon, seed batch) of one algorithm and
+constants preset in a regime (:class:`regretlab.cost.RunPart`), one after the other, for bandit and CMDP runs
+alike."""
 
 from __future__ import annotations
 

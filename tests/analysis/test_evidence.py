@@ -414,14 +414,14 @@ def test_bandit_points_are_extrapolated_with_the_learners_own_tuning():
 
 def test_run_seconds_is_the_job_cost_of_one_batch():
     config = default_config()
-    job = RunJob("cmdp_theorem5", "stochastic_rewards", "pdgd_ops", "paper", 250000, 0)
+    job = RunJob("cmdp_theorem5", "stochastic_rewards", "pdgd_ops", "paper", 250000, (0, 1, 2, 3))
     regime = config["regimes"]["cmdp_theorem5"]
     assert run_seconds("cmdp_theorem5", regime, "stochastic_rewards", "pdgd_ops", 250000, 4) == pytest.approx(
         job_cost(config, job).simulation_seconds
     )
     one = run_seconds("cmdp_theorem5", regime, "stochastic_rewards", "pdgd_ops", 10**9, 1)
-    assert one == pytest.approx(
-        run_seconds("cmdp_theorem5", regime, "stochastic_rewards", "pdgd_ops", 10**6, 1) * 1000
+    assert one == pytest.approx(  # linear in T, but for the run's fixed cost (regretlab.cost.UnitCost)
+        run_seconds("cmdp_theorem5", regime, "stochastic_rewards", "pdgd_ops", 10**6, 1) * 1000, rel=1e-3
     )
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from regretlab.algorithm_spec import PALETTE
+from regretlab.algorithm_spec import PALETTE, UnitCost
 from regretlab.algorithm_spec import AlgorithmSpec as BaseAlgorithmSpec
 from regretlab.bandits.algorithm1 import Algorithm1, meta_graph
 from regretlab.bandits.algorithm2 import PRESETS as ALGORITHM2_PRESETS
@@ -94,11 +94,8 @@ _ALGORITHM2_PARAMS = ("eta", "eta_bar", "delta", "theta", "variant", "gamma", "o
 _ALGORITHM7_PARAMS = ("gamma", "D", "d", "delta_start", "delta_final", "eta_final", "eta_bar_final",
                       "n_resets", "n_epochs", "reset_rounds", "delta_final_at_least_1_over_T")  # fmt: skip
 
-# Unit costs (µs per round and arm): Exp3.G measured ~2 M rounds/s at K = 16 on the reference laptop (README),
-# i.e. ~0.03 µs per arm and round (4 seeds of T = 10^7 at K = 16 in 22 s); 0.1 leaves room for slower cluster
-# cores before the cost model's safety factor. The §3 learners (OMD steps with a Newton normaliser): 0.2.
-# Section 4 (benchmarks/bench_bandits.py at K = 16, one core: Exp3.G-weak ~1.7 M rounds/s, Algorithm 2
-# ~1.0–1.1 M, Algorithms 6 and 7 ~0.7–1.0 M), with the same headroom.
+# Unit costs (``unit_cost``, µs; the size is K): measured by regretlab.calibration on the shipped config's
+# instances, where the cost model (regretlab.cost) documents how and how to refresh them.
 ALGORITHMS: dict[str, AlgorithmSpec] = {
     "exp3g": AlgorithmSpec(
         build=lambda instance, horizon, rng, constants, oracle: Exp3G(
@@ -112,7 +109,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         default_bounds=("exp3g_rate",),
         table1="strong_minimax",
         reference=3,
-        unit_cost_us=0.1,
+        unit_cost=UnitCost(run_us=2800, round_us=0.080, size_us=0.024),
         graph_class="strongly_observable",
         horizon_rule=_exp3g_horizon,
     ),
@@ -128,7 +125,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         default_bounds=("theorem2_bound",),
         table1="theorem2",
         reference=1,
-        unit_cost_us=0.2,
+        unit_cost=UnitCost(run_us=2400, round_us=0.078, size_us=0.056),
         graph_class="strongly_observable",
         horizon_rule=_clipped_simplex_horizon,
     ),
@@ -143,7 +140,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         params=("eta", "eta_cap", "c", "lower", "s", "L_star", "constants"),
         default_bounds=("theorem3_bound",),
         table1="theorem3",
-        unit_cost_us=0.2,
+        unit_cost=UnitCost(run_us=2300, round_us=0.21, size_us=0.030),
         graph_class="strongly_observable",
         oracle=("L_star",),
         horizon_rule=_clipped_simplex_horizon,
@@ -159,7 +156,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         params=("eta", "eta_max", "L_star", *_META_GRAPH_PARAMS),
         default_bounds=("algorithm1_rate",),
         table1="strong_ours",
-        unit_cost_us=0.2,
+        unit_cost=UnitCost(run_us=2500, round_us=0.91, size_us=0.0069),
         graph_class="strongly_observable",
         oracle=("L_star",),
         horizon_rule=_meta_graph_horizon,
@@ -175,7 +172,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         params=("eta_start", "eta_final", "n_resets", "n_epochs", "reset_rounds", *_META_GRAPH_PARAMS),
         default_bounds=("algorithm4_proof_rate",),
         table1="strong_ours",
-        unit_cost_us=0.2,
+        unit_cost=UnitCost(run_us=2400, round_us=0.79, size_us=0.017),
         graph_class="strongly_observable",
         horizon_rule=_meta_graph_horizon,
     ),
@@ -205,7 +202,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         ),
         default_bounds=("theorem14_rate",),
         table1="self_aware_ours",
-        unit_cost_us=0.2,
+        unit_cost=UnitCost(run_us=2900, round_us=0.20, size_us=0.0050),
         graph_class="self_aware",
         horizon_rule=_clipped_simplex_horizon,
     ),
@@ -223,7 +220,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         # with d = 1), so its fits are listed once, under the general row.
         table1="weak_minimax",
         reference=2,
-        unit_cost_us=0.1,
+        unit_cost=UnitCost(run_us=3200, round_us=0.058, size_us=0.013),
         graph_class="weakly_observable",
     ),
     "algorithm2_bipartite": AlgorithmSpec(
@@ -237,7 +234,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         params=_ALGORITHM2_PARAMS,
         default_bounds=("theorem7_best_S", "theorem7_best_Sbar"),
         table1="bipartite_ours",
-        unit_cost_us=0.2,
+        unit_cost=UnitCost(run_us=2900, round_us=0.26, size_us=0.038),
         graph_class="directed_complete_bipartite",
         oracle=("L_best_S",),
     ),
@@ -252,7 +249,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         params=_ALGORITHM2_PARAMS,
         default_bounds=("theorem8_best_S_third", "theorem8_best_Sbar_third"),
         table1="weak_ours",
-        unit_cost_us=0.2,
+        unit_cost=UnitCost(run_us=2500, round_us=0.18, size_us=0.027),
         graph_class="weakly_observable",
         oracle=("L_D",),
     ),
@@ -267,7 +264,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         params=_ALGORITHM2_PARAMS,
         default_bounds=("theorem8_best_S_half", "theorem8_best_Sbar_half"),
         table1="weak_ours",
-        unit_cost_us=0.2,
+        unit_cost=UnitCost(run_us=2600, round_us=0.17, size_us=0.026),
         graph_class="weakly_observable",
         oracle=("L_D",),
     ),
@@ -292,7 +289,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         ),
         default_bounds=("theorem17_best_S", "theorem17_best_Sbar"),
         table1="bipartite_ours",
-        unit_cost_us=0.2,
+        unit_cost=UnitCost(run_us=2500, round_us=0.25, size_us=0.025),
         graph_class="directed_complete_bipartite",
     ),
     "algorithm7": AlgorithmSpec(
@@ -306,7 +303,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         params=_ALGORITHM7_PARAMS,
         default_bounds=("theorem18_best_S_third", "theorem18_best_Sbar_third"),
         table1="weak_ours",
-        unit_cost_us=0.2,
+        unit_cost=UnitCost(run_us=2500, round_us=0.18, size_us=0.018),
         graph_class="weakly_observable",
     ),
     "algorithm7_half": AlgorithmSpec(
@@ -320,7 +317,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         params=_ALGORITHM7_PARAMS,
         default_bounds=("theorem18_best_S_half", "theorem18_best_Sbar_half"),
         table1="weak_ours",
-        unit_cost_us=0.2,
+        unit_cost=UnitCost(run_us=2300, round_us=0.18, size_us=0.018),
         graph_class="weakly_observable",
     ),
     "exploration_leader": AlgorithmSpec(
@@ -335,7 +332,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         default_bounds=("theorem5_premise_rate", "theorem5_lower"),
         # Theorem 5's learner tests the row's "no o(L*) bound": O(ln T) at L* = 0, ≈ T^{1−ε} beside it.
         table1="weak_ours",
-        unit_cost_us=0.1,
+        unit_cost=UnitCost(run_us=2300, round_us=0.067, size_us=0.0027),
         graph_class="weakly_observable",
     ),
 }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -16,6 +17,7 @@ from regretlab.checkpoints import log_checkpoints
 from regretlab.io import read_json, stack_run_frames, write_run_table
 from regretlab.run_sets import play_run_set
 from regretlab.seeding import draws_of, environment_and_learner_rngs, job_seed_sequence
+from regretlab.snapshots import SeedProgress, Snapshot, SnapshotPolicy, TableProgress
 
 #: Rounds simulated per call into a compiled kernel: bounds memory at ``CHUNK_ROUNDS × K`` floats.
 CHUNK_ROUNDS = 8192
@@ -30,6 +32,7 @@ def simulate(
     horizon: int,
     env_rng: np.random.Generator,
     checkpoints: np.ndarray | None = None,
+    progress: SeedProgress | None = None,
 ) -> pd.DataFrame:
     """Play ``horizon`` rounds; return one row per checkpoint with the columns of ``RECORD_COLUMNS``,
     ``PER_ARM_COLUMNS`` and ``TUNING_COLUMNS``.
@@ -37,6 +40,11 @@ def simulate(
     Chunks also end at every checkpoint, where the per-arm columns are read off the tracker (the kernels draw
     their randomness round by round, so where chunks end does not change a run). The frame's
     ``attrs["L_per_arm"]`` holds every arm's total loss L_i over the horizon (paper 001, §2).
+
+    With ``progress`` (:mod:`regretlab.snapshots`), the loop offers a snapshot at every chunk end: the
+    learner (with its generator), ``env_rng``, the tracker, the per-arm rows and the next chunk; if
+    ``progress.resumed`` holds one, the run continues from it, and ``learner`` and ``env_rng`` must be its
+    (``run_seeds`` takes them from there).
     """
     if horizon < 1:
         raise ValueError(f"horizon must be a positive integer, got {horizon}")
@@ -50,13 +58,34 @@ def simulate(
     per_arm = []
     t0 = 0
     ends = np.union1d(np.arange(CHUNK_ROUNDS, horizon, CHUNK_ROUNDS), checkpoints[checkpoints <= horizon])
-    for end in ends:
+    first = 0
+    resumed = progress.resumed if progress is not None else None
+    if resumed is not None:
+        if resumed["learner"] is not learner or resumed["env_rng"] is not env_rng:
+            raise ValueError(
+                "a resumed run must continue with the snapshot's learner and environment generator"
+            )
+        tracker, per_arm, t0, first = resumed["tracker"], resumed["per_arm"], resumed["t0"], resumed["next"]
+    for index in range(first, ends.size):
+        end = ends[index]
         losses = instance.environment.draw(env_rng, t0, int(end) - t0)
         learner.play(losses, t0, tracker)
         _require_recorded(learner, tracker, t0, int(end))
         t0 = int(end)
         if len(per_arm) < checkpoints.size and checkpoints[len(per_arm)] == end:
             per_arm.append(per_arm_record(tracker.cum_loss, tracker.sums[0], in_s, in_d))
+        if progress is not None:  # pickled only when a snapshot is due
+            progress.maybe_save(
+                partial(
+                    dict,
+                    learner=learner,
+                    env_rng=env_rng,
+                    tracker=tracker,
+                    per_arm=per_arm,
+                    t0=t0,
+                    next=index + 1,
+                )
+            )
     if t0 < horizon:
         learner.play(instance.environment.draw(env_rng, t0, horizon - t0), t0, tracker)
         _require_recorded(learner, tracker, t0, horizon)
@@ -127,6 +156,7 @@ def run_seeds(
     horizon: int,
     seeds: list[int],
     draws: str | None = None,
+    snapshot: Snapshot | None = None,
 ) -> tuple[pd.DataFrame, dict]:
     """Run ``algorithm`` for every seed; return the stacked checkpoint rows and, per seed, the learner's
     parameters and hypotheses.
@@ -136,7 +166,9 @@ def run_seeds(
     algorithm whose theorem tunes η with L* gets the true L* of the seed's loss sequence (computed by a dry
     pass of the same environment stream) and the run records ``oracle_L_star = True``; likewise the Section 4
     algorithms get L_{i*_S} or L_D (``oracle_L_best_S``, ``oracle_L_D``). The instance is resolved for the
-    horizon first (:meth:`BanditInstance.at_horizon`: a minimax instance's gap depends on T).
+    horizon first (:meth:`BanditInstance.at_horizon`: a minimax instance's gap depends on T). With a
+    ``snapshot`` (:mod:`regretlab.snapshots`) the runs save their progress as they go and resume from a saved
+    one.
     """
     instance = instance.at_horizon(horizon)
     key = regime if draws is None else draws
@@ -157,29 +189,38 @@ def run_seeds(
             oracle = {name: values[name] for name in oracle_keys}
         return make_learner(algorithm, instance, horizon, learner_rng, constants, oracle), env_rng
 
+    progress = TableProgress(snapshot)
     theorem5 = None
     if isinstance(instance.environment, Theorem5Construction):
         # Theorem 5 (App. E.1): environment 2 is built from calibration runs of this algorithm on
         # environment 1, with seeds of their own (regretlab.bandits.lower_bound).
-        instance, theorem5 = materialise(
-            instance, horizon, lambda first, j: build(first, f"theorem5-calibration-{j}")[0]
-        )
+        if progress.extra is None:
+            progress.extra = materialise(
+                instance, horizon, lambda first, j: build(first, f"theorem5-calibration-{j}")[0]
+            )
+        instance, theorem5 = progress.extra
     for seed in seeds:
-        learner, env_rng = build(instance, seed)
-        frame = simulate(learner, instance, horizon, env_rng)
-        frame.insert(0, "seed", seed)
-        if theorem5 is not None:
-            frame["theorem5_epsilon"] = theorem5.get("epsilon_hat", np.nan)
-        frame["hypotheses_hold"] = all(learner.hypotheses.values())
-        frames.append(frame)
-        learners.append(
-            {
+        if seed not in progress.done:
+            seed_progress = progress.seed(seed)
+            if seed_progress.resumed is not None:
+                learner, env_rng = seed_progress.resumed["learner"], seed_progress.resumed["env_rng"]
+            else:
+                learner, env_rng = build(instance, seed)
+            frame = simulate(learner, instance, horizon, env_rng, progress=seed_progress)
+            frame.insert(0, "seed", seed)
+            if theorem5 is not None:
+                frame["theorem5_epsilon"] = theorem5.get("epsilon_hat", np.nan)
+            frame["hypotheses_hold"] = all(learner.hypotheses.values())
+            learner_info = {
                 "seed": seed,
                 "params": learner.params,
                 "hypotheses": learner.hypotheses,
                 "L_per_arm": frame.attrs["L_per_arm"],
             }
-        )
+            progress.done[seed] = (frame, learner_info)
+        frame, learner_info = progress.done[seed]
+        frames.append(frame)
+        learners.append(learner_info)
     runs = stack_run_frames(
         frames, regime=regime, instance=instance_name, algorithm=algorithm, constants=constants, T=horizon
     )
@@ -197,20 +238,38 @@ def run_and_write(
     seeds: list[int],
     config: dict,
     path: str | None,
+    snapshots: SnapshotPolicy | None = None,
 ) -> dict:
     """Run a seed batch (see :func:`run_seeds`, with the draws of the regime ``config`` — the regime's entry —
     shares, :func:`regretlab.seeding.draws_of`) and return a short summary.
 
     With a ``path``, the rows are written atomically as parquet with their provenance (package version, git
-    commit, config hash, wall time, the learner's parameters and hypotheses) in the file's metadata.
+    commit, config hash, wall time, the learner's parameters and hypotheses) in the file's metadata. With
+    ``snapshots``, the batch snapshots its progress and resumes from a snapshot (:mod:`regretlab.snapshots`),
+    which is removed once the table is written.
     """
     start = time.perf_counter()
+    snapshot = (
+        None
+        if snapshots is None
+        else Snapshot(snapshots, regime, algorithm, constants, instance_name, horizon, seeds, config)
+    )
     runs, learner_info = run_seeds(
-        regime, instance_name, instance, algorithm, constants, horizon, seeds, draws_of(regime, config)
+        regime,
+        instance_name,
+        instance,
+        algorithm,
+        constants,
+        horizon,
+        seeds,
+        draws_of(regime, config),
+        snapshot,
     )
     wall_time = time.perf_counter() - start
     if path is not None:
         write_run_table(path, runs, config, wall_time, learner_info, seeds)
+    if snapshot is not None:
+        snapshot.remove()
     final = runs[runs["t"] == horizon]
     return {
         "regime": regime,
@@ -235,13 +294,14 @@ def run_set_and_write(
     config: dict,
     directory: str,
     log: logging.Logger,
+    snapshots: SnapshotPolicy | None = None,
 ) -> None:
-    """Run every run of one run job (:class:`regretlab.config.RunSet`) and write each table under
-    ``directory`` (:func:`regretlab.run_sets.play_run_set`)."""
+    """Run every run of one run job (:class:`regretlab.cost.RunPart`) and write each table under
+    ``directory`` (:func:`regretlab.run_sets.play_run_set`), with ``snapshots`` (:func:`run_and_write`)."""
 
     def run_one(name: str, instance: BanditInstance, run: dict, path: str) -> dict:
         return run_and_write(
-            regime, name, instance, algorithm, constants, run["T"], run["seeds"], config, path
+            regime, name, instance, algorithm, constants, run["T"], run["seeds"], config, path, snapshots
         )
 
     def load(path: str) -> BanditInstance:

@@ -120,3 +120,15 @@ class TransitionConfidence:
         self.M_start[...] = self.M
         confidence_set(self.N_start, self.M_start, self._eps_numerator, self.P_bar, self.epsilon)
         return True
+
+    def get_state(self) -> dict:
+        """Copies of everything that changes in a run (for a snapshot, :mod:`regretlab.snapshots`)."""
+        arrays = ("N", "M", "N_start", "M_start", "P_bar", "epsilon", "_last")
+        return {"epoch": self.epoch, **{name: getattr(self, name).copy() for name in arrays}}
+
+    def set_state(self, state: dict) -> None:
+        """Restore :meth:`get_state`'s values, in place (views of these arrays stay valid)."""
+        self.epoch = int(state["epoch"])
+        for name in ("N", "M", "N_start", "M_start", "P_bar", "epsilon"):
+            np.copyto(getattr(self, name), state[name])
+        self._last = np.array(state["_last"], dtype=np.int64)

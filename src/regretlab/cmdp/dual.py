@@ -98,3 +98,11 @@ class DualOGD:
     def update(self, violation: np.ndarray) -> None:
         """Eq. (9)/(16) with ``violation = G_t^T q̂_t``, shape ``(m,)``."""
         np.clip(self.lam + self.eta * violation, 0.0, self.upper, out=self.lam)
+
+    def get_state(self) -> dict:
+        """A copy of ``λ_t`` (for a snapshot, :mod:`regretlab.snapshots`)."""
+        return {"lam": self.lam.copy()}
+
+    def set_state(self, state: dict) -> None:
+        """Restore ``λ_t`` in place."""
+        np.copyto(self.lam, state["lam"])

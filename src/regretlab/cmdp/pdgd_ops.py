@@ -154,6 +154,16 @@ class UCOGDPSAlone:
         self.primal.update(loss, self.rate(loss), trajectory)
         return loss
 
+    def get_state(self) -> dict:
+        """Everything that changes in a run, as plain arrays and numbers (for a snapshot,
+        :mod:`regretlab.snapshots`; the projector's solver objects are not part of it)."""
+        return {"primal": self.primal.get_state(), "rate": self.rate.get_state()}
+
+    def set_state(self, state: dict) -> None:
+        """Restore :meth:`get_state`'s values into this learner (built with the same arguments), in place."""
+        self.primal.set_state(state["primal"])
+        self.rate.set_state(state["rate"])
+
 
 class PDGDOPS(UCOGDPSAlone):
     """PDGD-OPS (Algorithm 2): UC-O-GDPS on ``ℓ_t = G_t λ_t - r_t`` with ``λ_t`` from :class:`DualOGD`.
@@ -191,3 +201,12 @@ class PDGDOPS(UCOGDPSAlone):
         self.primal.update(loss, eta_t, trajectory)  # line 8
         self.dual.update(violation)  # line 9
         return loss
+
+    def get_state(self) -> dict:
+        """The primal's state and the dual's ``λ_t`` (:meth:`UCOGDPSAlone.get_state`)."""
+        return {**super().get_state(), "dual": self.dual.get_state()}
+
+    def set_state(self, state: dict) -> None:
+        """Restore :meth:`get_state`'s values, in place."""
+        super().set_state(state)
+        self.dual.set_state(state["dual"])

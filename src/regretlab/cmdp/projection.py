@@ -50,11 +50,11 @@ residual ``|F q - b|`` is at most ``FLOW_TOL``: then ``q`` with multipliers ``ν
 projection of ``y`` onto ``Δ(𝒫_i)`` with the flow rows perturbed by at most ``FLOW_TOL``.
 
 Fallbacks. If Newton from the previous ``ν`` fails (no ascent after ``MAX_RIDGES`` ridges, or
-``MAX_NEWTON_STEPS`` steps), it is restarted from ``ν = 0``; then the QP in ``z = (q, u)`` with
-``u(x, a, x') >= |q(x, a, x') - P̄_i q(x, a)|`` is solved by OSQP (set up on first use; its own polishing
-fails on this QP because ``u`` has a zero Hessian and is not unique) and Newton is restarted from OSQP's flow
-multipliers; if that fails too, Clarabel (interior point, through cvxpy) solves the same QP, the call is
-counted in ``fallbacks`` and its flow multipliers start the next call.
+``MAX_NEWTON_STEPS`` steps), it is restarted from ``ν = 0``; then the QP in ``z = (q, u)`` with ``u(x, a, x')
+>= |q(x, a, x') - P̄_i q(x, a)|`` is solved by OSQP (set up afresh at each call, so that a call depends on its
+inputs only; its own polishing fails on this QP because ``u`` has a zero Hessian and is not unique) and Newton
+is restarted from OSQP's flow multipliers; if that fails too, Clarabel (interior point, through cvxpy) solves
+the same QP, the call is counted in ``fallbacks`` and its flow multipliers start the next call.
 
 One projector serves a whole run: a new epoch points it at the new set in place
 (:meth:`ConfidenceSetProjector.set_confidence_set`, or :func:`reset_confidence_set` from compiled code), which
@@ -820,6 +820,21 @@ class ConfidenceSetProjector:
             self._counts,
         )
 
+    def get_state(self) -> dict:
+        """Copies of every array that changes in a run (the current set, the multipliers, the pair pieces,
+        the counters), for a snapshot (:mod:`regretlab.snapshots`). The fallback solvers are not part of it:
+        they are rebuilt on first use after :meth:`set_state`, and each OSQP call starts from a fresh set-up
+        (:meth:`_solve_osqp`), so that a resumed run's projections are those of an uninterrupted one."""
+        arrays = (self._P_t, self._epsilon, self.flow_multipliers, self._where, self._state, self._counts)
+        return {"arrays": [a.copy() for a in arrays], "pieces": [a.copy() for a in self._pieces]}
+
+    def set_state(self, state: dict) -> None:
+        """Restore :meth:`get_state`'s arrays in place; the fallbacks' data are rebuilt when next needed."""
+        arrays = (self._P_t, self._epsilon, self.flow_multipliers, self._where, self._state, self._counts)
+        for array, saved in zip((*arrays, *self._pieces), (*state["arrays"], *state["pieces"]), strict=True):
+            np.copyto(array, saved)
+        self._built_version = -1
+
     @property
     def fallbacks(self) -> int:
         """Calls solved by Clarabel."""
@@ -842,7 +857,7 @@ class ConfidenceSetProjector:
             return
         same_pair = self._pair_sum.T @ self._pair_sum
         self._deviation = (sp.identity(self._n, format="csr") - sp.diags(self._P_t) @ same_pair).tocsr()
-        self._osqp: osqp.OSQP | None = None
+        self._osqp: tuple[sp.csc_matrix, sp.csc_matrix, np.ndarray, np.ndarray] | None = None
         self._fallback: tuple[cp.Problem, cp.Parameter, cp.Variable, cp.Constraint] | None = None
         self._built_version = int(self._state[_VERSION])
 
@@ -957,18 +972,22 @@ class ConfidenceSetProjector:
         return A, lower, upper
 
     def _solve_osqp(self, target: np.ndarray) -> np.ndarray | None:
-        """OSQP on the linearised QP (set up on first use); returns its flow multipliers, or ``None``."""
+        """OSQP on the linearised QP; returns its flow multipliers, or ``None``.
+
+        Set up afresh at every call (the constraint data are kept per set): a workspace kept across calls
+        would warm-start from its last iterate and adapted step, state that no snapshot can restore, so a
+        resumed run could differ from an uninterrupted one in round-off. The path is rare (Newton from warm
+        and cold multipliers must both have failed), so the set-up costs nothing that matters."""
         n = self._n
         self._sync()
         if self._osqp is None:
             A, lower, upper = self._qp_data()
             hessian = sp.block_diag([sp.identity(n), sp.csr_matrix((n, n))], format="csc")
-            self._osqp = osqp.OSQP()
-            self._osqp.setup(
-                sp.triu(hessian, format="csc"), np.zeros(2 * n), A, lower, upper, **OSQP_SETTINGS
-            )
-        self._osqp.update(q=np.concatenate([-target, np.zeros(n)]))
-        result = self._osqp.solve(raise_error=False)
+            self._osqp = (sp.triu(hessian, format="csc"), A, lower, upper)
+        hessian, A, lower, upper = self._osqp
+        solver = osqp.OSQP()
+        solver.setup(hessian, np.concatenate([-target, np.zeros(n)]), A, lower, upper, **OSQP_SETTINGS)
+        result = solver.solve(raise_error=False)
         if result.info.status_val != osqp.SolverStatus.OSQP_SOLVED:
             return None
         # OSQP's KKT reads P z + c + A^T y = 0, so the flow rows' y is ν of q - y + F^T ν + ... = 0.

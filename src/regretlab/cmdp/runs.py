@@ -25,6 +25,7 @@ from regretlab.cmdp.simulate import simulate
 from regretlab.io import read_json, stack_run_frames, write_json, write_run_table
 from regretlab.run_sets import play_run_set
 from regretlab.seeding import environment_and_learner_rngs, job_seed_sequence
+from regretlab.snapshots import Snapshot, SnapshotPolicy, TableProgress
 
 
 def rho_at(spec: dict, horizon: int | None) -> float:
@@ -134,6 +135,7 @@ def run_seeds(
     constants: str,
     horizon: int,
     seeds: list[int],
+    snapshot: Snapshot | None = None,
 ) -> tuple[pd.DataFrame, dict]:
     """Run ``algorithm`` (``pdgd_ops`` or ``uc_o_gdps``) for every seed; return the checkpoint rows and, per
     seed, the run's metadata (constants, OPT, ρ, ζ, Condition 2, epochs, fallbacks, µs per episode).
@@ -141,25 +143,34 @@ def run_seeds(
     Each row carries the seed's ``rho``, ``opt`` and ``lambda_star_l1`` (the benchmark of Definition 2 for
     this horizon and its ``||λ*||_1``), the primal constant ``C``, the dual step ``dual_eta`` and
     ``condition2`` (Condition 2 at this T), which the bounds, the reference lines and the hypotheses of the
-    figures use.
+    figures use. With a ``snapshot`` (:mod:`regretlab.snapshots`) the runs save their progress as they go and
+    resume from a saved one.
     """
     cmdp = CMDP.from_dict(instance["cmdp"])
     environment = CMDPEnvironment.from_dict(instance["environment"])
     delta = instance["numbers"]["delta"]
+    progress = TableProgress(snapshot)
     frames, per_seed = [], []
     for seed in seeds:
-        env_rng, trajectory_rng = environment_and_learner_rngs(job_seed_sequence(regime, instance_name, seed))
-        learner = make_learner(
-            algorithm, cmdp.layer_sizes, cmdp.n_actions, cmdp.m, horizon, delta, constants, rho=cmdp.rho
-        )
-        frame, meta = simulate(learner, cmdp, environment, horizon, env_rng, trajectory_rng)
-        frame.insert(0, "seed", seed)
-        frame["rho"], frame["opt"], frame["C"] = meta["rho"], meta["opt"], learner.constants.C
-        frame["lambda_star_l1"], frame["dual_eta"] = meta["lambda_star_l1"], learner.constants.eta
-        frame["condition2"] = meta["condition2"]
-        frame["hypotheses_hold"] = True  # the theorems' hypotheses are per bound (regretlab.theory)
+        if seed not in progress.done:
+            env_rng, trajectory_rng = environment_and_learner_rngs(
+                job_seed_sequence(regime, instance_name, seed)
+            )
+            learner = make_learner(
+                algorithm, cmdp.layer_sizes, cmdp.n_actions, cmdp.m, horizon, delta, constants, rho=cmdp.rho
+            )
+            frame, meta = simulate(
+                learner, cmdp, environment, horizon, env_rng, trajectory_rng, progress=progress.seed(seed)
+            )
+            frame.insert(0, "seed", seed)
+            frame["rho"], frame["opt"], frame["C"] = meta["rho"], meta["opt"], learner.constants.C
+            frame["lambda_star_l1"], frame["dual_eta"] = meta["lambda_star_l1"], learner.constants.eta
+            frame["condition2"] = meta["condition2"]
+            frame["hypotheses_hold"] = True  # the theorems' hypotheses are per bound (regretlab.theory)
+            progress.done[seed] = (frame, {"seed": seed, **meta})
+        frame, meta = progress.done[seed]
         frames.append(frame)
-        per_seed.append({"seed": seed, **meta})
+        per_seed.append(meta)
     runs = stack_run_frames(
         frames, regime=regime, instance=instance_name, algorithm=algorithm, constants=constants, T=horizon
     )
@@ -176,14 +187,24 @@ def run_and_write(
     seeds: list[int],
     config: dict,
     path: str | None,
+    snapshots: SnapshotPolicy | None = None,
 ) -> dict:
     """Run a seed batch (see :func:`run_seeds`) and return a short summary; with a ``path``, also write the
-    rows atomically as parquet with their provenance in the file's metadata."""
+    rows atomically as parquet with their provenance in the file's metadata. With ``snapshots``, the batch
+    snapshots its progress and resumes from a snapshot (:mod:`regretlab.snapshots`), which is removed once
+    the table is written."""
     start = time.perf_counter()
-    runs, info = run_seeds(regime, instance_name, instance, algorithm, constants, horizon, seeds)
+    snapshot = (
+        None
+        if snapshots is None
+        else Snapshot(snapshots, regime, algorithm, constants, instance_name, horizon, seeds, config)
+    )
+    runs, info = run_seeds(regime, instance_name, instance, algorithm, constants, horizon, seeds, snapshot)
     wall_time = time.perf_counter() - start
     if path is not None:
         write_run_table(path, runs, config, wall_time, info, seeds)
+    if snapshot is not None:
+        snapshot.remove()
     final = runs[runs["t"] == horizon]
     return {
         "regime": regime,
@@ -207,15 +228,16 @@ def run_set_and_write(
     config: dict,
     directory: str,
     log: logging.Logger,
+    snapshots: SnapshotPolicy | None = None,
 ) -> None:
-    """Run every run of one run job (:class:`regretlab.config.RunSet`) and write each table under
-    ``directory`` (:func:`regretlab.run_sets.play_run_set`); an instance whose ρ depends on T is rebuilt per
-    horizon (:func:`instance_at_horizon`)."""
+    """Run every run of one run job (:class:`regretlab.cost.RunPart`) and write each table under
+    ``directory`` (:func:`regretlab.run_sets.play_run_set`), with ``snapshots`` (:func:`run_and_write`); an
+    instance whose ρ depends on T is rebuilt per horizon (:func:`instance_at_horizon`)."""
 
     def run_one(name: str, instance: dict, run: dict, path: str) -> dict:
         at_horizon = instance_at_horizon(instance, config["instances"][name], regime, name, run["T"])
         return run_and_write(
-            regime, name, at_horizon, algorithm, constants, run["T"], run["seeds"], config, path
+            regime, name, at_horizon, algorithm, constants, run["T"], run["seeds"], config, path, snapshots
         )
 
     play_run_set(runs, instance_paths, read_json, run_one, directory, log)

@@ -71,6 +71,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -84,6 +85,7 @@ from regretlab.cmdp.instance import CMDP, condition2_holds
 from regretlab.cmdp.occupancy import induced_policy_into
 from regretlab.cmdp.pdgd_ops import PDGDOPS, UCOGDPSAlone
 from regretlab.cmdp.projection import project_newton, reset_confidence_set
+from regretlab.snapshots import SeedProgress
 
 #: Episodes of ``r_t``, ``G_t`` drawn per call to the environment.
 CHUNK_EPISODES = 1024
@@ -444,6 +446,7 @@ def simulate(
     env_rng: np.random.Generator,
     trajectory_rng: np.random.Generator,
     checkpoints: np.ndarray | None = None,
+    progress: SeedProgress | None = None,
 ) -> tuple[pd.DataFrame, dict]:
     """Play ``T`` episodes of Algorithm 1; return one row per checkpoint and the run's metadata.
 
@@ -461,6 +464,11 @@ def simulate(
     confidence set and projector, updated in place, with the kernels its ``update`` uses), reading its
     constants (``C``, the dual's ``η`` and box); ``λ``, ``ℓ̄_t`` and the epoch are written back at the end, so
     the learner is left as ``T`` calls of ``update`` would leave it (up to round-off in ``λ``).
+
+    With ``progress`` (:mod:`regretlab.snapshots`) the loop offers a snapshot at every chunk end: the
+    learner's state (:meth:`~regretlab.cmdp.pdgd_ops.UCOGDPSAlone.get_state`), the loop's own arrays (``λ``,
+    the evaluator's sums, the rows so far), both generators and the next chunk. If ``progress.resumed`` holds
+    one, ``learner`` (freshly built, as for the first episode) is set to it and the run goes on from there.
     """
     if learner.constants.T != T:
         raise ValueError(f"the learner was built for T={learner.constants.T}, not T={T}")
@@ -545,8 +553,35 @@ def simulate(
     records = np.full((checkpoints.size, len(RECORD_COLUMNS)), np.nan)
     last = int(checkpoints[-1])
     position = 0
-    start = time.perf_counter()
-    for t0 in range(0, last, CHUNK_EPISODES):
+    # Every array the loop changes besides the learner's own (which get_state / set_state cover).
+    loop_arrays = {"lam": lam, "reals": reals, "ints": ints, "records": records}
+    loop_arrays |= {f"evaluator_{i}": a for i, a in enumerate(evaluator) if isinstance(a, np.ndarray)}
+    loop_arrays |= {f"scratch_{i}": state[i] for i in (3, 4, 5, 6)} | {"solution": solver[-1]}
+    first = 0
+    elapsed = 0.0
+    resumed = progress.resumed if progress is not None else None
+    if resumed is not None:
+        learner.set_state(resumed["learner"])
+        for name, array in loop_arrays.items():
+            np.copyto(array, resumed["loop"][name])
+        env_rng.bit_generator.state = resumed["env_rng"]
+        trajectory_rng.bit_generator.state = resumed["trajectory_rng"]
+        first, position, elapsed = resumed["t0"], resumed["position"], resumed["elapsed"]
+    start = time.perf_counter() - elapsed
+
+    def loop_state(next_t0: int, position: int) -> dict:
+        """The snapshot of the loop before chunk ``next_t0`` (copies: the loop goes on)."""
+        return {
+            "learner": learner.get_state(),
+            "loop": {name: array.copy() for name, array in loop_arrays.items()},
+            "env_rng": env_rng.bit_generator.state,
+            "trajectory_rng": trajectory_rng.bit_generator.state,
+            "t0": next_t0,
+            "position": position,
+            "elapsed": time.perf_counter() - start,
+        }
+
+    for t0 in range(first, last, CHUNK_EPISODES):
         n = min(CHUNK_EPISODES, last - t0)
         r_chunk, G_chunk = environment.draw(env_rng, t0, n)
         uniforms = trajectory_rng.random((n, 2 * L))  # the stream of per-episode rng.random(2 * L) calls
@@ -585,6 +620,8 @@ def simulate(
                 )
                 position += 1
             t += 1
+        if progress is not None:
+            progress.maybe_save(partial(loop_state, t0 + CHUNK_EPISODES, position))
     wall_time = time.perf_counter() - start
     learner.rate.ell_bar = float(reals[_ELL])
     confidence.epoch = int(ints[_EPOCH])

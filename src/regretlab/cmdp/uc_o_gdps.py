@@ -87,6 +87,14 @@ class AdaptiveRate:
         self.ell_bar = max(self.ell_bar, float(np.abs(loss).max()))
         return 1.0 / (self.ell_bar * self._scale) if self.ell_bar > 0.0 else 0.0
 
+    def get_state(self) -> dict:
+        """``ℓ̄_t`` (for a snapshot, :mod:`regretlab.snapshots`)."""
+        return {"ell_bar": self.ell_bar}
+
+    def set_state(self, state: dict) -> None:
+        """Restore ``ℓ̄_t``."""
+        self.ell_bar = float(state["ell_bar"])
+
 
 class UCOGDPS:
     """The state of UC-O-GDPS: counters, confidence set, projector and ``q̂_t`` (INIT + Algorithm 3).
@@ -135,3 +143,20 @@ class UCOGDPS:
         # Line 8, with ℓ_t(x, a, x') = ℓ_t(x, a) (module docstring).
         self.q_hat[...] = self.projector.project(self.q_hat - (eta * loss)[:, :, None])
         induced_policy_into(self.q_hat, self.policy)  # Algorithm 4 line 13
+
+    def get_state(self) -> dict:
+        """Copies of everything that changes in a run: ``q̂``, the policy, the counters and confidence set,
+        the projector's (for a snapshot, :mod:`regretlab.snapshots`)."""
+        return {
+            "q_hat": self.q_hat.copy(),
+            "policy": self.policy.copy(),
+            "confidence": self.confidence.get_state(),
+            "projector": self.projector.get_state(),
+        }
+
+    def set_state(self, state: dict) -> None:
+        """Restore :meth:`get_state`'s values, in place."""
+        np.copyto(self.q_hat, state["q_hat"])
+        np.copyto(self.policy, state["policy"])
+        self.confidence.set_state(state["confidence"])
+        self.projector.set_state(state["projector"])

@@ -1,0 +1,151 @@
+"""Snapshots of long runs, so that a run killed (SIGKILL, a SLURM time-out, a pre-empted node) resumes where
+it was instead of starting over, and ends with the table an uninterrupted run writes, bit for bit.
+
+One run table (:class:`regretlab.config.RunJob`: an algorithm and preset on one instance, horizon and seed
+batch) has at most one snapshot file: every ``interval_s`` seconds of its simulation, at the end of a chunk of
+rounds or episodes, the table's whole progress is pickled atomically (:func:`regretlab.io.atomic_path`): the
+finished seeds' rows, and for the seed in progress everything its loop would need to go on — the learner with
+its generator, the environment's generator, the tracker or the evaluator's sums, the rows recorded so far, the
+chunk position (:func:`regretlab.bandits.simulate.simulate`, :func:`regretlab.cmdp.simulate.simulate`). A run
+shorter than one interval never writes one. The file is removed once the run's table is written.
+
+Where (relative to the working directory)::
+
+    results/snapshots/{regime}/{algorithm}/{constants}/{instance}/T~{T}/seeds~{a}-{b}.{key}.pickle
+
+outside every job's declared outputs (Snakemake deletes those before it reruns a job). ``key`` hashes the
+run's identity, its regime's config entry, the package's sources and the versions of Python, numpy and numba,
+so a snapshot taken by other code or for another config is never resumed: it is deleted when the run starts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import pickle
+import platform
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from regretlab.io import atomic_path, config_hash, source_fingerprint
+
+#: Where the workflow's run jobs keep their snapshots (relative to the working directory).
+SNAPSHOT_ROOT = "results/snapshots"
+
+_log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class SnapshotPolicy:
+    """Where the snapshots of a job's runs go and how often they are taken (``snapshot_minutes``).
+
+    ``clock`` is the time source (seconds); tests pass a counter to snapshot at chosen chunk ends."""
+
+    root: str | Path = SNAPSHOT_ROOT
+    interval_s: float = 300.0
+    clock: Callable[[], float] = field(default=time.monotonic, compare=False)
+
+
+@cache
+def _environment_key() -> str:
+    return json.dumps(
+        [sys.version, np.__version__, numba.__version__, platform.machine(), source_fingerprint()]
+    )
+
+
+class Snapshot:
+    """The snapshot file of one run table (module docstring)."""
+
+    def __init__(
+        self,
+        policy: SnapshotPolicy,
+        regime: str,
+        algorithm: str,
+        constants: str,
+        instance: str,
+        horizon: int,
+        seeds: list[int],
+        config: dict,
+    ) -> None:
+        identity = [regime, algorithm, constants, instance, int(horizon), [int(s) for s in seeds]]
+        blob = json.dumps([identity, config_hash(config), _environment_key()]).encode("utf-8")
+        key = hashlib.sha256(blob).hexdigest()[:16]
+        stem = f"seeds~{seeds[0]}-{seeds[-1]}"
+        directory = Path(policy.root) / regime / algorithm / constants / instance / f"T~{horizon}"
+        self.path = directory / f"{stem}.{key}.pickle"
+        self._interval = policy.interval_s
+        self._clock = policy.clock
+        self._last = self._clock()
+        for stale in directory.glob(f"{stem}.*.pickle"):
+            if stale != self.path:
+                _log.info("removed a snapshot of other code or config: %s", stale)
+                stale.unlink(missing_ok=True)
+
+    def load(self) -> dict | None:
+        """The saved progress, or None when there is none."""
+        if not self.path.is_file():
+            return None
+        with open(self.path, "rb") as stream:
+            state = pickle.load(stream)
+        _log.info("resuming from snapshot %s", self.path)
+        return state
+
+    def due(self) -> bool:
+        """Whether an interval has passed since the last save (or since the run started)."""
+        return self._clock() - self._last >= self._interval
+
+    def save(self, state: dict) -> None:
+        """Write ``state`` atomically (a kill during the write leaves the previous snapshot)."""
+        with atomic_path(self.path) as tmp, open(tmp, "wb") as stream:
+            pickle.dump(state, stream, protocol=pickle.HIGHEST_PROTOCOL)
+        self._last = self._clock()
+
+    def remove(self) -> None:
+        """Delete the snapshot (the run's table is written)."""
+        self.path.unlink(missing_ok=True)
+
+
+class TableProgress:
+    """What a run table has done so far, resumed from its snapshot if there is one.
+
+    ``done`` maps a finished seed to its result (rows and learner facts); ``extra`` holds what the table
+    computed before its seeds (Theorem 5's materialised environment); :meth:`seed` gives the seed in
+    progress its :class:`SeedProgress`. A table without a snapshot (``snapshot=None``) never saves."""
+
+    def __init__(self, snapshot: Snapshot | None) -> None:
+        self._snapshot = snapshot
+        saved = snapshot.load() if snapshot is not None else None
+        self.done: dict[int, object] = saved["done"] if saved else {}
+        self.extra = saved["extra"] if saved else None
+        self._current = saved["current"] if saved else None
+
+    def seed(self, seed: int) -> SeedProgress:
+        """The progress of ``seed``: its saved loop state if the snapshot was taken while it ran."""
+        resumed = self._current[1] if self._current is not None and self._current[0] == seed else None
+        return SeedProgress(self, seed, resumed)
+
+    def _maybe_save(self, seed: int, state: Callable[[], dict]) -> None:
+        if self._snapshot is not None and self._snapshot.due():
+            self._snapshot.save({"done": self.done, "extra": self.extra, "current": (seed, state())})
+
+
+@dataclass
+class SeedProgress:
+    """The hooks a simulation loop calls: ``resumed`` is the loop state to start from (None: from round 1),
+    and :meth:`maybe_save` is called at every chunk end with a function returning the loop state."""
+
+    table: TableProgress
+    seed: int
+    resumed: dict | None
+
+    def maybe_save(self, state: Callable[[], dict]) -> None:
+        """Snapshot the table with this seed's loop state ``state()`` if an interval has passed."""
+        self.table._maybe_save(self.seed, state)
