@@ -35,7 +35,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from regretlab.io import atomic_path, config_hash, source_fingerprint
+from regretlab.io import atomic_path, config_hash
 
 #: Where the workflow's run jobs keep their snapshots (relative to the working directory).
 SNAPSHOT_ROOT = "results/snapshots"
@@ -56,8 +56,13 @@ class SnapshotPolicy:
 
 @cache
 def _environment_key() -> str:
+    """The versions and the package's sources (every module: any edit makes the snapshots stale)."""
+    package = Path(__file__).resolve().parent
+    sources = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        sources.update(path.relative_to(package).as_posix().encode("utf-8") + path.read_bytes())
     return json.dumps(
-        [sys.version, np.__version__, numba.__version__, platform.machine(), source_fingerprint()]
+        [sys.version, np.__version__, numba.__version__, platform.machine(), sources.hexdigest()]
     )
 
 
