@@ -1,11 +1,13 @@
-"""The recipes of docs/notes/registries.md, followed literally in a temporary copy of the repository.
+"""The recipes of the guide (docs/add-a-*.md), followed literally in a temporary copy of the repository.
 
-Every step of a recipe is a fenced block preceded by ``<!-- recipe: {...} -->``: ``run`` runs its lines
+The page a user reads is the one this test follows: every step of a recipe is a fenced block of the page
+preceded by ``<!-- recipe: {...} -->`` (invisible once rendered): ``run`` runs its lines
 (with ``snakemake`` as ``python -m snakemake``), ``insert`` puts the block into a file (``into``:
 ``imports`` among the package's imports in alphabetical order, ``end``, ``regimes`` right under
 ``config.yaml``'s ``regimes:`` line, or the name of a top-level dict, before its closing brace), ``replace``
 replaces ``old`` by the block. Issue 16, "Done when": a toy algorithm added through the recipe touches
-exactly two files of ``src/`` and its figure is drawn.
+exactly two files of ``src/`` and its figure is drawn; a regime added through its recipe builds its figure
+and nothing of the other regimes.
 """
 
 from __future__ import annotations
@@ -22,9 +24,10 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+import yaml
 
 REPO = Path(__file__).resolve().parents[1]
-NOTES = REPO / "docs" / "notes" / "registries.md"
+DOCS = REPO / "docs"
 STEP = re.compile(
     r"<!-- recipe: (\{.*?\}) -->\n(?P<indent>[ ]*)```[a-z]*\n(?P<body>.*?)\n(?P=indent)```", re.S
 )
@@ -32,12 +35,11 @@ STEP = re.compile(
 pytestmark = pytest.mark.workflow
 
 
-def recipe(title: str) -> list[tuple[dict, str]]:
-    """The steps of the section ``## <title>`` (up to the next ``## ``): (marker, unindented block)."""
-    text = NOTES.read_text(encoding="utf-8")
-    section = text.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+def recipe(page: str) -> list[tuple[dict, str]]:
+    """The steps of the guide's page ``docs/<page>.md``, in order: (marker, unindented block)."""
+    text = (DOCS / f"{page}.md").read_text(encoding="utf-8")
     steps = []
-    for match in STEP.finditer(section):
+    for match in STEP.finditer(text):
         indent = len(match["indent"])
         body = "\n".join(line[indent:] for line in match["body"].split("\n"))
         steps.append((json.loads(match.group(1)), body + "\n"))
@@ -74,10 +76,10 @@ def _insert(path: Path, into: str, block: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def follow(title: str, copy: Path) -> None:
-    """Apply every step of a recipe in ``copy``."""
+def follow(page: str, copy: Path) -> None:
+    """Apply every step of a page's recipe in ``copy``."""
     env = {**os.environ, "PYTHONPATH": str(copy / "src")}  # the copy's package, not the installed one
-    for marker, block in recipe(title):
+    for marker, block in recipe(page):
         if marker["op"] == "run":
             for line in block.strip().splitlines():
                 command = re.sub(r"^snakemake\b", f"{sys.executable} -m snakemake", line)
@@ -120,14 +122,29 @@ def copy(tmp_path_factory) -> Path:
 
 
 def test_the_recipes_are_what_the_test_follows():
-    """Each recipe has its steps (a notes edit that drops the markers would silently test nothing)."""
-    assert [m["op"] for m, _ in recipe("Add an algorithm")] == ["run", "insert", "insert", "insert", "run"]
-    assert [m["op"] for m, _ in recipe("Add a bound")] == ["insert", "insert", "replace", "run"]
+    """Each recipe has its steps (a page edit that drops the markers would silently test nothing)."""
+    assert [m["op"] for m, _ in recipe("add-a-regime")] == ["insert", "run"]
+    assert [m["op"] for m, _ in recipe("add-an-algorithm")] == ["run", "insert", "insert", "insert", "run"]
+    assert [m["op"] for m, _ in recipe("add-a-bound")] == ["insert", "insert", "replace", "run"]
+
+
+def test_add_a_regime(copy):
+    """One config entry of an existing kind: its figure is drawn, no file of src/ changes, and no job of
+    another regime runs (the copy starts without results)."""
+    shipped = set(yaml.safe_load((copy / "config.yaml").read_text(encoding="utf-8"))["regimes"])
+    before = digests(copy)
+    follow("add-a-regime", copy)
+    assert digests(copy) == before
+    assert (copy / "figures" / "exp3g_four_cliques.png").stat().st_size > 0
+    summary = pd.read_parquet(copy / "results" / "summary" / "exp3g_four_cliques.parquet")
+    assert set(summary["algorithm"]) == {"exp3g"} and sorted(set(summary["T"])) == [1000, 10000, 100000]
+    built = {path.name for path in (copy / "results" / "runs").iterdir()}
+    assert "exp3g_four_cliques" in built and not built & shipped, built
 
 
 def test_add_an_algorithm_then_a_bound(copy):
     before = digests(copy)
-    follow("Add an algorithm", copy)
+    follow("add-an-algorithm", copy)
     changed = sorted(name for name, digest in digests(copy).items() if before.get(name) != digest)
     assert changed == ["src/regretlab/bandits/algorithms.py", "src/regretlab/bandits/exp3_blind.py"]
     ruff = [sys.executable, "-m", "ruff", "check", "--no-cache", *changed]
@@ -138,7 +155,7 @@ def test_add_an_algorithm_then_a_bound(copy):
     assert len(baseline) == 2 and set(baseline["verdict"]) == {"no bound"}  # two horizons, pseudo-regret
     assert set(summary.loc[summary["algorithm"] == "exp3g", "bound_name"]) == {"exp3g_rate"}
 
-    follow("Add a bound", copy)
+    follow("add-a-bound", copy)
     summary = pd.read_parquet(copy / "results" / "summary" / "exp3_blind_demo.parquet")
     bounded = summary[summary["algorithm"] == "exp3_blind"]
     assert set(bounded["bound_name"]) == {"exp3_blind_bound"}

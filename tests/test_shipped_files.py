@@ -27,6 +27,7 @@ import yaml
 from regretlab.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
+README = REPO / "README.md"
 SHIPPED = REPO / "tests" / "config" / "default.yaml"
 REFRESH = "cp config.yaml tests/config/default.yaml"
 
@@ -111,6 +112,57 @@ def test_readme_quotes_the_estimate_of_the_shipped_config(capsys, monkeypatch):
             f"{path}'s `regretlab estimate --scale {scale}` block is stale: replace it with the output of "
             f"`regretlab estimate --scale {scale} --config tests/config/default.yaml`:\n{printed}"
         )
+
+
+def _committed_and_unmodified(path: Path) -> str | None:
+    """None when git tracks ``path`` and it has no uncommitted edit; else why not."""
+    try:
+        done = subprocess.run(
+            ["git", "ls-files", "--error-unmatch", "--", path.name],
+            cwd=path.parent,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return "outside a git checkout"
+    if done.returncode == 1:  # git: "did not match any file(s) known to git"
+        return "not committed"
+    if done.returncode != 0:
+        return "outside a git checkout"
+    return "edited since its last commit" if _uncommitted(path) else None
+
+
+def _evidence_table(text: str) -> str:
+    """The Markdown table of figures/evidence.md (its header, rule and one row per claim), as one block."""
+    return "\n".join(line for line in text.splitlines() if line.startswith("|"))
+
+
+def test_readme_quotes_the_committed_evidence_table():
+    """README opens with the evidence table: its copy is the committed figures/evidence.md's, row for row,
+    with the same count of tested claims. While either file is uncommitted or edited (a user who reran the
+    workflow has a new figures/evidence.md) the check skips, naming why; under CI=true it fails instead."""
+    evidence = REPO / "figures" / "evidence.md"
+    why = [f"{path.relative_to(REPO)} is {reason}" for path in (README, evidence)
+           if (reason := _committed_and_unmodified(path) if path.exists() else "missing")]  # fmt: skip
+    if why:
+        message = (
+            f"README's evidence table is checked against the committed figures/evidence.md only, and "
+            f"{' and '.join(why)}"
+        )
+        if os.environ.get("CI") == "true":
+            pytest.fail(message + " (CI: commit figures/evidence.md with the figures it was built with)")
+        pytest.skip(message)
+    text = evidence.read_text(encoding="utf-8")
+    table = _evidence_table(text)
+    readme = README.read_text(encoding="utf-8")
+    assert table in readme, (
+        "README's evidence table is not figures/evidence.md's: replace README's table by these lines:\n"
+        + table
+    )
+    (count,) = re.findall(r"\*\*(\d+ of \d+ claims are tested where they speak)\*\*", text)
+    assert f"**{count}.**" in readme, f"README's count of tested claims should read: **{count}.**"
+    assert readme.index(table) < readme.index("## The two commands"), "the evidence table comes first"
 
 
 #: The tests that read config.yaml, README or the shipped copy, and the CLI's and the dry run's (not the long
