@@ -216,7 +216,7 @@ def test_metric_names_are_unique_across_kinds_and_trivial_bounds_name_metrics():
 
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_every_kind_has_its_pipeline(kind):
-    """docs/notes/registries.md, "Add a kind": each step leaves a trace this test finds."""
+    """docs/add-a-kind.md: each step leaves a trace this test finds."""
     assert kind in INSTANCE_CHECKS and kind in KIND_COSTS
     rules = "\n".join(path.read_text() for path in (REPO / "rules").glob("*.smk"))
     assert f'name:\n            f"{kind}_instances_{{regime}}"' in rules and f"rule {kind}_run:" in rules

@@ -1,6 +1,6 @@
 """The smoke workflow on a real single-node SLURM cluster that this module starts and stops (issue 5).
 
-What it shows: ``profiles/slurm``, edited exactly as README's "Run on a cluster" says (the partition line,
+What it shows: ``profiles/slurm``, edited exactly as docs/cluster.md says (the partition line,
 and the account line deleted as on a cluster without accounts), submits the smoke workflow through
 snakemake-executor-plugin-slurm, cut as the paper scale is on a cluster (several run jobs per algorithm and
 preset, here one per run), batches its run jobs into fewer submissions, and gives results bitwise-identical
@@ -371,8 +371,8 @@ def cluster():
 
 
 def edited_profile(directory: Path) -> Path:
-    """profiles/slurm as README tells a user to edit it: the partition set, the account line deleted (a copy
-    of the whole directory: the profile names a file of its own, job_size.yaml)."""
+    """profiles/slurm as docs/cluster.md tells a user to edit it: the partition set, the account line deleted
+    (a copy of the whole directory: the profile names a file of its own, job_size.yaml)."""
     text = PROFILE.read_text()
     text, n_partition = re.subn(r"slurm_partition='[^']*'", f"slurm_partition='{PARTITION}'", text)
     text, n_account = re.subn(r"(?m)^\s*- slurm_account=.*\n", "", text)
@@ -496,7 +496,8 @@ def _default_sigint() -> None:
 
 
 def test_interrupt_cancels_the_submitted_jobs(cluster, tmp_path):
-    """README: Ctrl-C on Snakemake cancels its SLURM jobs, so that rerunning the command cannot race them."""
+    """docs/cluster.md: Ctrl-C on Snakemake cancels its SLURM jobs, so that rerunning the command cannot race
+    them."""
     profile = edited_profile(tmp_path / "profile")
     workdir = tmp_path / "work"
     workdir.mkdir()

@@ -323,7 +323,7 @@ def _interrupt_and_resume(directory: Path, sig: signal.Signals) -> None:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
-    if sig == signal.SIGKILL:  # README: after a hard kill, `snakemake --unlock` once, then `snakemake`
+    if sig == signal.SIGKILL:  # docs/getting-started.md: after a hard kill, --unlock once, then rerun
         snakemake("--configfile", str(SMOKE), "--unlock", cwd=directory)
     smoke_run(directory)
 

@@ -4,7 +4,7 @@ key of :data:`KINDS` (the schema's ``kind`` names are filled from it, :func:`reg
 
 A new kind is one entry here plus its pipeline: an instance check (:data:`regretlab.checks.INSTANCE_CHECKS`),
 a cost model (:data:`regretlab.cost.KIND_COSTS`), an instance schema (``$defs.<kind>_instance``), one rule
-file and its scripts (docs/notes/registries.md, "Add a kind"); tests/test_registries.py checks that every kind
+file and its scripts (docs/add-a-kind.md); tests/test_registries.py checks that every kind
 has each of them.
 """
 

@@ -110,7 +110,7 @@ def _exp3g_weak_bound(metric: str, against: str) -> BoundSpec:
         metric=metric,
         explicit=True,
         label="γT + ln K/η + ηT(d/γ + s/(1−γ))/2" + against,
-        constants="constants derived here (README), not Alon et al.'s statement",
+        constants="constants derived here (docs/choices-paper001.md), not Alon et al.'s statement",
         exponents={"T": 2.0 / 3.0, "L_star": 0.0, "L_best_S": 0.0, "L_D": 0.0},
         params=("gamma", "eta"),
         source=(

@@ -1,4 +1,4 @@
-"""The CMDP instances of the shipped config.yaml exercise what their regime is about (docs/notes/paper000.md).
+"""The CMDP instances of the shipped config exercise what their regime is about (docs/choices-paper000.md).
 
 Theorem 7: the risky_swing adversary moves the risky entries by >= 1 while the average still binds, q* is
 violated in half the episodes by about L (line 1248 assumes <= 1), the adversarial ρ meets Condition 2 at

@@ -1,7 +1,7 @@
 """The evidence table: one row per claim of :data:`regretlab.claims.CLAIMS`, computed from the aggregate
 tables.
 
-For each claim (docs/notes/evidence.md explains every column):
+For each claim (docs/evidence.md explains every column):
 
 * its *items*: the aggregate rows (points) of its explicit bounds and the exponent fits (curves) of its
   rates. An item is **testable** when the theorem's hypotheses hold there, the check could have failed — an
@@ -609,7 +609,7 @@ def markdown(table: pd.DataFrame) -> str:
         "`items`: points of explicit bounds and fitted curves of rates. `T_informative`: the smallest "
         "horizon at which one curve would speak (bound functions on the extrapolated point), with the cost "
         "model's CPU-hours of one run there and of its seeds. How each column is computed: "
-        "docs/notes/evidence.md; every column: figures/evidence.csv.\n\n"
+        "docs/evidence.md; every column: figures/evidence.csv.\n\n"
     )
     return "# Evidence: every claim, tested where it speaks\n\n" + legend + to_markdown(lines)
 

@@ -24,7 +24,7 @@ no proof's slack but the conditions of Lemma 6 (W_i ≥ Σ_S p ≥ √η̄ ≥ 5
 when L_{i*_S} < 25s (η) or < 125 (η̄) — at every other instance a preset lifting them runs bit-identically
 to ``paper``, and where they bind s ln T/η ≥ s ln T/√(s/L) dominates the regret anyway.
 
-Choices where the text is silent (README "Choices"):
+Choices where the text is silent (docs/choices-paper001.md):
 
 * p_1 (line 222) is 1/(2s) on S and 1/(2s̄) on S̄; with S = ∅ (possible in Theorem 8: a weakly observable
   graph needs S̄ ≠ ∅ but not S ≠ ∅) it is uniform 1/s̄ on S̄. The paper does not say whether p_1 ∈ Ω; when

@@ -18,7 +18,7 @@ ln(1/p_i) + (1/η̄) Σ_{S̄} p_i ln p_i. A round t of epoch λ:
 
 p_1 = 1/(2s) on S and 1/(2s̄) on S̄ (line 1090); η_1 = min{1/5, 1/s} (Theorem 17).
 
-Choices where the text is ambiguous or breaks (README "Choices"):
+Choices where the text is ambiguous or breaks (docs/choices-paper001.md):
 
 * Line 1112's sum is written Σ_{τ=T_λ+1}^{t} ℓ̂_{t,i}; the index t is a typo for τ (the proof, line 1147 and
   its λ* bound, line 1191, sums ℓ̂_{τ,i} over the epoch's rounds). The comparison is non-strict, the test runs

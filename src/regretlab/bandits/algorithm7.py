@@ -16,7 +16,7 @@ Each epoch λ is a run of Algorithm 2 from p_1 with δ_λ = 2^{1−λ} δ_1, η_
 p_1 = 1/(2s) on S and 1/(2s̄) on S̄ (line 1316); δ_1 = min{1/125, 1/(4d), 1/(4s)} (Theorem 18). γ ∈ [1/3, 1/2]
 is an input: Theorem 18 gives Õ(L_D^{1−γ}) if i* ∈ S and Õ(L_D^{(1+γ)/2}) if i* ∈ S̄.
 
-Choices where the text is ambiguous or has typos (README "Choices"):
+Choices where the text is ambiguous or has typos (docs/choices-paper001.md):
 
 * Line 1325's sum is written Σ_τ Σ_{i∈D} ℓ̂_{t,i}; the index t is a typo for τ (the proof, lines 1349–1351,
   sums ℓ̂_{τ,i} over the epoch). The comparison is non-strict; the test also runs after round T (no effect

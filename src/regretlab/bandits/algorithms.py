@@ -1,7 +1,7 @@
 """The registry of bandit algorithms: config name → everything the workflow needs to run, check and draw it.
 
 An algorithm is one module (a learner meeting :class:`regretlab.bandits.learner.BanditLearner`) plus one
-entry of :data:`ALGORITHMS` (docs/notes/registries.md, "Add an algorithm"). ``build`` receives
+entry of :data:`ALGORITHMS` (docs/add-an-algorithm.md). ``build`` receives
 ``(instance, horizon, rng, constants, oracle)``; ``oracle`` carries what a theorem's tuning assumes known —
 ``{"L_star": …}``, the realised total loss of the best arm, and for Section 4 ``{"L_best_S": …}`` (L_{i*_S},
 the best self-loop arm's) or ``{"L_D": …}`` (the mean over a minimum weakly dominating set D) — and is filled

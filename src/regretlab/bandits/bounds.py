@@ -134,8 +134,8 @@ def algorithm4_proof_rate(numbers: dict) -> float:
 
 
 def exp3g_weak_bound(numbers: dict) -> float:
-    """Exp3.G-weak's regret to every arm, derived here (README "Choices"; Alon et al. 2015's own statement
-    could not be read from this machine): for any γ ≤ 1/2 and η > 0,
+    """Exp3.G-weak's regret to every arm, derived here (docs/choices-paper001.md; Alon et al. 2015's own
+    statement could not be read from this machine): for any γ ≤ 1/2 and η > 0,
 
         Reg_k ≤ γT + ln K/η + (ηT/2)(d/γ + s/(1 − γ)),
 

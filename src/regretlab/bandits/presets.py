@@ -1,5 +1,5 @@
 """The constants presets a bandit learner accepts: ``paper`` (its source's constants) and, for the paper's
-algorithms, ``tuned`` (large numerical constants replaced by 1; README "Choices")."""
+algorithms, ``tuned`` (large numerical constants replaced by 1; docs/choices-paper001.md)."""
 
 from __future__ import annotations
 

@@ -281,7 +281,7 @@ def make_binding_cmdp(
 
 
 def make_chain_cmdp(n_layers: int, rho: float) -> CMDP:
-    """The deterministic chain of Theorem 7's counterexample (README "Choices"; paper line 1248).
+    """The deterministic chain of Theorem 7's counterexample (docs/choices-paper000.md; paper line 1248).
 
     One state per layer (``|X_k| = 1``), two actions, ``P(x_{k+1}|x_k, a) = 1``, one constraint. Action 1
     pays ``r̄ = 1/2`` with ``ḡ = 0``; action 0 pays 0 with ``ḡ = -rho/L``. So ``ρ = rho`` (the all-0 policy,
