@@ -113,6 +113,19 @@ KINDS: dict[str, Kind] = {
                 "exponent of T",
                 "|I| = T^{1−ε̂}, I the interval the construction used (App. E.1)",
             ),
+            # ℓ̂_I: the calibration runs' mean Σ_{t∈I} ⟨p_t, ℓ_t⟩ on environment 1 (lower_bound.find_interval),
+            # which bounds the expected bad pulls in I and T^{−b} × the expected pulls of v there
+            "theorem5_interval_loss": Metric(
+                "expected loss in I on environment 1",
+                _LOSS,
+                "Σ_{t∈I} ⟨p_t, ℓ_t⟩ of the calibration runs on environment 1 (< 1/2 by the choice of I)",
+            ),
+            # An adaptive learner's counter at each checkpoint (regretlab.bandits.simulate.COUNTER_COLUMNS)
+            "resets": Metric(
+                "resets so far",
+                "count",
+                "epochs − 1 of an adaptive learner's doubling trick (Algorithms 4, 6, 7: their n_resets)",
+            ),
         },
         time_unit="round",
     ),

@@ -24,6 +24,10 @@ CHUNK_ROUNDS = 8192
 #: Learner parameters recorded as run-table columns (NaN when the learner has none): Theorems 7–8's bounds
 #: are evaluated at the η, η̄, δ the run used.
 TUNING_COLUMNS = ("eta", "eta_bar", "delta")
+#: Learner counters recorded at every checkpoint, as run-table columns (column → the learner's ``params`` key;
+#: NaN when the learner reports none): how often an adaptive learner (Algorithms 4, 6, 7) has reset so far,
+#: which says whether a run left its first epoch (the evidence table's mechanism of Theorems 13, 17, 18).
+COUNTER_COLUMNS = {"resets": "n_resets"}
 
 
 def simulate(
@@ -35,16 +39,17 @@ def simulate(
     progress: SeedProgress | None = None,
 ) -> pd.DataFrame:
     """Play ``horizon`` rounds; return one row per checkpoint with the columns of ``RECORD_COLUMNS``,
-    ``PER_ARM_COLUMNS`` and ``TUNING_COLUMNS``.
+    ``PER_ARM_COLUMNS``, ``TUNING_COLUMNS`` (the learner's final values) and ``COUNTER_COLUMNS`` (its values
+    at each checkpoint).
 
     Chunks also end at every checkpoint, where the per-arm columns are read off the tracker (the kernels draw
     their randomness round by round, so where chunks end does not change a run). The frame's
     ``attrs["L_per_arm"]`` holds every arm's total loss L_i over the horizon (paper 001, §2).
 
     With ``progress`` (:mod:`regretlab.snapshots`), the loop offers a snapshot at every chunk end: the
-    learner (with its generator), ``env_rng``, the tracker, the per-arm rows and the next chunk; if
-    ``progress.resumed`` holds one, the run continues from it, and ``learner`` and ``env_rng`` must be its
-    (``run_seeds`` takes them from there).
+    learner (with its generator), ``env_rng``, the tracker, the per-arm and counter rows and the next
+    chunk; if ``progress.resumed`` holds one, the run continues from it, and ``learner`` and ``env_rng`` must
+    be its (``run_seeds`` takes them from there).
     """
     if horizon < 1:
         raise ValueError(f"horizon must be a positive integer, got {horizon}")
@@ -56,6 +61,8 @@ def simulate(
     in_d = np.zeros(graph.n_arms, dtype=bool)
     in_d[list(graph.weakly_dominating_set.members)] = True
     per_arm = []
+    reported = getattr(learner, "params", {})
+    counters = {column: [] for column, key in COUNTER_COLUMNS.items() if key in reported}
     t0 = 0
     ends = np.union1d(np.arange(CHUNK_ROUNDS, horizon, CHUNK_ROUNDS), checkpoints[checkpoints <= horizon])
     first = 0
@@ -66,6 +73,7 @@ def simulate(
                 "a resumed run must continue with the snapshot's learner and environment generator"
             )
         tracker, per_arm, t0, first = resumed["tracker"], resumed["per_arm"], resumed["t0"], resumed["next"]
+        counters = resumed["counters"]
     for index in range(first, ends.size):
         end = ends[index]
         losses = instance.environment.draw(env_rng, t0, int(end) - t0)
@@ -74,6 +82,9 @@ def simulate(
         t0 = int(end)
         if len(per_arm) < checkpoints.size and checkpoints[len(per_arm)] == end:
             per_arm.append(per_arm_record(tracker.cum_loss, tracker.sums[0], in_s, in_d))
+            params = learner.params if counters else {}
+            for column in counters:
+                counters[column].append(float(params[COUNTER_COLUMNS[column]]))
         if progress is not None:  # pickled only when a snapshot is due
             progress.maybe_save(
                 partial(
@@ -82,6 +93,7 @@ def simulate(
                     env_rng=env_rng,
                     tracker=tracker,
                     per_arm=per_arm,
+                    counters=counters,
                     t0=t0,
                     next=index + 1,
                 )
@@ -96,6 +108,8 @@ def simulate(
     for name in TUNING_COLUMNS:
         value = getattr(learner, "params", {}).get(name)
         frame[name] = float(value) if isinstance(value, int | float) else np.nan
+    for column in COUNTER_COLUMNS:
+        frame[column] = counters[column] if column in counters else np.nan
     frame.attrs["L_per_arm"] = tracker.cum_loss.tolist()
     frame.insert(0, "t", checkpoints)
     frame["best_arm"] = frame["best_arm"].astype(np.int64)
@@ -210,6 +224,7 @@ def run_seeds(
             frame.insert(0, "seed", seed)
             if theorem5 is not None:
                 frame["theorem5_epsilon"] = theorem5.get("epsilon_hat", np.nan)
+                frame["theorem5_interval_loss"] = theorem5.get("expected_loss_in_interval", np.nan)
             frame["hypotheses_hold"] = all(learner.hypotheses.values())
             learner_info = {
                 "seed": seed,
