@@ -54,6 +54,9 @@ class BoundSpec:
             checkpoint ``t`` (``evaluate`` reads ``t`` for the length and ``T`` for the horizon's constants).
             False: at the run's horizon ``T`` (e.g. ``ζ``, whose metric is a running maximum). In a sweep in
             ``T`` the two are the same point.
+        trivial: the metric's trivial bound on this bound's side, where :data:`TRIVIAL_BOUNDS`' does not
+            apply: the floor a lower bound on a regret must exceed to say anything (Theorem 5's proof bound:
+            every learner has at least Σ_t min_i ℓ_{t,i} − L*). None: ``TRIVIAL_BOUNDS[metric]``.
     """
 
     evaluate: Callable[[dict], float]
@@ -69,6 +72,7 @@ class BoundSpec:
     params: tuple[str, ...] = ()
     metrics: tuple[str, ...] = ()
     at_checkpoint: bool = False
+    trivial: Callable[[dict], float] | None = None
 
 
 def _cmdp_args(n: dict) -> tuple:
@@ -648,6 +652,24 @@ BOUNDS: dict[str, BoundSpec] = {
         applies=bandit_bounds.theorem5_environment(2),
         metrics=("theorem5_epsilon",),
     ),
+    "theorem5_proof_lower": BoundSpec(
+        evaluate=bandit_bounds.theorem5_proof_lower,
+        metric="pseudo_regret",
+        explicit=True,
+        label="|I|/2 − T^b ℓ̂_I − min{|I|, T^{1−b}}: App. E.1's argument with its constants",
+        exponents={"T": 1.0},
+        source=(
+            "paper 001 Theorem 5, proof App. E.1 (lines 955–957) with its own constants: no bad pull in I "
+            "with probability ≥ 1/2 (Markov, expected bad pulls ≤ ℓ̂_I < 1/2), pulls of v in I ≤ T^b ℓ̂_I, "
+            "L* = min{|I|, T^{1−b}}; ℓ̂_I from the construction's calibration runs on environment 1 "
+            "(regretlab.bandits.bounds.theorem5_proof_lower)"
+        ),
+        hypotheses=bandit_bounds.theorem5_proof_hypotheses,
+        direction="lower",
+        applies=bandit_bounds.theorem5_environment(2),
+        metrics=("theorem5_epsilon", "theorem5_interval_loss"),
+        trivial=bandit_bounds.theorem5_floor,
+    ),
     "theorem5_premise_rate": BoundSpec(
         evaluate=bandit_bounds.theorem5_premise_rate,
         metric="pseudo_regret",
@@ -790,6 +812,13 @@ CEILINGS: dict[str, tuple[Ceiling, ...]] = {
 }
 """Per metric, the ceilings (:class:`Ceiling`) some learners' construction puts on it. Metrics absent here, or
 algorithms a metric's ceilings do not name, have none (the trivial bound still applies)."""
+
+
+def trivial_bound(spec: BoundSpec, point: dict) -> float:
+    """The trivial bound a bound is judged against at a point (:attr:`BoundSpec.trivial`, else the metric's
+    :data:`TRIVIAL_BOUNDS`), NaN when there is none."""
+    evaluate = spec.trivial or TRIVIAL_BOUNDS.get(spec.metric)
+    return float(evaluate(point)) if evaluate is not None else float("nan")
 
 
 def ceiling(metric: str, algorithm: str, point: dict) -> float:

@@ -183,10 +183,11 @@ def test_verdicts_are_counted_in_the_footer():
         "reference": 0,
         "identical": 0,
         "inconclusive": 0,
+        "beyond hypotheses": 0,
     }
     footer, _ = footer_and_legend(summary)
     counted = "holds 6 · violated 2 · vacuous 4 · implied 0 · rate only 18 · reference 0 · identical 0"
-    assert counted + " · inconclusive 0" in footer
+    assert counted + " · inconclusive 0 · beyond hypotheses 0" in footer
     assert "theorem3_bound formula — explicit, paper's constants, at each run's η, c" in footer
     assert "exp3g_rate formula — rate, unit constant" in footer
 

@@ -49,11 +49,25 @@ def test_a_violation_is_never_hidden_by_vacuity_and_directions_are_checked():
         verdict("above", True, 1.0, 2.0, 0.0, 0.5)
 
 
-def summary_rows() -> pd.DataFrame:
-    """A hand-made aggregate table: two bounds of one algorithm, one point with hypotheses failing."""
+@given(bound=st.floats(1.0, 1e4), low=st.floats(0.0, 1e4), width=st.floats(0.0, 1e4))
+def test_a_bound_crossed_where_the_hypotheses_fail_is_beyond_them_not_violated(bound, low, width):
+    """Crossed (the interval on the wrong side) is ``violated`` where the theorem's hypotheses hold and
+    ``beyond hypotheses`` where they fail; every other verdict is the same either way."""
+    args = ("upper", True, bound, 1e6, low, low + width)
+    where_they_hold = verdict(*args)
+    where_they_fail = verdict(*args, hypotheses_hold=False)
+    crossed = low + width > bound
+    assert (where_they_hold == "violated") is crossed
+    assert where_they_fail == ("beyond hypotheses" if crossed else where_they_hold)
+
+
+def summary_rows(crossed_holding: bool = False) -> pd.DataFrame:
+    """A hand-made aggregate table: two bounds of one algorithm, one point with hypotheses failing where the
+    bound is crossed (and, with ``crossed_holding``, one where they hold)."""
     rows = []
+    second = ("violated", True) if crossed_holding else ("vacuous", True)
     cases = [
-        ("theorem2_bound", True, [("holds", True), ("vacuous", True), ("violated", False)]),
+        ("theorem2_bound", True, [("holds", True), second, ("beyond hypotheses", False)]),
         ("theorem2_rate", False, [("rate only", True)] * 3),
     ]
     for bound_name, explicit, verdicts in cases:
@@ -80,17 +94,25 @@ def test_verdict_table_counts_per_bound_and_hypotheses(tmp_path, capsys):
     assert list(table.columns[-len(VERDICTS) :]) == list(VERDICTS)
     explicit = table[table["bound_name"] == "theorem2_bound"].set_index("hypotheses_hold")
     assert explicit.loc[True, ["holds", "vacuous", "violated", "points"]].tolist() == [1, 1, 0, 2]
-    assert explicit.loc[False, ["violated", "T_min", "T_max"]].tolist() == [1, 10000, 10000]
+    failing = explicit.loc[False, ["violated", "beyond hypotheses", "T_min", "T_max"]]
+    assert failing.tolist() == [0, 1, 10000, 10000]
     rate = table[table["bound_name"] == "theorem2_rate"].iloc[0]
     assert rate["rate only"] == 3 and rate["points"] == 3
     csv, md = tmp_path / "verdicts.csv", tmp_path / "verdicts.md"
+    # Only a bound crossed where the hypotheses fail: the report says nothing is violated, and counts it.
     write_verdict_table([summary_rows()], csv, md)
     report = violation_report(csv)
-    assert "theorem2_bound" in report and "1 of 1 points violated" in report
-    assert "no counterexample" in report  # the violation is where the hypotheses fail
+    assert report.splitlines()[0].startswith("regretlab: no bound violated where its theorem's hypotheses")
+    assert "violated" not in report.splitlines()[1] and "1 greyed point(s) cross their bound" in report
+    assert "no counterexample" in report and "r / theorem2 (paper): theorem2_bound 1" in report
     print_violations(csv)
     assert capsys.readouterr().out.strip() == report
     assert "| r | theorem2 | paper | pseudo_regret | theorem2_bound |" in md.read_text()
+    # A violation where they hold is listed as one, and the greyed point still counted apart.
+    write_verdict_table([summary_rows(crossed_holding=True)], csv, md)
+    report = violation_report(csv).splitlines()
+    assert report[0].startswith("regretlab: 1 bound(s) violated where their hypotheses hold")
+    assert report[1].endswith("theorem2_bound: 1 of 2 points violated") and "1 greyed point(s)" in report[2]
     write_verdict_table([summary_rows().assign(verdict="holds")], csv, md)
     assert violation_report(csv) == "" and violation_report(tmp_path / "missing.csv") == ""
 

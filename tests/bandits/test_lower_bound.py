@@ -180,3 +180,52 @@ def test_theorem5_bounds_speak_about_their_own_environment():
     assert premise.applies(env1) and not premise.applies(env2) and not premise.applies(other)
     assert premise.evaluate({"T": 1000}) == pytest.approx(math.log(1000), rel=1e-15)
     assert premise.exponents == {"T": 0.0} and not premise.explicit
+
+
+def test_theorem5_proof_bound_is_app_e1s_inequality():
+    """|I|/2 − T^b ℓ̂_I − min{|I|, T^{1−b}}: Markov's 1/2, the pulls of v in I (each costs T^{−b} on
+    environment 1), L* on environment 2; its floor is the regret of a learner that knows I (u outside I, v
+    inside)."""
+    spec = BOUNDS["theorem5_proof_lower"]
+    point = {"T": 10_000, "b": 0.5, "theorem5_environment": 2, "theorem5_epsilon": 0.2,
+             "theorem5_interval_loss": 0.1}  # fmt: skip
+    interval = 10_000**0.8  # ≈ 1585 > T^{1−b} = 100
+    assert spec.evaluate(point) == pytest.approx(interval / 2 - 100 * 0.1 - 100, rel=1e-12)
+    assert spec.trivial(point) == pytest.approx(interval / 100 - 100, rel=1e-12)
+    assert spec.explicit and spec.direction == "lower" and spec.hypotheses(point)
+    assert not spec.hypotheses({**point, "theorem5_interval_loss": 0.5})  # Markov needs E[bad pulls] < 1/2
+    assert not spec.hypotheses({**point, "theorem5_epsilon": 0.4})  # the premise at ε̂
+    assert not spec.applies({"theorem5_environment": 1})
+
+
+def theorem5_summary(runs, instance, params):
+    from regretlab.analysis.aggregate import summarise
+
+    regime = {"kind": "bandit", "paper": "001", "theorem": "t", "x": "T",
+              "bounds": {"exploration_leader": ["theorem5_proof_lower"]}}  # fmt: skip
+    return summarise("t5", regime, {"env2": instance.to_dict()}, runs, 200, params)
+
+
+def test_theorem5_proof_bound_holds_on_the_leader_and_fails_for_a_learner_that_sees_the_change():
+    """The check can fail: the leader with exploration 1/t on D (Õ(1) regret at L* = 0) has the premise at
+    T = 31623 and its regret on environment 2 is above the bound; the same runs with the regret of a learner
+    that knows I (the floor: u outside I, v inside) are ``violated``, and where the premise fails a crossed
+    bound is ``beyond hypotheses``."""
+    stars = {"family": "weakly_observable_stars", "leaf_counts": [2, 2]}
+    spec = {"graph": stars, "losses": {**LOSSES, "environment": 2}}
+    second = build_instance(spec, np.random.default_rng(0))
+    horizon = 31_623
+    runs, info = run_seeds("t5", "env2", second, "exploration_leader", "paper", horizon, [0, 1, 2])
+    found = info["theorem5"]
+    assert found["premise_holds"] and found["expected_loss_in_interval"] < 0.5
+    np.testing.assert_array_equal(runs["theorem5_interval_loss"], found["expected_loss_in_interval"])
+    key = ("env2", "exploration_leader", "paper", horizon)
+    params = {(*key, learner["seed"]): learner["params"] for learner in info["learners"]}
+    row = theorem5_summary(runs, second, params).iloc[0]
+    assert row["hypotheses_hold"] and row["verdict"] == "holds" and row["ci_low"] > row["bound_value"] > 0
+    final = runs["t"] == horizon
+    knows_interval = runs.copy()
+    knows_interval.loc[final, "pseudo_regret"] = row["trivial_bound"] + np.array([0.0, 1.0, 2.0])
+    assert theorem5_summary(knows_interval, second, params).iloc[0]["verdict"] == "violated"
+    no_premise = knows_interval.assign(theorem5_epsilon=0.5)  # ε̂ ≥ 1/3: the theorem claims nothing
+    assert theorem5_summary(no_premise, second, params).iloc[0]["verdict"] == "beyond hypotheses"

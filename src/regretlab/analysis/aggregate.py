@@ -46,7 +46,7 @@ from regretlab.analysis.verdicts import NO_BOUND, verdict
 from regretlab.io import config_hash, read_json, read_parquet_metadata, write_parquet
 from regretlab.kinds import KINDS
 from regretlab.seeding import job_seed_sequence
-from regretlab.theory import BOUNDS, TRIVIAL_BOUNDS, bounds_for, ceiling
+from regretlab.theory import BOUNDS, TRIVIAL_BOUNDS, bounds_for, ceiling, trivial_bound
 
 GROUP_KEYS = ["instance", "algorithm", "constants", "T", "t"]
 #: The key of one run's learner parameters: its point's key without ``t``, and the seed.
@@ -262,10 +262,12 @@ def summarise(
                 continue
             # A bound on a running sum over [1..t] is evaluated at the checkpoint (BoundSpec.at_checkpoint).
             bound_value = _mean_over(seed_points if spec.at_checkpoint else horizon_points, spec.evaluate)
-            trivial = TRIVIAL_BOUNDS.get(spec.metric)
-            trivial_value = _mean_over(seed_points, trivial) if trivial else float("nan")
+            trivial_value = _mean_over(seed_points, lambda point, spec=spec: trivial_bound(spec, point))
             ceiling_value = _ceiling_over(seed_points, spec.metric, algorithm, spec.direction)
             ci_low, ci_high = stats[f"{spec.metric}_ci_low"], stats[f"{spec.metric}_ci_high"]
+            hypotheses = hypotheses_hold and (
+                spec.hypotheses is None or all(spec.hypotheses(p) for p in horizon_points)
+            )
             rows.append(
                 {
                     "regime": regime,
@@ -300,9 +302,9 @@ def summarise(
                         ci_high,
                         ceiling_value,
                         proportion=spec.metric in proportions,
+                        hypotheses_hold=hypotheses,
                     ),
-                    "hypotheses_hold": hypotheses_hold
-                    and (spec.hypotheses is None or all(spec.hypotheses(p) for p in horizon_points)),
+                    "hypotheses_hold": hypotheses,
                     "run_hypotheses_hold": hypotheses_hold,
                     "runs_hash": point_hash,
                     **stats,

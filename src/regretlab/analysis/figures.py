@@ -19,7 +19,8 @@ dash-dotted; a bound whose verdict is ``vacuous`` (past the metric's trivial bou
 panel) or ``implied`` (at or above the ceiling the learner's construction puts on the metric) is faded; a
 baseline without a bound is drawn alone. A curve family whose runs are bit-identical to another's
 (``identical_to``) is drawn once, and the panel title and legend say so. Points where the theorem's
-hypotheses fail are greyed, points whose verdict is ``violated`` are crossed in red. The legend sits outside
+hypotheses fail are greyed, points whose verdict is ``violated`` are crossed in red (``beyond hypotheses``,
+a bound crossed at a greyed point: in grey). The legend sits outside
 the axes and lists only what some panel shows (a bound clipped off every axis gets none); the footer lists
 each bound with its kind and whose constants it carries, and counts the verdicts.
 """
@@ -44,7 +45,7 @@ from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import NullFormatter  # noqa: E402
 
 from regretlab.algorithm_spec import PALETTE  # noqa: E402
-from regretlab.analysis.verdicts import NO_BOUND, VERDICTS  # noqa: E402
+from regretlab.analysis.verdicts import BEYOND_HYPOTHESES, NO_BOUND, VERDICTS  # noqa: E402
 from regretlab.io import atomic_path  # noqa: E402
 from regretlab.kinds import KINDS, algorithm_spec, metric_kind  # noqa: E402
 from regretlab.theory import BOUNDS  # noqa: E402
@@ -381,6 +382,11 @@ def _draw_panel(
     violated = data[data["verdict"] == "violated"]  # of every preset, not only the one whose bound is drawn
     if not violated.empty:
         ax.scatter(violated["x"], violated["mean"], marker="x", s=60, color="red", zorder=5)
+    beyond_hypotheses = data[data["verdict"] == BEYOND_HYPOTHESES]  # greyed points: no counterexample
+    if not beyond_hypotheses.empty:
+        ax.scatter(
+            beyond_hypotheses["x"], beyond_hypotheses["mean"], marker="x", s=40, color="dimgrey", zorder=5
+        )
     trivial = data.dropna(subset=["trivial_bound"])
     upper = trivial[trivial["direction"] == "upper"]  # a lower bound's trivial bound is a floor
     top = 3 * upper["trivial_bound"].max() if not upper.empty and upper["trivial_bound"].max() > 0 else np.inf
@@ -558,6 +564,13 @@ def legend_handles(summary: pd.DataFrame, drawn: Drawn, colours: dict[str, str])
         )
     if (summary["verdict"] == "violated").any():
         handles.append(Line2D([], [], linestyle="", marker="x", color="red", label="violated"))
+    if (summary["verdict"] == BEYOND_HYPOTHESES).any():
+        handles.append(
+            Line2D(
+                [], [], linestyle="", marker="x", color="dimgrey",
+                label="bound crossed where the hypotheses fail (no counterexample)",
+            )
+        )  # fmt: skip
     return handles
 
 

@@ -15,6 +15,9 @@
   fail on a correct implementation, whatever the environment. Checked after ``vacuous`` (a bound past the
   trivial bound is vacuous first).
 * ``holds``: otherwise — the whole interval is on the bound's side and the bound is informative.
+* ``beyond hypotheses``: what would be ``violated`` at a point where the theorem's hypotheses fail (greyed in
+  the figures): the theorem claims nothing there, so this is no counterexample — e.g. the dual clipping where
+  Condition 2 fails, which Theorem 4 excludes only under Condition 2.
 * ``inconclusive``: only for a bound on a probability tested with a binomial interval over seeds
   (``proportion=True``, e.g. Lemma 5's ``P(E^Δ) >= 1 - δ``): the Clopper–Pearson interval contains the bound,
   so the seeds neither refute it (``violated`` needs the whole interval on the wrong side) nor certify it.
@@ -23,8 +26,9 @@
 Two curve families of a regime whose runs are bit-identical (``identical_to`` in the aggregate table) are
 counted once: the verdict table counts the second one's points under ``identical``.
 
-The verdict does not look at the theorem's hypotheses (a separate column): a ``violated`` point where they
-fail is no counterexample, and the verdict table and :func:`violation_report` say so.
+Apart from telling ``violated`` from ``beyond hypotheses``, the verdict does not look at the theorem's
+hypotheses (a separate column): a point that holds where they fail is greyed, not counted as evidence
+(:mod:`regretlab.analysis.evidence`). :func:`violation_report` lists the violations and counts the rest.
 """
 
 from __future__ import annotations
@@ -39,7 +43,10 @@ from regretlab.io import write_text
 
 #: Every verdict, in the order tables list them.
 #: ``identical``: a point of a curve family whose runs are bit-identical to another's, counted once (there).
-VERDICTS = ("holds", "violated", "vacuous", "implied", "rate only", "reference", "identical", "inconclusive")
+VERDICTS = ("holds", "violated", "vacuous", "implied", "rate only", "reference", "identical", "inconclusive",
+            "beyond hypotheses")  # fmt: skip
+#: A bound crossed where the theorem's hypotheses fail: no counterexample (module docstring).
+BEYOND_HYPOTHESES = "beyond hypotheses"
 #: The verdict of a row drawn without a bound (a baseline without a theorem): no claim, left out of the
 #: verdict table.
 NO_BOUND = "no bound"
@@ -65,10 +72,12 @@ def verdict(
     ci_high: float,
     ceiling: float = float("nan"),
     proportion: bool = False,
+    hypotheses_hold: bool = True,
 ) -> str:
     """The verdict of one bound at one point (module docstring). ``trivial`` is NaN for a metric without a
     trivial bound, ``ceiling`` (a floor for a lower bound) NaN where the learner's construction gives none;
-    ``proportion``: the metric is a 0/1 event per seed and the interval a binomial one."""
+    ``proportion``: the metric is a 0/1 event per seed and the interval a binomial one; ``hypotheses_hold``
+    False: a crossed bound is ``beyond hypotheses``, not ``violated``."""
     if direction == "reference":
         return "reference"
     if direction not in ("upper", "lower"):
@@ -79,7 +88,7 @@ def verdict(
     if proportion and ((ci_low <= bound < ci_high) if upper else (ci_low < bound <= ci_high)):
         return "inconclusive"
     if (ci_high > bound) if upper else (ci_low < bound):
-        return "violated"
+        return "violated" if hypotheses_hold else BEYOND_HYPOTHESES
     if math.isnan(bound) or math.isinf(bound):
         return "vacuous"
     if not math.isnan(trivial) and ((bound >= trivial) if upper else (bound <= trivial)):
@@ -131,8 +140,10 @@ def write_verdict_table(
         "constant, which can be neither met nor broken; `reference`: a comparison line. "
         "`identical`: the points of a curve family whose runs are bit-identical to those of `identical_to`, "
         "counted once, there. `inconclusive`: a probability (Lemma 5) whose binomial interval over seeds "
-        "contains the bound. `hypotheses_hold` False: the theorem's hypotheses fail at these points, so a "
-        "violation there is no counterexample.\n\n"
+        "contains the bound. `hypotheses_hold` False: the theorem's hypotheses fail at these points (greyed "
+        "in the figures); a bound crossed there is counted as `beyond hypotheses`, not `violated`: the "
+        "theorem claims nothing there, so it is no counterexample (e.g. Theorem 4's never-clipped dual where "
+        "Condition 2 fails, shown on purpose in cmdp_theorem6).\n\n"
     )
     write_text(md_path, header + to_markdown(table))
 
@@ -143,19 +154,34 @@ def violations(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def violation_report(csv_path: str | os.PathLike) -> str:
-    """A few lines naming every bound with a ``violated`` point in ``figures/verdicts.csv`` ("" when there is
-    none, or no such file): what ``snakemake`` prints when it finishes."""
+    """What ``snakemake`` prints when it finishes ("" when nothing is crossed, or no such file), from
+    ``figures/verdicts.csv``: one line per bound with ``violated`` points (where the theorem's hypotheses
+    hold: each a counterexample or a bug), then one line counting the ``beyond hypotheses`` points (greyed,
+    where the theorem claims nothing) and naming their bounds."""
     if not os.path.exists(csv_path):
         return ""
-    bad = violations(pd.read_csv(csv_path))
-    if bad.empty:
+    table = pd.read_csv(csv_path)
+    bad = violations(table)
+    beyond = table[table[BEYOND_HYPOTHESES] > 0] if BEYOND_HYPOTHESES in table else table.iloc[:0]
+    if bad.empty and beyond.empty:
         return ""
-    lines = [f"regretlab: {len(bad)} bound(s) with violated points (see {csv_path}):"]
+    if bad.empty:
+        lines = [f"regretlab: no bound violated where its theorem's hypotheses hold (see {csv_path})"]
+    else:
+        lines = [f"regretlab: {len(bad)} bound(s) violated where their hypotheses hold (see {csv_path}):"]
     for row in bad.itertuples(index=False):
-        note = "" if row.hypotheses_hold else " — the theorem's hypotheses fail there: no counterexample"
         lines.append(
             f"  {row.regime} / {row.algorithm} ({row.constants}): {row.metric} vs {row.bound_name}: "
-            f"{row.violated} of {row.points} points violated{note}"
+            f"{row.violated} of {row.points} points violated"
+        )
+    if not beyond.empty:
+        names = ", ".join(
+            f"{row.regime} / {row.algorithm} ({row.constants}): {row.bound_name} {row[BEYOND_HYPOTHESES]}"
+            for _, row in beyond.iterrows()
+        )
+        lines.append(
+            f"  and {int(beyond[BEYOND_HYPOTHESES].sum())} greyed point(s) cross their bound where the "
+            f"theorem's hypotheses fail, as it allows (no counterexample): {names}"
         )
     return "\n".join(lines)
 

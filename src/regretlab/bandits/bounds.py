@@ -272,6 +272,40 @@ def theorem5_lower(numbers: dict) -> float:
     return numbers["T"] ** (1.0 - epsilon)
 
 
+def theorem5_proof_lower(numbers: dict) -> float:
+    """|I|/2 − T^b ℓ̂_I − min{|I|, T^{1−b}}: the expected regret on environment 2 that App. E.1's argument
+    gives with its own constants (lines 955–957), at the interval the construction used (|I| = T^{1−ε̂}) and
+    ℓ̂_I = Σ_{t∈I} ⟨p_t, ℓ_t⟩ of the calibration runs on environment 1 (``theorem5_interval_loss``).
+
+    * The expected number of bad pulls in I on environment 1 is at most ℓ̂_I < 1/2 (each costs 1), so by
+      Markov's inequality none happens with probability ≥ 1/2 (line 955); on that event the learner cannot
+      tell the environments apart (u's loss is revealed only by bad arms, line 957), plays u or v on all of
+      I, and pays 1 per pull of u there: expected loss in I ≥ |I|/2 − E[N_v(I)].
+    * E[N_v(I)] ≤ T^b ℓ̂_I (a pull of v costs T^{−b} on environment 1): the proof's N_v = O(T^{b+ε}).
+    * L* = min{|I|, T^{1−b}} on environment 2 (u's total is |I|, v's T^{1−b}, the bad arms' T).
+
+    ℓ̂_I is an estimate (the mean over the construction's calibration seeds) of the expectation the proof
+    uses. NaN where the point has no ε̂ (environment 1)."""
+    horizon, b = numbers["T"], numbers["b"]
+    interval = horizon ** (1.0 - numbers.get("theorem5_epsilon", math.nan))
+    loss = numbers.get("theorem5_interval_loss", math.nan)
+    return interval / 2.0 - horizon**b * loss - min(interval, horizon ** (1.0 - b))
+
+
+def theorem5_floor(numbers: dict) -> float:
+    """|I| T^{−b} − min{|I|, T^{1−b}} = Σ_t min_i ℓ_{t,i} − L* on environment 2: the regret every learner has
+    at least (the trivial bound of a lower bound on it)."""
+    horizon, b = numbers["T"], numbers["b"]
+    interval = horizon ** (1.0 - numbers.get("theorem5_epsilon", math.nan))
+    return interval * horizon ** (-b) - min(interval, horizon ** (1.0 - b))
+
+
+def theorem5_proof_hypotheses(numbers: dict) -> bool:
+    """Theorem 5's premise at the measured ε̂ (:func:`theorem5_premise`) and the interval's ℓ̂_I < 1/2 that
+    Markov's inequality needs (line 955)."""
+    return theorem5_premise(numbers) and bool(numbers.get("theorem5_interval_loss", math.nan) < 0.5)
+
+
 def theorem5_premise_rate(numbers: dict) -> float:
     """ln T: Theorem 5's premise, Õ(1) regret when L* = 0 (line 208), with polylog T drawn as ln T."""
     return math.log(numbers["T"])
