@@ -36,6 +36,10 @@ class Mechanism:
         threshold: the mechanism is exercised where ``value > threshold`` (``strict``) or ``≥``.
         metrics: the bounded metrics it concerns (None: every metric of the claim); points of other metrics
             do not need it.
+        bounded_by: the run metric whose learner ceiling (:data:`regretlab.theory.CEILINGS`) bounds the
+            measured quantity at every horizon, if any: where that ceiling does not exercise the mechanism, no
+            run can, and the search for ``T_informative`` goes on (e.g. App. C's dual cannot clip before
+            ηLT ≥ T^{1/4}).
     """
 
     description: str
@@ -44,6 +48,7 @@ class Mechanism:
     threshold: float
     strict: bool = False
     metrics: tuple[str, ...] | None = None
+    bounded_by: str | None = None
 
     def concerns(self, metric: str) -> bool:
         """True when points of ``metric`` need the mechanism."""
@@ -81,6 +86,10 @@ class Claim:
         regimes: the regimes whose points count (None: every regime drawing one of ``bounds``).
         rate_sense: how a slope is compared with a rate's exponent (:data:`RATE_SENSES`).
         mechanism: what its instances must exercise (None: nothing beyond the hypotheses).
+        presets: the constants presets whose runs test it. A statement proved for the paper's constants is
+            tested only by ``paper`` runs; one that holds for any constants (any C, any η, a range of them
+            that each run's hypotheses check) also by ``tuned`` runs. Runs of other presets are shown (the
+            table says when they alone would speak) but not counted.
     """
 
     key: str
@@ -93,7 +102,15 @@ class Claim:
     regimes: tuple[str, ...] | None = None
     rate_sense: str = "upper"
     mechanism: Mechanism | None = None
+    presets: tuple[str, ...] = ("paper",)
 
+
+#: ``Claim.presets`` of a statement that holds for any constants (paper 000's Theorem 3 for any C, OGD's
+#: inequality for any η, Lemmas 2 and 5, which neither enters) ...
+ANY_CONSTANTS = ("paper", "tuned")
+#: ... and of an explicit bound proved for any constants in a range (paper 001's Theorems 2, 3 and 8), which
+#: each run's hypotheses check: a ``tuned`` run outside the range has them fail.
+ANY_IN_RANGE = ("paper", "tuned")
 
 #: Exp3.G's Θ̃(√(αT)) is tight only on the lower-bound instance: a slope elsewhere says nothing about it.
 MINIMAX_GAP = Mechanism(
@@ -115,10 +132,15 @@ CLAIMS: tuple[Claim, ...] = (
     Claim(
         "theorem2", "001", "Theorem 2", "OMD with eq. (5): Reg ≤ Õ(√(αT) + K²)",
         "line 120; explicit in the proof, line 414", "explicit bound", ("theorem2_bound", "theorem2_rate"),
+        # The proof's bound (line 414) holds for any η once c ≥ 64K (Lemma 1 (c), line 114), which each run's
+        # hypotheses check (tuned's c = K fails it).
+        presets=ANY_IN_RANGE,
     ),
     Claim(
         "theorem3", "001", "Theorem 3", "OMD with eq. (6), oracle L*: Reg ≤ Õ(√((s+1)L*) + K²)",
         "line 134; explicit in the proof, line 480", "explicit bound", ("theorem3_bound", "theorem3_rate"),
+        # For c = 64K and any η ≤ 1/(64K) (line 134), which each run's hypotheses check.
+        presets=ANY_IN_RANGE,
     ),
     Claim(
         "theorem4", "001", "Theorem 4 (Table 1)", "Algorithm 1, oracle L*: Reg = Õ(√((κ+1)L*) + β²)",
@@ -142,7 +164,12 @@ CLAIMS: tuple[Claim, ...] = (
     Claim(
         "theorem5", "001", "Theorem 5 (Table 1)",
         "weakly observable: Õ(1) regret at L* = 0 forces Ω(T^{1−ε}) regret elsewhere (no o(L*) bound)",
-        "line 206; App. E.1", "lower bound", ("theorem5_lower",), rate_sense="lower",
+        "line 206; App. E.1 (lines 953–957)", "lower bound", ("theorem5_proof_lower", "theorem5_lower"),
+        rate_sense="lower",
+        # The check that can fail is the proof's own inequality (theorem5_proof_lower: with probability ≥ 1/2
+        # the learner cannot tell environment 2 from 1 on I and pays for u there), an explicit lower bound at
+        # the premise-holding points. The drawn |I| = T^{1−ε̂} (theorem5_lower) is a unit-constant line whose
+        # theory exponent is the ε → 0 limit 1, shown beside it.
     ),
     Claim(
         "theorem7", "001", "Theorem 7 (Table 1)",
@@ -153,6 +180,8 @@ CLAIMS: tuple[Claim, ...] = (
         "theorem8_S", "001", "Theorem 8, i ∈ S (Table 1)",
         "Algorithm 2, oracle L_D: Reg_i ≤ 2s ln T/η + 2ηL_i + 2δdL_D + 2s = Õ(L_D^{1−γ})",
         "lines 260–266", "explicit bound", ("theorem8_best_S_third", "theorem8_best_S_half"),
+        # For any δ, η, η̄ in line 262's ranges (each run's hypotheses check them, with Lemma 6's).
+        presets=ANY_IN_RANGE,
         # Theorem 8's distinctive claim: small loss in L_D, which an instance must tell from L* = L_{i*_S}.
         mechanism=Mechanism(
             "L_D / L_{i*_S} ≥ 3", ("L_D_mean", "L_best_S_mean"),
@@ -163,6 +192,7 @@ CLAIMS: tuple[Claim, ...] = (
         "theorem8_Sbar", "001", "Theorem 8, i ∈ S̄ (Table 1)",
         "Algorithm 2, oracle L_D: Reg_i ≤ s ln T/η + ln(2s̄)/η̄ + 2η̄L_i/δ + 2δdL_D + 2s = Õ(L_D^{(1+γ)/2})",
         "lines 260–266", "explicit bound", ("theorem8_best_Sbar_third", "theorem8_best_Sbar_half"),
+        presets=ANY_IN_RANGE,
     ),
     Claim(
         "theorem17", "001", "Theorem 17 (Table 1)",
@@ -180,16 +210,23 @@ CLAIMS: tuple[Claim, ...] = (
     Claim(
         "lemma2", "000", "Lemma 2", "Σ_t ‖q_t − q̂_t‖₁ ≤ E^q_δ w.p. ≥ 1 − 2δ", "line 233; E^q_δ line 453",
         "explicit bound", ("lemma2_q_error",),
+        # A property of the confidence sets (10) for any sequence of policies: neither C nor the dual's η
+        # enters.
+        presets=ANY_CONSTANTS,
     ),
     Claim(
         "lemma5", "000", "Lemma 5", "every epoch's confidence set contains P, w.p. ≥ 1 − δ",
         "line 548", "lower bound", ("lemma5_all_epochs_covered",),
         # The bound is on the per-seed event itself (the fraction of seeds, a binomial test): no mechanism.
+        # Rosenberg and Mansour's concentration for the sets (10): independent of C and of the dual's η.
+        presets=ANY_CONSTANTS,
     ),
     Claim(
         "theorem3_000", "000", "Theorem 3",
         "UC-O-GDPS: R^P_{t1,t2} ≤ ℓ̄E^q_δ + ℓ̄LC√T + ℓ̄(|X||A|/2)(t2−t1+1)/(C√T) on every interval",
         "line 301", "explicit bound", ("theorem3_primal_regret", "theorem3_interval_regret"),
+        # "when η_t = (ℓ̄_t C √T)^{-1}" (line 303) for any C > 0: both presets' C.
+        presets=ANY_CONSTANTS,
     ),
     Claim(
         "theorem4_000", "000", "Theorem 4",
@@ -199,6 +236,8 @@ CLAIMS: tuple[Claim, ...] = (
     Claim(
         "dual_regret", "000", "OGD dual regret (App. C.1.1)", "R^D_T(0) ≤ ηmL²T/2 for the dual's OGD",
         "lines 711–715", "explicit bound", ("dual_regret_paper", "dual_regret_tuned"),
+        # OGD's inequality (lines 705–709, Orabona 2019) holds for any η: each preset against its own η.
+        presets=ANY_CONSTANTS,
     ),
     Claim(
         "theorem5_000", "000", "Theorem 5",
@@ -215,7 +254,7 @@ CLAIMS: tuple[Claim, ...] = (
         # run (λ* above T^{1/4} is not enough: App. C's dual cannot reach the box before T ≈ 10^14).
         mechanism=Mechanism(
             "share of episodes with the dual clipped at T^{1/4} > 0", ("dual_clipped_mean",),
-            lambda p: p["dual_clipped_mean"], 0.0, strict=True,
+            lambda p: p["dual_clipped_mean"], 0.0, strict=True, bounded_by="dual_clipped",
         ),
     ),
     Claim(

@@ -21,7 +21,7 @@ from regretlab.analysis.verdicts import verdict, verdict_table
 from regretlab.bandits.instance import BanditInstance
 from regretlab.bandits.instance import build_instance as build_bandit_instance
 from regretlab.bandits.simulate import run_seeds as run_bandit_seeds
-from regretlab.claims import CLAIMS, KINDS, RATE_SENSES, Claim, Mechanism
+from regretlab.claims import ANY_CONSTANTS, CLAIMS, KINDS, RATE_SENSES, Claim, Mechanism
 from regretlab.cmdp.bounds import dual_regret_paper
 from regretlab.cmdp.dual import dual_learning_rate, paper_K
 from regretlab.cmdp.runs import build_instance as build_cmdp_instance
@@ -335,8 +335,9 @@ def test_a_violated_testable_point_is_the_outcome():
 
 @pytest.mark.parametrize(
     ("sense", "low", "high", "word"),
-    [("upper", 0.45, 0.55, "consistent"), ("upper", 0.7, 0.8, "steeper"), ("upper", 0.1, 0.2, "consistent"),
-     ("tight", 0.1, 0.2, "shallower"), ("lower", 0.1, 0.2, "shallower"), ("lower", 0.7, 0.8, "consistent")],
+    [("upper", 0.45, 0.55, "consistent"), ("upper", 0.7, 0.8, "steeper than the rate"),
+     ("upper", 0.1, 0.2, "consistent"), ("tight", 0.1, 0.2, "shallower than the rate"),
+     ("lower", 0.1, 0.2, "shallower than the rate"), ("lower", 0.7, 0.8, "consistent")],
 )  # fmt: skip
 def test_a_slope_is_judged_by_the_rates_sense(sense, low, high, word):
     fit = {
@@ -349,22 +350,94 @@ def test_a_slope_is_judged_by_the_rates_sense(sense, low, high, word):
     assert evidence._slope_outcome(fit, sense).startswith(word + ":")
 
 
+def fit_row(constants: str, low: float, high: float, **extra) -> dict:
+    """An exponent fit of a rate whose drawn curve has the theory's exponent (0.75), hypotheses holding."""
+    return {
+        "regime": "r", "instance": "i", "algorithm": "pdgd_ops", "constants": constants, "x": "T",
+        "exponent": (low + high) / 2, "ci_low": low, "ci_high": high, "theory_exponent": 0.75,
+        "bound_slope": 0.75, "bound_regime": "asymptotic", "hypotheses_hold": True, "identical_to": "",
+        "bound_name": "theorem6_violation_rate", "metric": "violation", **extra,
+    }  # fmt: skip
+
+
+def test_only_the_presets_a_theorem_covers_are_counted_and_the_others_are_shown():
+    """Theorem 6 is proved for App. C's constants: a tuned curve that passes every check is shown as 'not
+    counted', and the claim is not tested by it; a claim that holds for any constants counts it."""
+    theorem6 = next(claim for claim in CLAIMS if claim.key == "theorem6_000")
+    assert theorem6.presets == ("paper",)
+    fits = pd.DataFrame([fit_row("tuned", 0.94, 0.97), fit_row("tuned", 0.74, 0.76)])
+    summary = pd.DataFrame(
+        [{"regime": "r", "instance": "i", "algorithm": "pdgd_ops", "constants": "tuned",
+          "bound_name": "theorem6_violation_rate", "metric": "violation", "dual_clipped_mean": 0.3}]
+    )  # fmt: skip
+    items = evidence._curve_items(theorem6, fits, summary, {("r", "i"): {"numbers": {}}})
+    assert [item.block for item in items] == ["preset", "preset"]
+    outcome = evidence._outcome(items)
+    assert outcome.startswith("not counted (tuned constants, not the theorem's): consistent: 0.75")
+    assert "steeper than the rate: 0.95 [0.94, 0.97] vs 0.75 (over the measured range" in outcome
+    assert evidence._count_blocks(items) == "speaks only at constants the theorem does not cover 2"
+    # The same curves with the paper's constants are counted, and so are tuned ones for a claim that holds
+    # for any constants.
+    paper = evidence._curve_items(theorem6, fits.assign(constants="paper"), summary.assign(constants="paper"),
+                                  {("r", "i"): {"numbers": {}}})  # fmt: skip
+    assert [item.block for item in paper] == ["", ""] and not evidence._outcome(paper).startswith("not")
+    anyone = Claim("k", "000", "K", "t", "l", "rate", ("theorem6_violation_rate",), presets=ANY_CONSTANTS)
+    instances = {("r", "i"): {"numbers": {}}}
+    assert [item.block for item in evidence._curve_items(anyone, fits, summary, instances)] == ["", ""]
+
+
+def test_a_mechanism_the_learners_ceiling_rules_out_blocks_the_search_until_it_can_happen():
+    """Theorem 6's mechanism (the dual clipped at T^{1/4}) is bounded by App. C's dual ceiling
+    max{0, t − ⌊T^{1/4}/(ηL)⌋}/t: impossible while ηLT < T^{1/4}, possible from that T on
+    (cmdp.dual.paper_dual_box_horizon: 1.15·10^14 for |X||A| = 12, m = 1)."""
+    claim = next(claim for claim in CLAIMS if claim.key == "theorem6_000")
+    assert claim.mechanism.bounded_by == "dual_clipped"
+
+    def point(T):
+        eta = dual_learning_rate(paper_K(1, 6, 2), T, 0.1)
+        return {"T": T, "t": T, "L": 3, "m": 1, "params": {"eta": eta}}
+
+    assert not evidence._mechanism_possible(claim, "violation", "pdgd_ops", point(10**13))
+    assert evidence._mechanism_possible(claim, "violation", "pdgd_ops", point(2 * 10**14))
+    assert evidence._mechanism_possible(claim, "violation", "uc_o_gdps", point(10**13))  # no ceiling: open
+    other = next(claim for claim in CLAIMS if claim.key == "theorem8_S")
+    assert evidence._mechanism_possible(other, "regret_best_S", "algorithm2_weak", {})
+
+
+def test_every_claim_declares_presets_and_only_the_any_constants_statements_take_tuned():
+    tuned = {claim.key for claim in CLAIMS if "tuned" in claim.presets}
+    assert all(claim.presets and "paper" in claim.presets for claim in CLAIMS)
+    # Paper 000: Theorem 3 for any C, OGD's inequality for any η, Lemmas 2 and 5 (the confidence sets);
+    # paper 001: the explicit bounds proved for a range of constants that each run's hypotheses check.
+    assert tuned == {"lemma2", "lemma5", "theorem3_000", "dual_regret", "theorem2", "theorem3", "theorem8_S",
+                     "theorem8_Sbar"}  # fmt: skip
+
+
 # ------------------------------------------------------------------------------------------------------------
 # T_informative
 # ------------------------------------------------------------------------------------------------------------
 
 
-@given(threshold=st.integers(101, 10**14))
-def test_search_finds_the_smallest_informative_horizon(threshold):
-    found = evidence._search(lambda T: "" if T >= threshold else "vacuous")
-    assert found.T is not None and threshold <= found.T <= threshold * 1.0002 + 1 and found.note == ""
+@given(threshold=st.integers(101, 10**17), ratio=st.floats(0.01, 0.5))
+def test_search_finds_the_smallest_informative_horizon(threshold, ratio):
+    """The horizon found is the threshold (to the bisection's precision) and the note names what blocks just
+    below it (not what blocks further down)."""
+    found = evidence._search(
+        lambda T: "" if T >= threshold else "vacuous" if T >= ratio * threshold else "hypotheses"
+    )
+    assert found.T is not None and threshold <= found.T <= threshold * 1.0002 + 1
+    assert found.note == "vacuous below"
 
 
 def test_search_reports_beyond_the_top_bottom_and_transients():
     assert evidence._search(lambda T: "implied") == evidence.Search(None, "implied")
     assert evidence._search(lambda T: "").T == evidence.T_MIN
+    assert evidence.T_MAX == 10**18  # every learner can be built up to int64's 9.2·10^18
     transient = evidence._search(lambda T: "" if 1e3 <= T <= 1e4 or T >= 1e8 else "pre-asymptotic")
-    assert transient.T == pytest.approx(1e8, rel=2e-4) and "also speaks near T = 1e3" in transient.note
+    assert transient.T == pytest.approx(1e8, rel=2e-4)
+    assert transient.note == "rate pre-asymptotic below; passes the checks briefly near T = 1e3, a transient"
+    assert evidence._horizon(math.nan, "implied").startswith("never: implied at every T searched")
+    assert evidence._horizon(math.nan, "rate pre-asymptotic") == "> 1e18 (rate pre-asymptotic)"
 
 
 def test_extrapolated_points_reproduce_the_aggregate_bound_where_they_were_measured(pdgd_runs):
@@ -439,7 +512,8 @@ def test_markdown_is_compact_and_counts_the_tested_claims():
     )  # fmt: skip
     text = evidence.markdown(table)
     assert "**1 of 2 claims are tested where they speak**" in text
-    assert "a (1), b (2) +1 more" in text and "> 1e15 (implied)" in text and "| 6.2e4 |" in text
+    assert "a (1), b (2) +1 more" in text and "never: implied at every T searched" in text
+    assert "| 6.2e4 |" in text
     assert len(text.splitlines()) < 12
 
 

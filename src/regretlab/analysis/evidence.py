@@ -36,10 +36,11 @@ from regretlab.cmdp.pdgd_ops import pdgd_constants
 from regretlab.cost import run_seconds
 from regretlab.io import write_text
 from regretlab.kinds import KINDS
-from regretlab.theory import BOUNDS, TRIVIAL_BOUNDS, ceiling
+from regretlab.theory import BOUNDS, ceiling, trivial_bound
 
-#: The search for ``T_informative`` stops here ("beyond 10^15").
-T_MAX = 10**15
+#: The search for ``T_informative`` stops here ("beyond 10^18"; every learner is built for horizons up to
+#: int64's 9.2·10^18).
+T_MAX = 10**18
 #: ... and starts here: below, a horizon is a transient, not a regime.
 T_MIN = 100
 #: Grid points per decade of the search (then a bisection between the last two).
@@ -57,7 +58,9 @@ BLOCKS = {
     "pre-asymptotic": "rate pre-asymptotic",
     "mechanism not recorded": "mechanism not recorded",
     "mechanism": "mechanism not exercised",
+    "mechanism impossible": "mechanism impossible by the learner's ceiling",
     "learner undefined": "learner undefined at T",
+    "preset": "speaks only at constants the theorem does not cover",
 }
 CSV_COLUMNS = [
     "claim", "paper", "name", "text", "source", "check", "bounds", "regimes", "points", "testable_items",
@@ -165,6 +168,12 @@ class Item:
     outcome: str = ""
 
 
+def _covered(claim: Claim, block: str, constants: str) -> str:
+    """An item's block once the claim's presets are applied: an item that passes every check but was run
+    with constants the theorem does not cover (:attr:`Claim.presets`) is shown, not counted (``preset``)."""
+    return "preset" if not block and constants not in claim.presets else block
+
+
 def _point_items(claim: Claim, rows: pd.DataFrame, instances: dict) -> list[Item]:
     items = []
     for row in rows.to_dict("records"):
@@ -178,7 +187,9 @@ def _point_items(claim: Claim, rows: pd.DataFrame, instances: dict) -> list[Item
             block = row["verdict"]
         else:
             block = mech
-        items.append(Item(row["regime"], block, row, value, row["verdict"] if not block else ""))
+        block = _covered(claim, block, row["constants"])
+        outcome = row["verdict"] if block in ("", "preset") else ""
+        items.append(Item(row["regime"], block, row, value, outcome))
     return items
 
 
@@ -193,18 +204,29 @@ def _curve_rows(fit: dict, summary: pd.DataFrame) -> pd.DataFrame:
     return rows if fit["instance"] == "all" else rows[rows["instance"] == fit["instance"]]
 
 
+#: What a slope on the wrong side of a rate's exponent is: the rates are Õ(·) / Ω(·) statements with unit
+#: constants, asymptotic, so a finite-range slope beyond the exponent contradicts none of them — and supports
+#: none either (the table says both).
+BEYOND_RATE = "over the measured range; an asymptotic Õ/Ω rate, unit constant: no contradiction, no support"
+
+
 def _slope_outcome(fit: dict, sense: str) -> str:
-    """A fitted slope against the exponent it tests: the drawn rate's local slope where it has one (which,
-    the curve being ``asymptotic``, is within 0.1 of the theory's), else the theory's."""
-    reference = fit["bound_slope"] if np.isfinite(fit["bound_slope"]) else fit["theory_exponent"]
+    """A fitted slope against the exponent the claim states (the theory's; the drawn rate's local slope over
+    the same points, within 0.1 of it since the curve is ``asymptotic``, is shown beside it when it differs).
+    ``consistent``: the interval reaches the side of the exponent the rate allows, within 0.1 (an Õ hides
+    logarithms, which add to a finite-range slope); ``steeper than the rate`` (an upper or tight rate: the
+    whole interval more than 0.1 above) or ``shallower than the rate`` (a lower or tight rate: more than 0.1
+    below)."""
+    exponent, drawn = fit["theory_exponent"], fit["bound_slope"]
     low, high, tol = fit["ci_low"], fit["ci_high"], ASYMPTOTIC_TOLERANCE
-    steeper, shallower = low > reference + tol, high < reference - tol
+    steeper, shallower = low > exponent + tol, high < exponent - tol
     word = "consistent"
     if steeper and sense in ("upper", "tight"):
-        word = "steeper"
+        word = "steeper than the rate"
     elif shallower and sense in ("lower", "tight"):
-        word = "shallower"
-    return f"{word}: {fit['exponent']:.2f} [{low:.2f}, {high:.2f}] vs {reference:.2f}"
+        word = "shallower than the rate"
+    local = f" (drawn {drawn:.2f})" if np.isfinite(drawn) and round(drawn, 2) != round(exponent, 2) else ""
+    return f"{word}: {fit['exponent']:.2f} [{low:.2f}, {high:.2f}] vs {exponent:.2f}{local}"
 
 
 def _curve_items(claim: Claim, fits: pd.DataFrame, summary: pd.DataFrame, instances: dict) -> list[Item]:
@@ -229,8 +251,9 @@ def _curve_items(claim: Claim, fits: pd.DataFrame, summary: pd.DataFrame, instan
             block = "pre-asymptotic"
         else:
             block = mech
+        block = _covered(claim, block, fit["constants"])
         value = float(np.nanmin(values)) if not np.isnan(values).all() else math.nan
-        outcome = _slope_outcome(fit, claim.rate_sense) if not block else ""
+        outcome = _slope_outcome(fit, claim.rate_sense) if block in ("", "preset") else ""
         items.append(Item(fit["regime"], block, fit, value, outcome))
     return items
 
@@ -261,7 +284,7 @@ def _point_block(spec, algorithm: str, point: dict) -> str:
     upper = spec.direction != "lower"
     if not math.isfinite(bound):
         return "vacuous"
-    trivial = TRIVIAL_BOUNDS[spec.metric](point) if spec.metric in TRIVIAL_BOUNDS else math.nan
+    trivial = trivial_bound(spec, point)
     if not math.isnan(trivial) and ((bound >= trivial) if upper else (bound <= trivial)):
         return "vacuous"
     cap = ceiling(spec.metric, algorithm, point)
@@ -282,22 +305,24 @@ def _search(block_at) -> Search:
     """The smallest T in [:data:`T_MIN`, :data:`T_MAX`] from which ``block_at(T) == ""`` at every larger grid
     point: a log grid, then a bisection between the last blocked grid point and the next (assuming
     monotonicity there). Blocks are not always monotone in T (a rate's local slope can cross the theory's
-    exponent on its way elsewhere): an earlier informative stretch is noted, not reported."""
+    exponent on its way elsewhere): an earlier informative stretch is noted, not reported. The note starts
+    with what blocks the last horizon before the one found (``vacuous below``)."""
     grid = [T for T in _grid() if T >= T_MIN]
     blocks = [block_at(T) for T in grid]
     last = max((i for i, block in enumerate(blocks) if block), default=None)
     transient = [grid[i] for i in range(len(grid)) if not blocks[i] and (last is None or i < last)]
-    note = f"also speaks near T = {_number(transient[0])}, then not" if transient else ""
+    note = f"passes the checks briefly near T = {_number(transient[0])}, a transient" if transient else ""
     if last is None:
         return Search(grid[0], "already at the smallest horizon searched")
     if last == len(grid) - 1:
         return Search(None, "; ".join(n for n in (BLOCKS.get(blocks[-1], blocks[-1]), note) if n))
-    low, high = grid[last], grid[last + 1]
+    low, high, below = grid[last], grid[last + 1], blocks[last]
     while high - low > 1 and high > 1.0001 * low:
         middle = int(math.sqrt(low * high))
         middle = middle if low < middle < high else (low + high) // 2
-        low, high = (low, middle) if not block_at(middle) else (middle, high)
-    return Search(high, note)
+        block = block_at(middle)
+        low, high, below = (low, middle, below) if not block else (middle, high, block)
+    return Search(high, "; ".join(n for n in (f"{BLOCKS.get(below, below)} below", note) if n))
 
 
 @dataclass
@@ -320,10 +345,30 @@ def _better(found: Found, best: Found | None) -> bool:
     return best is None or _rank(found) < _rank(best)
 
 
-def _mechanism_at(claim: Claim, metric: str, row: dict, instance: dict, T: int | None) -> str:
+def _mechanism_at(claim: Claim, metric: str, rows: list[dict], instances: dict, T: int | None) -> str:
+    """The mechanism's block ("" when exercised) at every measured point of a curve (its rows at its largest
+    horizon), with ``T`` set to the horizon found: measured values are not extrapolated (a mechanism a
+    learner's ceiling makes impossible at ``T`` blocks the search itself, :func:`_mechanism_possible`)."""
     if T is None:
         return ""
-    return _mechanism_state(claim, metric, {**mechanism_point(row, instance), "T": T})[0]
+    blocks = [
+        _mechanism_state(
+            claim, metric, {**mechanism_point(row, instances[(row["regime"], row["instance"])]), "T": T}
+        )[0]
+        for row in rows
+    ]
+    return next((block for block in blocks if block), "")
+
+
+def _mechanism_possible(claim: Claim, metric: str, algorithm: str, point: dict) -> bool:
+    """False where the learner's own ceiling on the metric the mechanism measures (``Mechanism.bounded_by``)
+    keeps it from being exercised at the extrapolated point (App. C's dual cannot clip before
+    ηLT ≥ T^{1/4})."""
+    mechanism = claim.mechanism
+    if mechanism is None or mechanism.bounded_by is None or not mechanism.concerns(metric):
+        return True
+    cap = ceiling(mechanism.bounded_by, algorithm, point)
+    return math.isnan(cap) or bool(mechanism.exercised(cap))
 
 
 def _explicit_search(claim: Claim, rows: pd.DataFrame, instances: dict) -> Found | None:
@@ -335,7 +380,7 @@ def _explicit_search(claim: Claim, rows: pd.DataFrame, instances: dict) -> Found
     best = None
     for _, curve in finals.groupby(["regime", "instance", "algorithm", "constants", "bound_name"]):
         measured = sorted(curve.to_dict("records"), key=lambda r: r["T"])
-        if not measured[-1]["run_hypotheses_hold"]:
+        if not measured[-1]["run_hypotheses_hold"] or measured[-1]["constants"] not in claim.presets:
             continue
         instance = instances[(measured[0]["regime"], measured[0]["instance"])]
         kind = "cmdp" if "cmdp" in instance else "bandit"
@@ -347,12 +392,14 @@ def _explicit_search(claim: Claim, rows: pd.DataFrame, instances: dict) -> Found
                 point = point_at(row, instance, kind, T)
             except ValueError:
                 return "learner undefined"
-            return _point_block(spec, row["algorithm"], point)
+            block = _point_block(spec, row["algorithm"], point)
+            if not block and not _mechanism_possible(claim, spec.metric, row["algorithm"], point):
+                return "mechanism impossible"
+            return block
 
         search = _search(block_at)
-        found = Found(
-            search, measured[-1], _mechanism_at(claim, spec.metric, measured[-1], instance, search.T)
-        )
+        mechanism = _mechanism_at(claim, spec.metric, measured[-1:], instances, search.T)
+        found = Found(search, measured[-1], mechanism)
         if _better(found, best):
             best = found
     return best
@@ -380,17 +427,20 @@ def _rate_search(claim: Claim, fits: pd.DataFrame, summary: pd.DataFrame, instan
     for fit in fits.to_dict("records"):
         if (isinstance(fit.get("identical_to"), str) and fit["identical_to"]) or fit["x"] == "t":
             continue
+        if fit["constants"] not in claim.presets:  # the theorem says nothing about these constants
+            continue
         rows = _curve_rows(fit, summary)
         rows = rows[rows["t"] == rows["T"]]
         if rows.empty or not rows["run_hypotheses_hold"].all():
             continue
         spec = BOUNDS[fit["bound_name"]]
-        last = rows.sort_values("T").to_dict("records")[-1]
-        instance = instances[(last["regime"], last["instance"])]
+        ordered = rows.sort_values("T").to_dict("records")
+        last = ordered[-1]
+        finals = [row for row in ordered if row["T"] == last["T"]]  # every instance of an x = L* curve
         holding = _holding_fit(rows, fit)
         if holding is not None:  # measured already: a fit on the points where the hypotheses hold
             found = Found(Search(holding, "fit on the points where the hypotheses hold"), last)
-            found.mechanism = _mechanism_at(claim, spec.metric, last, instance, holding)
+            found.mechanism = _mechanism_at(claim, spec.metric, finals, instances, holding)
             best = found if _better(found, best) else best
             continue
         by_instance = {name: group.to_dict("records") for name, group in rows.groupby("instance")}
@@ -409,13 +459,15 @@ def _rate_search(claim: Claim, fits: pd.DataFrame, summary: pd.DataFrame, instan
                         return "learner undefined"
                     if spec.hypotheses is not None and not spec.hypotheses(point):
                         return "hypotheses"
+                    if not _mechanism_possible(claim, spec.metric, row["algorithm"], point):
+                        return "mechanism impossible"
                     xs.append(point["T"] if fit["x"] == "T" else point[fit["x"]])
                     values.append(spec.evaluate(point))
             slope, _ = bound_slope(np.array(xs, dtype=float), np.array(values, dtype=float))
             return "" if bound_regime(slope, fit["theory_exponent"]) == "asymptotic" else "pre-asymptotic"
 
         search = _search(block_at)
-        found = Found(search, last, _mechanism_at(claim, spec.metric, last, instance, search.T))
+        found = Found(search, last, _mechanism_at(claim, spec.metric, finals, instances, search.T))
         if _better(found, best):
             best = found
     return best
@@ -433,8 +485,22 @@ def _count_blocks(items: list[Item]) -> str:
 
 
 def _outcome(items: list[Item]) -> str:
-    points = [item for item in items if not item.block and "verdict" in item.row]
-    curves = [item for item in items if not item.block and "verdict" not in item.row]
+    """The outcome of the testable items; where there are none but items that pass every check at constants
+    the theorem does not cover, theirs, marked as not counted."""
+    counted = [item for item in items if not item.block]
+    if counted:
+        return _describe(counted)
+    shown = [item for item in items if item.block == "preset"]
+    if not shown:
+        return ""
+    presets = ", ".join(sorted({item.row["constants"] for item in shown}))
+    return f"not counted ({presets} constants, not the theorem's): {_describe(shown)}"
+
+
+def _describe(items: list[Item]) -> str:
+    """Verdict counts of the points and slopes of the curves among ``items``."""
+    points = [item for item in items if "verdict" in item.row]
+    curves = [item for item in items if "verdict" not in item.row]
     parts = []
     if points:
         violated = sum(item.outcome == "violated" for item in points)
@@ -446,10 +512,14 @@ def _outcome(items: list[Item]) -> str:
         if inconclusive:
             parts[-1] += f", inconclusive at {inconclusive}/{len(points)}"
     if curves:
-        words = sorted({item.outcome.split(":")[0] for item in curves})
-        slopes = "; ".join(item.outcome.split(": ", 1)[1] for item in curves[:3])
-        more = f" (+{len(curves) - 3})" if len(curves) > 3 else ""
-        parts.append(f"{'/'.join(words)}: {slopes}{more}")
+        by_word: dict[str, list[str]] = {}
+        for item in curves:
+            word, slope = item.outcome.split(": ", 1)
+            by_word.setdefault(word, []).append(slope)
+        for word, slopes in sorted(by_word.items(), key=lambda pair: pair[0] != "consistent"):
+            more = f" (+{len(slopes) - 3})" if len(slopes) > 3 else ""
+            note = f" ({BEYOND_RATE})" if word != "consistent" else ""
+            parts.append(f"{word}: {'; '.join(slopes[:3])}{more}{note}")
     return "; ".join(parts)
 
 
@@ -529,7 +599,7 @@ def claim_row(
         row = found.row
         notes = [found.search.note]
         if found.mechanism:
-            notes.append(f"{BLOCKS[found.mechanism]} there")
+            notes.append(f"{BLOCKS[found.mechanism]} where measured (not extrapolated)")
         result["T_informative_note"] = "; ".join(note for note in notes if note)
         result["T_informative_curve"] = "/".join(
             str(row[key]) for key in ("regime", "instance", "algorithm", "constants", "bound_name")
@@ -562,10 +632,14 @@ def _number(value: float) -> str:
 
 
 def _horizon(value: float, note: str) -> str:
-    """A ``T_informative`` cell: the horizon (``≤ 1e2`` at the bottom of the search, ``> 1e15`` beyond its
-    top) and the note."""
+    """A ``T_informative`` cell: the horizon (``≤ 1e2`` at the bottom of the search, ``> 1e18`` beyond its
+    top, ``never`` for a bound implied by the learner's construction at every horizon searched) and the
+    note."""
+    top = _number(T_MAX)
+    if math.isnan(value) and note.startswith(BLOCKS["implied"]):
+        return f"never: implied at every T searched (1e2–{top}; the learner's construction)"
     if math.isnan(value):
-        return f"> 1e15 ({note})" if note else "—"
+        return f"> {top} ({note})" if note else "—"
     text = _number(value)
     if note.startswith("already"):
         text, note = f"≤ {_number(T_MIN)}", note.partition("; ")[2]
@@ -605,11 +679,15 @@ def markdown(table: pd.DataFrame) -> str:
         f"**{tested} of {len(table)} claims are tested where they speak** at this scale: at ≥ 1 point "
         "(or fitted curve) the theorem's hypotheses hold, the check could have failed (an explicit bound "
         "below the trivial bound and the learner's own ceiling; a rate whose drawn curve already has its "
-        "exponent), the claim's mechanism is exercised, and the runs are not a copy of another curve's. "
+        "exponent), the claim's mechanism is exercised, the runs are not a copy of another curve's, and "
+        "they use constants the theorem covers (the paper's, or any where the statement holds for any; "
+        "runs of other presets are shown as `not counted`). A rate's slope is `consistent` with its "
+        "exponent or `steeper`/`shallower than the rate` (by more than 0.1). "
         "`items`: points of explicit bounds and fitted curves of rates. `T_informative`: the smallest "
-        "horizon at which one curve would speak (bound functions on the extrapolated point), with the cost "
-        "model's CPU-hours of one run there and of its seeds. How each column is computed: "
-        "docs/evidence.md; every column: figures/evidence.csv.\n\n"
+        "horizon at which one curve would speak (bound functions on the extrapolated point; what blocks it "
+        f"below; `> {_number(T_MAX)}` past the search, `never` where the learner's construction implies "
+        "the bound at every T searched), with the cost model's CPU-hours of one run there and of its "
+        "seeds. How each column is computed: docs/evidence.md; every column: figures/evidence.csv.\n\n"
     )
     return "# Evidence: every claim, tested where it speaks\n\n" + legend + to_markdown(lines)
 
