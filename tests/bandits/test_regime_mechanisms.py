@@ -287,3 +287,30 @@ def test_no_two_presets_drawn_in_a_bandit_regime_run_identically(config):
                 assert not frames[0].equals(frames[1]), (regime_name, algorithm, name)
                 checked += 1
     assert checked >= 40
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Theorem 2's explicit bound where it speaks
+# ------------------------------------------------------------------------------------------------------------
+
+
+def test_theorem2s_explicit_bound_is_below_the_trivial_one_at_the_regimes_largest_quick_horizon(config):
+    """theorem2_explicit_bound exists because the proof's bound exceeds T at every other quick horizon: at its
+    largest horizon the bound, at the learner's own η and c, is below T (so the check can fail), at its
+    smallest it is not (the vacuous side of the transition); the instance is the minimax gap."""
+    from regretlab.theory import BOUNDS
+
+    regime = config["regimes"]["theorem2_explicit_bound"]
+    horizons = regime["scales"]["quick"]["horizons"]
+    ((name, instance),) = instances(config, "theorem2_explicit_bound").items()
+    assert regime["instances"][name]["losses"]["kind"] == "minimax"
+    ratios = []
+    for horizon in horizons:
+        learner = make_learner("theorem2", instance.at_horizon(horizon), horizon, np.random.default_rng(0))
+        assert all(learner.hypotheses.values())
+        point = {"T": horizon, **instance.numbers, "params": learner.params}
+        ratios.append(BOUNDS["theorem2_bound"].evaluate(point) / horizon)
+    assert ratios[-1] < 0.85 and ratios[0] > 1.0
+    others = [max(r["scales"]["quick"]["horizons"]) for n, r in config["regimes"].items()
+              if n != "theorem2_explicit_bound" and "theorem2" in r.get("algorithms", [])]  # fmt: skip
+    assert max(others) < horizons[0]

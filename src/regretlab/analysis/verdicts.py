@@ -142,8 +142,7 @@ def write_verdict_table(
         "counted once, there. `inconclusive`: a probability (Lemma 5) whose binomial interval over seeds "
         "contains the bound. `hypotheses_hold` False: the theorem's hypotheses fail at these points (greyed "
         "in the figures); a bound crossed there is counted as `beyond hypotheses`, not `violated`: the "
-        "theorem claims nothing there, so it is no counterexample (e.g. Theorem 4's never-clipped dual where "
-        "Condition 2 fails, shown on purpose in cmdp_theorem6).\n\n"
+        "theorem claims nothing there, so it is no counterexample.\n\n"
     )
     write_text(md_path, header + to_markdown(table))
 
@@ -181,7 +180,7 @@ def violation_report(csv_path: str | os.PathLike) -> str:
         )
         lines.append(
             f"  and {int(beyond[BEYOND_HYPOTHESES].sum())} greyed point(s) cross their bound where the "
-            f"theorem's hypotheses fail, as it allows (no counterexample): {names}"
+            f"theorem's hypotheses fail (it claims nothing there: no counterexample): {names}"
         )
     return "\n".join(lines)
 
