@@ -566,8 +566,9 @@ regimes:
 
 def test_a_run_job_killed_on_its_node_resumes_from_its_snapshot_on_retry(cluster, tmp_path):
     """SIGKILL to the run job's process once its long run has snapshotted: SLURM reports the job failed, the
-    profile's retry resubmits it, the run resumes from the snapshot, and its table holds the rows of an
-    uninterrupted run."""
+    profile's retry resubmits it, the job's first run (finished before the kill) is restored from its kept
+    table (the same file, not run again), the long run resumes from the snapshot, and its table holds the rows
+    of an uninterrupted run."""
     import numpy as np
     import pandas as pd
     import yaml
@@ -588,7 +589,8 @@ def test_a_run_job_killed_on_its_node_resumes_from_its_snapshot_on_retry(cluster
         sys.executable, "-m", "snakemake", target, "--snakefile", str(REPO / "Snakefile"), "--configfile",
         str(config_path), "--workflow-profile", str(profile), *CLUSTER_FLAGS,
     ]  # fmt: skip
-    killed = []
+    killed, written = [], {}
+    short = workdir / target / "cliques_2x3/T~1000/seeds~0-0.parquet"
     with open(log, "w") as out:
         process = subprocess.Popen(
             args, cwd=workdir, env=cluster.env, stdin=subprocess.DEVNULL, stdout=out,
@@ -600,6 +602,7 @@ def test_a_run_job_killed_on_its_node_resumes_from_its_snapshot_on_retry(cluster
                 assert process.poll() is None, f"finished before it was killed:\n{log.read_text()[-4000:]}"
                 assert time.monotonic() < end, f"no snapshot within 180 s:\n{log.read_text()[-4000:]}"
                 if list((workdir / "results" / "snapshots").rglob("T~20000000/*.pickle")):
+                    written.setdefault("bytes", short.read_bytes())  # finished and kept before the kill
                     for pid in _marked_pids(cluster.env[MARKER]):
                         try:
                             argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
@@ -620,7 +623,10 @@ def test_a_run_job_killed_on_its_node_resumes_from_its_snapshot_on_retry(cluster
     assert states == ["COMPLETED", "FAILED"], states  # the killed job, then its retry
     job_log = (workdir / "logs/runs/long/exp3g/paper/part~0.log").read_text()
     assert "resuming from snapshot" in job_log, job_log
+    assert "restored the finished table" in job_log, job_log
+    assert short.read_bytes() == written["bytes"], "the job's first run was run again"
     assert not list((workdir / "results" / "snapshots").rglob("*.pickle")), "a finished run left its snapshot"
+    assert not list((workdir / "results" / "snapshots").rglob("*.parquet")), "kept tables were left"
 
     config = validate_config(yaml.safe_load(LONG_RUN_CONFIG), REPO / "schemas" / "config.schema.yaml")
     entry = config["regimes"]["long"]["instances"]["cliques_2x3"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import logging
+import shutil
 from functools import cache
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from regretlab.bandits import simulate as bandit_simulate
 from regretlab.bandits.algorithms import ALGORITHMS
 from regretlab.cmdp import runs as cmdp_runs
 from regretlab.config import validate_config
+from regretlab.io import write_json
 from regretlab.seeding import job_seed_sequence
 from regretlab.snapshots import Snapshot, SnapshotPolicy
 
@@ -211,3 +213,92 @@ def test_the_snapshot_is_removed_when_the_table_is_written(monkeypatch, tmp_path
     assert (tmp_path / "run.parquet").is_file()
     assert not list((tmp_path / "snaps").rglob("*.pickle")), "a written table's snapshot was left behind"
     assert list((tmp_path / "snaps").rglob("T~*")), "no snapshot was ever taken"
+
+
+# ---- A run job of several runs: its finished tables are kept until the job completes, so a job killed in
+# its second run restores the first (the same file) and resumes the second from its snapshot.
+
+#: Two runs of one job: the first finished before the kill, the second killed mid-way (after a snapshot).
+JOB_HORIZONS = {"bandit": (3_000, BANDIT_T), "cmdp": (1_500, CMDP_T)}
+
+
+def job_of_two_runs(kind: str, tmp_path: Path):
+    """``play(directory, policy)`` playing the two runs of :data:`JOB_HORIZONS` as a run job does, and the
+    module whose ``run_seeds`` plays a run."""
+    instances = tmp_path / "instances"
+    if kind == "bandit":
+        spec = BANDIT_SPECS["strongly_observable"]
+        instance = bandit_instance.build_instance(spec, np.random.default_rng(0)).to_dict()
+        module, algorithm, constants, config = bandit_simulate, "exp3g", "paper", {"kind": "bandit"}
+    else:
+        instance = cmdp_runs.build_instance(cmdp_spec(), np.random.default_rng(0))
+        module, algorithm, constants = cmdp_runs, "pdgd_ops", "tuned"
+        config = {"kind": "cmdp", "instances": {"i": cmdp_spec()}}
+    write_json(instances / "i.json", instance)
+    runs = [
+        {"instance": "i", "T": T, "seeds": SEEDS, "file": f"i/T~{T}/seeds~0-1.parquet"}
+        for T in JOB_HORIZONS[kind]
+    ]
+
+    def play(directory: Path, snapshots: SnapshotPolicy) -> None:
+        module.run_set_and_write(
+            "snap", algorithm, constants, {"i": str(instances / "i.json")}, runs, config, str(directory),
+            logging.getLogger("test"), snapshots,
+        )  # fmt: skip
+
+    return play, module
+
+
+@pytest.mark.parametrize("kind", ["bandit", "cmdp"])
+def test_a_job_killed_in_its_second_run_restores_the_first_and_resumes_the_second(
+    kind, monkeypatch, tmp_path, caplog
+):
+    play, module = job_of_two_runs(kind, tmp_path)
+    first, second = (f"i/T~{T}/seeds~0-1.parquet" for T in JOB_HORIZONS[kind])
+    play(tmp_path / "uninterrupted", policy(tmp_path / "snapshots_uninterrupted"))
+
+    job, snapshots = tmp_path / "job", tmp_path / "snapshots"
+    save = Snapshot.save
+
+    def save_then_die(self, state):  # SIGKILL right after the second run's first snapshot
+        save(self, state)
+        if f"T~{JOB_HORIZONS[kind][1]}" in str(self.path):
+            raise Killed
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Snapshot, "save", save_then_die)
+        with pytest.raises(Killed):
+            play(job, policy(snapshots))
+    written = (job / first).read_bytes()
+    assert list(snapshots.rglob("*.parquet")) and list(snapshots.rglob("*.pickle"))
+    shutil.rmtree(job)  # what Snakemake does to a killed job's output directory
+
+    played = []
+    run_seeds = module.run_seeds
+
+    def counted(*args, **kwargs):
+        played.append(args[5])  # the horizon
+        return run_seeds(*args, **kwargs)
+
+    monkeypatch.setattr(module, "run_seeds", counted)
+    with caplog.at_level(logging.INFO, logger="regretlab.snapshots"):
+        play(job, policy(snapshots))
+    assert played == [JOB_HORIZONS[kind][1]], "the first run was played again instead of restored"
+    assert "restored the finished table" in caplog.text and "resuming from snapshot" in caplog.text
+    assert (job / first).read_bytes() == written, "the restored table is not the file the killed job wrote"
+    for name in (first, second):
+        expected = pd.read_parquet(tmp_path / "uninterrupted" / name)
+        pd.testing.assert_frame_equal(pd.read_parquet(job / name), expected, check_exact=True)
+    assert not [p for p in snapshots.rglob("*") if p.is_file()], "the completed job left kept files"
+
+
+def test_a_kept_table_of_another_config_is_deleted_not_restored(tmp_path):
+    identity = ("snap", "exp3g", "paper", "i", 100, [0, 1])
+    table = tmp_path / "table.parquet"
+    table.write_bytes(b"a table")
+    old = Snapshot(policy(tmp_path), *identity, {"horizons": [100]})
+    old.finish(table)
+    assert old.kept.read_bytes() == b"a table" and not old.path.exists()
+    new = Snapshot(policy(tmp_path), *identity, {"horizons": [100, 200]})
+    assert not old.kept.exists()
+    assert not new.restore(tmp_path / "restored.parquet") and not (tmp_path / "restored.parquet").exists()

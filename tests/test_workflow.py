@@ -464,7 +464,9 @@ regimes:
 
 def test_a_run_killed_mid_way_resumes_from_its_snapshot(tmp_path):
     """SIGKILL to the run job (and Snakemake) once the long run has snapshotted; after `--unlock`, the rerun
-    resumes from the snapshot and writes the rows of an uninterrupted run, and no snapshot is left."""
+    restores the job's first run (T = 1000, finished before the kill: the same file, not run again), resumes
+    the long run from its snapshot and writes the rows of an uninterrupted run; no snapshot or kept table is
+    left."""
     from regretlab.bandits import instance as bandit_instance
     from regretlab.bandits.simulate import run_seeds
     from regretlab.seeding import job_seed_sequence
@@ -492,11 +494,17 @@ def test_a_run_killed_mid_way_resumes_from_its_snapshot(tmp_path):
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
     assert not (tmp_path / target / "cliques_2x3/T~20000000").exists()
+    short = "cliques_2x3/T~1000/seeds~0-0.parquet"
+    written = (tmp_path / target / short).read_bytes()  # finished before the kill, and kept
+    assert list(snapshots.rglob("T~1000/*.parquet")), "the finished run's table was not kept"
     snakemake("--configfile", str(config_path), "--unlock", cwd=tmp_path)
     snakemake(target, "--configfile", str(config_path), cwd=tmp_path)
     log = (tmp_path / "logs/runs/long/exp3g/paper/part~0.log").read_text()
     assert "resuming from snapshot" in log, log
+    assert f"restored the finished table {target}/{short}" in log, log
+    assert (tmp_path / target / short).read_bytes() == written, "the first run was run again"
     assert not list(snapshots.rglob("*.pickle")), "a finished run left its snapshot"
+    assert not list(snapshots.rglob("*.parquet")), "the completed job left its kept tables"
 
     spec = validate_config(yaml.safe_load(LONG_RUN_CONFIG), REPO / "schemas" / "config.schema.yaml")
     entry = spec["regimes"]["long"]["instances"]["cliques_2x3"]

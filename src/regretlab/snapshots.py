@@ -9,13 +9,22 @@ its generator, the environment's generator, the tracker or the evaluator's sums,
 chunk position (:func:`regretlab.bandits.simulate.simulate`, :func:`regretlab.cmdp.simulate.simulate`). A run
 shorter than one interval never writes one. The file is removed once the run's table is written.
 
+A run job plays several runs one after the other (:func:`regretlab.run_sets.play_run_set`), and after a kill
+Snakemake deletes the job's whole output directory, finished tables included. So a finished table is also
+*kept* beside its snapshot, with the same key (:meth:`Snapshot.finish`: a hard link to the written file, a
+copy where the file system has none), until the job completes (:func:`clear_kept`); a rerun of the job
+*restores* each kept table (:meth:`Snapshot.restore`: the same file, byte for byte) instead of playing its
+run again, and resumes the run that was killed from its snapshot. A kill thus loses at most one snapshot
+interval of one run, however many runs the job had finished.
+
 Where (relative to the working directory)::
 
     results/snapshots/{regime}/{algorithm}/{constants}/{instance}/T~{T}/seeds~{a}-{b}.{key}.pickle
+    results/snapshots/{regime}/{algorithm}/{constants}/{instance}/T~{T}/seeds~{a}-{b}.{key}.parquet
 
 outside every job's declared outputs (Snakemake deletes those before it reruns a job). ``key`` hashes the
 run's identity, its regime's config entry, the package's sources and the versions of Python, numpy and numba,
-so a snapshot taken by other code or for another config is never resumed: it is deleted when the run starts.
+so a snapshot or kept table of other code or another config is never used: it is deleted when the run starts.
 """
 
 from __future__ import annotations
@@ -23,8 +32,10 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import pickle
 import platform
+import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -83,15 +94,17 @@ class Snapshot:
         identity = [regime, algorithm, constants, instance, int(horizon), [int(s) for s in seeds]]
         blob = json.dumps([identity, config_hash(config), _environment_key()]).encode("utf-8")
         key = hashlib.sha256(blob).hexdigest()[:16]
-        stem = f"seeds~{seeds[0]}-{seeds[-1]}"
-        directory = Path(policy.root) / regime / algorithm / constants / instance / f"T~{horizon}"
+        stem = _stem(seeds)
+        directory = _directory(policy.root, regime, algorithm, constants, instance, horizon)
         self.path = directory / f"{stem}.{key}.pickle"
+        #: The run's finished table, kept until its job completes (module docstring).
+        self.kept = directory / f"{stem}.{key}.parquet"
         self._interval = policy.interval_s
         self._clock = policy.clock
         self._last = self._clock()
-        for stale in directory.glob(f"{stem}.*.pickle"):
-            if stale != self.path:
-                _log.info("removed a snapshot of other code or config: %s", stale)
+        for stale in [*directory.glob(f"{stem}.*.pickle"), *directory.glob(f"{stem}.*.parquet")]:
+            if stale not in (self.path, self.kept):
+                _log.info("removed a snapshot or kept table of other code or config: %s", stale)
                 stale.unlink(missing_ok=True)
 
     def load(self) -> dict | None:
@@ -116,6 +129,51 @@ class Snapshot:
     def remove(self) -> None:
         """Delete the snapshot (the run's table is written)."""
         self.path.unlink(missing_ok=True)
+
+    def finish(self, table: str | os.PathLike | None) -> None:
+        """The run's table is written at ``table`` (None: not written): keep it until the job completes, then
+        delete the snapshot (in this order, so that a kill in between leaves one of them)."""
+        if table is not None:
+            _link_or_copy(Path(table), self.kept)
+        self.remove()
+
+    def restore(self, table: str | os.PathLike) -> bool:
+        """Put the run's kept table at ``table`` (the same bytes) if an earlier attempt of its job finished
+        it; return whether it did."""
+        if not self.kept.is_file():
+            return False
+        _link_or_copy(self.kept, Path(table))
+        self.remove()  # left by a kill between keeping the table and removing the snapshot
+        _log.info("restored the finished table %s from %s (not run again)", table, self.kept)
+        return True
+
+
+def _stem(seeds) -> str:
+    return f"seeds~{seeds[0]}-{seeds[-1]}"
+
+
+def _directory(root, regime: str, algorithm: str, constants: str, instance: str, horizon: int) -> Path:
+    return Path(root) / regime / algorithm / constants / instance / f"T~{horizon}"
+
+
+def _link_or_copy(source: Path, target: Path) -> None:
+    """``target`` becomes ``source``'s file atomically: a hard link (no bytes copied), or a copy where the
+    file system cannot link (another device, no hard links)."""
+    with atomic_path(target) as tmp:
+        tmp.unlink()
+        try:
+            os.link(source, tmp)
+        except OSError:
+            shutil.copyfile(source, tmp)
+
+
+def clear_kept(policy: SnapshotPolicy, regime: str, algorithm: str, constants: str, runs: list[dict]) -> None:
+    """Delete the kept tables of a run job's ``runs`` (``{"instance", "T", "seeds"}`` dicts), whatever their
+    key: the job has written all its tables, and Snakemake keeps its output from now on."""
+    for run in runs:
+        directory = _directory(policy.root, regime, algorithm, constants, run["instance"], run["T"])
+        for path in directory.glob(f"{_stem(run['seeds'])}.*.parquet"):
+            path.unlink(missing_ok=True)
 
 
 class TableProgress:

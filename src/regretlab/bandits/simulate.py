@@ -14,10 +14,10 @@ from regretlab.bandits.instance import BanditInstance
 from regretlab.bandits.lower_bound import Theorem5Construction, materialise
 from regretlab.bandits.tracking import PER_ARM_COLUMNS, RECORD_COLUMNS, Tracker, per_arm_record
 from regretlab.checkpoints import log_checkpoints
-from regretlab.io import read_json, stack_run_frames, write_run_table
+from regretlab.io import read_json, read_parquet_metadata, stack_run_frames, write_run_table
 from regretlab.run_sets import play_run_set
 from regretlab.seeding import draws_of, environment_and_learner_rngs, job_seed_sequence
-from regretlab.snapshots import SeedProgress, Snapshot, SnapshotPolicy, TableProgress
+from regretlab.snapshots import SeedProgress, Snapshot, SnapshotPolicy, TableProgress, clear_kept
 
 #: Rounds simulated per call into a compiled kernel: bounds memory at ``CHUNK_ROUNDS × K`` floats.
 CHUNK_ROUNDS = 8192
@@ -261,7 +261,8 @@ def run_and_write(
     With a ``path``, the rows are written atomically as parquet with their provenance (package version, git
     commit, config hash, wall time, the learner's parameters and hypotheses) in the file's metadata. With
     ``snapshots``, the batch snapshots its progress and resumes from a snapshot (:mod:`regretlab.snapshots`),
-    which is removed once the table is written.
+    which is removed once the table is written; the table is kept beside it until the job completes, and
+    restored (not run again) when a killed job reruns.
     """
     start = time.perf_counter()
     snapshot = (
@@ -269,6 +270,8 @@ def run_and_write(
         if snapshots is None
         else Snapshot(snapshots, regime, algorithm, constants, instance_name, horizon, seeds, config)
     )
+    if snapshot is not None and path is not None and snapshot.restore(path):
+        return restored_summary(path)
     runs, learner_info = run_seeds(
         regime,
         instance_name,
@@ -284,20 +287,32 @@ def run_and_write(
     if path is not None:
         write_run_table(path, runs, config, wall_time, learner_info, seeds)
     if snapshot is not None:
-        snapshot.remove()
-    final = runs[runs["t"] == horizon]
+        snapshot.finish(path)
+    return {**_summary(runs, wall_time), **learner_info}
+
+
+def _summary(runs: pd.DataFrame, wall_time: float) -> dict:
+    """The key columns of a run table and its final (t = T) means."""
+    first = runs.iloc[0]
+    final = runs[runs["t"] == first["T"]]
     return {
-        "regime": regime,
-        "instance": instance_name,
-        "algorithm": algorithm,
-        "constants": constants,
-        "T": horizon,
-        "seeds": list(seeds),
+        "regime": first["regime"],
+        "instance": first["instance"],
+        "algorithm": first["algorithm"],
+        "constants": first["constants"],
+        "T": int(first["T"]),
+        "seeds": [int(seed) for seed in runs["seed"].unique()],
         "pseudo_regret_mean": float(final["pseudo_regret"].mean()),
         "L_star_mean": float(final["L_star"].mean()),
         "wall_time_s": round(wall_time, 3),
-        **learner_info,
     }
+
+
+def restored_summary(path: str) -> dict:
+    """The summary of a run table restored from an earlier attempt of its job (its wall time is that
+    attempt's)."""
+    summary = _summary(pd.read_parquet(path), read_parquet_metadata(path)["wall_time_s"])
+    return {**summary, "restored": True}
 
 
 def run_set_and_write(
@@ -312,7 +327,8 @@ def run_set_and_write(
     snapshots: SnapshotPolicy | None = None,
 ) -> None:
     """Run every run of one run job (:class:`regretlab.cost.RunPart`) and write each table under
-    ``directory`` (:func:`regretlab.run_sets.play_run_set`), with ``snapshots`` (:func:`run_and_write`)."""
+    ``directory`` (:func:`regretlab.run_sets.play_run_set`), with ``snapshots`` (:func:`run_and_write`; the
+    job's kept tables are deleted once all are written)."""
 
     def run_one(name: str, instance: BanditInstance, run: dict, path: str) -> dict:
         return run_and_write(
@@ -323,3 +339,5 @@ def run_set_and_write(
         return BanditInstance.from_dict(read_json(path))
 
     play_run_set(runs, instance_paths, load, run_one, directory, log)
+    if snapshots is not None:
+        clear_kept(snapshots, regime, algorithm, constants, runs)

@@ -22,10 +22,10 @@ from regretlab.cmdp.dual import paper_dual_box_horizon
 from regretlab.cmdp.environments import CMDPEnvironment, make_environment
 from regretlab.cmdp.instance import CMDP, constraint_summary, make_cmdp
 from regretlab.cmdp.simulate import simulate
-from regretlab.io import read_json, stack_run_frames, write_json, write_run_table
+from regretlab.io import read_json, read_parquet_metadata, stack_run_frames, write_json, write_run_table
 from regretlab.run_sets import play_run_set
 from regretlab.seeding import environment_and_learner_rngs, job_seed_sequence
-from regretlab.snapshots import Snapshot, SnapshotPolicy, TableProgress
+from regretlab.snapshots import Snapshot, SnapshotPolicy, TableProgress, clear_kept
 
 
 def rho_at(spec: dict, horizon: int | None) -> float:
@@ -192,31 +192,47 @@ def run_and_write(
     """Run a seed batch (see :func:`run_seeds`) and return a short summary; with a ``path``, also write the
     rows atomically as parquet with their provenance in the file's metadata. With ``snapshots``, the batch
     snapshots its progress and resumes from a snapshot (:mod:`regretlab.snapshots`), which is removed once
-    the table is written."""
+    the table is written; the table is kept beside it until the job completes, and restored (not run again)
+    when a killed job reruns."""
     start = time.perf_counter()
     snapshot = (
         None
         if snapshots is None
         else Snapshot(snapshots, regime, algorithm, constants, instance_name, horizon, seeds, config)
     )
+    if snapshot is not None and path is not None and snapshot.restore(path):
+        return restored_summary(path)
     runs, info = run_seeds(regime, instance_name, instance, algorithm, constants, horizon, seeds, snapshot)
     wall_time = time.perf_counter() - start
     if path is not None:
         write_run_table(path, runs, config, wall_time, info, seeds)
     if snapshot is not None:
-        snapshot.remove()
-    final = runs[runs["t"] == horizon]
+        snapshot.finish(path)
+    return _summary(runs, wall_time)
+
+
+def _summary(runs: pd.DataFrame, wall_time: float) -> dict:
+    """The key columns of a run table and its final (t = T) means."""
+    first = runs.iloc[0]
+    final = runs[runs["t"] == first["T"]]
     return {
-        "regime": regime,
-        "instance": instance_name,
-        "algorithm": algorithm,
-        "constants": constants,
-        "T": horizon,
-        "seeds": list(seeds),
+        "regime": first["regime"],
+        "instance": first["instance"],
+        "algorithm": first["algorithm"],
+        "constants": first["constants"],
+        "T": int(first["T"]),
+        "seeds": [int(seed) for seed in runs["seed"].unique()],
         "regret_mean": float(final["regret"].mean()),
         "violation_mean": float(final["violation"].mean()),
         "wall_time_s": round(wall_time, 3),
     }
+
+
+def restored_summary(path: str) -> dict:
+    """The summary of a run table restored from an earlier attempt of its job (its wall time is that
+    attempt's)."""
+    summary = _summary(pd.read_parquet(path), read_parquet_metadata(path)["wall_time_s"])
+    return {**summary, "restored": True}
 
 
 def run_set_and_write(
@@ -231,8 +247,9 @@ def run_set_and_write(
     snapshots: SnapshotPolicy | None = None,
 ) -> None:
     """Run every run of one run job (:class:`regretlab.cost.RunPart`) and write each table under
-    ``directory`` (:func:`regretlab.run_sets.play_run_set`), with ``snapshots`` (:func:`run_and_write`); an
-    instance whose ρ depends on T is rebuilt per horizon (:func:`instance_at_horizon`)."""
+    ``directory`` (:func:`regretlab.run_sets.play_run_set`), with ``snapshots`` (:func:`run_and_write`; the
+    job's kept tables are deleted once all are written); an instance whose ρ depends on T is rebuilt per
+    horizon (:func:`instance_at_horizon`)."""
 
     def run_one(name: str, instance: dict, run: dict, path: str) -> dict:
         at_horizon = instance_at_horizon(instance, config["instances"][name], regime, name, run["T"])
@@ -241,3 +258,5 @@ def run_set_and_write(
         )
 
     play_run_set(runs, instance_paths, read_json, run_one, directory, log)
+    if snapshots is not None:
+        clear_kept(snapshots, regime, algorithm, constants, runs)
