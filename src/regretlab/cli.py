@@ -33,7 +33,7 @@ from regretlab.bandits import instance as bandit_instance
 from regretlab.bandits import simulate as bandit_simulate
 from regretlab.checks import run_problems
 from regretlab.cmdp import runs as cmdp_runs
-from regretlab.config import ConfigError, load_schema, validate_config
+from regretlab.config import SCALES, ConfigError, load_schema, require_scale, validate_config
 from regretlab.cost import estimate, format_estimate
 from regretlab.kinds import KINDS
 from regretlab.names import did_you_mean, not_one_of
@@ -144,7 +144,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     listing.add_argument(
         "--scale",
-        help="regimes: the scale (quick or paper) whose horizons and seeds to show (default: the config's)",
+        help=f"regimes: the scale ({', '.join(SCALES)}) whose horizons and seeds to show (default: the "
+        "config's)",
     )
     run = commands.add_parser(
         "run",
@@ -190,7 +191,7 @@ def _parser() -> argparse.ArgumentParser:
     cost = commands.add_parser("estimate", help="run jobs, rounds and CPU-hours of a scale, per regime")
     cost.add_argument("--config", default="config.yaml", help="workflow config file (default: config.yaml)")
     cost.add_argument("--schema", default=str(DEFAULT_SCHEMA), help="config schema (default: %(default)s)")
-    cost.add_argument("--scale", choices=["quick", "paper"], help="scale to estimate (default: the config's)")
+    cost.add_argument("--scale", choices=SCALES, help="scale to estimate (default: the config's)")
     cost.add_argument("--regime", help="estimate this regime only (default: every regime of the config)")
     cost.add_argument(
         "--job-minutes",
@@ -306,7 +307,7 @@ def _run(args: argparse.Namespace) -> dict:
 def _estimate(args: argparse.Namespace) -> str:
     config = load_config(args.config, args.schema)
     if args.scale is not None:
-        config["scale"] = args.scale
+        require_scale(config, args.scale)
     if args.job_minutes is not None:
         config["job_minutes"] = args.job_minutes
     if args.regime is not None:

@@ -30,6 +30,12 @@ class ConfigError(ValueError):
     """A configuration problem: one line per problem, each naming the offending field and what is allowed."""
 
 
+#: The scales, as the schema's ``scale`` enum and a regime's ``scales`` list them (a test checks that they
+#: agree): ``quick`` (a laptop), ``paper`` (a cluster), ``frontier`` (each claim's T_informative where one
+#: run fits a day on one core; a regime needs a ``frontier`` grid only in a config run at that scale).
+SCALES = ("quick", "paper", "frontier")
+
+
 def _field(path) -> str:
     parts = []
     for part in path:
@@ -170,6 +176,7 @@ def validate_config(config: dict, schema_path: str | os.PathLike) -> dict:
     errors = sorted(validator.iter_errors(config), key=lambda e: (list(map(str, e.absolute_path)), e.message))
     problems = [_describe(error, config) for error in _outermost(_one_per_wrong_type(errors))]
     if not problems:
+        problems += scale_problems(config)
         problems += _draws_problems(config["regimes"])
         for name, regime in config["regimes"].items():
             defaulted = _fill_default_bounds(regime)
@@ -181,6 +188,26 @@ def validate_config(config: dict, schema_path: str | os.PathLike) -> dict:
     if problems:
         raise ConfigError("\n".join(problems))
     return config
+
+
+def scale_problems(config: dict) -> list[str]:
+    """One line per regime without a grid for the config's ``scale`` (the schema requires only two)."""
+    scale = config["scale"]
+    return [
+        f"config field regimes.{name}.scales: has no {scale!r} grid, and the scale is {scale!r}; it has "
+        f"{list(regime['scales'])}: add scales.{scale} (horizons and seeds) or run another scale"
+        for name, regime in config["regimes"].items()
+        if scale not in regime["scales"]
+    ]
+
+
+def require_scale(config: dict, scale: str) -> None:
+    """Set a validated config's ``scale`` (the CLI's ``--scale``); :class:`ConfigError` if a regime has no
+    grid for it."""
+    config["scale"] = scale
+    problems = scale_problems(config)
+    if problems:
+        raise ConfigError("\n".join(problems))
 
 
 def _draws_problems(regimes: dict) -> list[str]:

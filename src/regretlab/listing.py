@@ -276,14 +276,15 @@ def list_regimes(config: dict, scale: str, names: list[str] | None = None) -> st
                 lines.append(f"  scale {scale_name}{marker}: horizons {horizons}; seeds {grid['seeds']}")
             lines.append("")
         return "\n".join(lines).rstrip()
+    none = {"horizons": [], "seeds": "-"}  # a regime without a grid at this scale (frontier is optional)
     rows = [
         [
             name,
             regime["kind"],
             regime["x"],
             str(len(regime["instances"])),
-            " ".join(_horizon(T) for T in regime["scales"][scale]["horizons"]),
-            str(regime["scales"][scale]["seeds"]).replace(" ", ""),
+            " ".join(_horizon(T) for T in regime["scales"].get(scale, none)["horizons"]) or "-",
+            str(regime["scales"].get(scale, none)["seeds"]).replace(" ", ""),
             ", ".join(regime["algorithms"]),
         ]
         for name, regime in regimes.items()

@@ -1,0 +1,89 @@
+"""The quick-scale aggregates that tests/test_frontier.py computes each claim's T_informative from.
+
+T_informative (regretlab.analysis.evidence) extrapolates each claim's curves from their measured points, so it
+needs a default run's aggregate tables; the test recomputes it from these with today's claims, bounds and
+learners (a changed bound or claim is seen at once, without rerunning the workflow). Kept in
+``tests/data/evidence_quick/``: the aggregate rows at ``t = T`` (all the search reads), the exponent fits,
+the instance files, and per regime a hash of what its quick-scale aggregate depends on in the config, so
+that a changed regime says the fixture is stale instead of passing on old data.
+
+Refresh after changing a regime of the shipped config (a default run's ``results/`` on that config)::
+
+    .venv/bin/snakemake && .venv/bin/python tests/evidence_fixture.py results
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sys
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+from regretlab.config import validate_config
+from regretlab.io import config_hash
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURE = REPO / "tests" / "data" / "evidence_quick"
+SHIPPED = REPO / "tests" / "config" / "default.yaml"
+REFRESH = ".venv/bin/snakemake && .venv/bin/python tests/evidence_fixture.py results"
+#: Aggregate columns the evidence table does not read, left out of the fixture.
+UNREAD_COLUMNS = ("paper", "theorem", "instance_label", "bound_label", "runs_hash")
+UNREAD_SUFFIXES = ("_ci_low", "_ci_high")
+
+
+def regime_key(regime: dict) -> str:
+    """A hash of what a regime's quick-scale aggregate depends on in its config entry (not its title, its
+    description or its other scales)."""
+    entry = {k: v for k, v in regime.items() if k not in ("theorem", "description", "paper", "scales")}
+    return config_hash({**entry, "quick": regime["scales"]["quick"]})
+
+
+def shipped_config() -> dict:
+    """The shipped config (tests/config/default.yaml), validated."""
+    config = yaml.safe_load(SHIPPED.read_text(encoding="utf-8"))
+    return validate_config(config, REPO / "schemas" / "config.schema.yaml")
+
+
+def load() -> tuple[pd.DataFrame, pd.DataFrame, dict, dict]:
+    """The fixture: aggregate rows, exponent fits, instances by (regime, instance), and regime keys."""
+    summary = pd.read_parquet(FIXTURE / "summary.parquet")
+    exponents = pd.read_parquet(FIXTURE / "exponents.parquet")
+    with gzip.open(FIXTURE / "instances.json.gz", "rt", encoding="utf-8") as stream:
+        instances = {tuple(key.split("/")): value for key, value in json.load(stream).items()}
+    keys = json.loads((FIXTURE / "regimes.json").read_text(encoding="utf-8"))
+    return summary, exponents, instances, keys
+
+
+def refresh(results: Path) -> None:
+    """Write the fixture from a default run's ``results/`` on the shipped config."""
+    config = shipped_config()
+    names = list(config["regimes"])
+    summaries = [pd.read_parquet(results / "summary" / f"{name}.parquet") for name in names]
+    summary = pd.concat(summaries, ignore_index=True)
+    exponents = pd.concat(
+        [pd.read_parquet(results / "summary" / f"{name}.exponents.parquet") for name in names],
+        ignore_index=True,
+    )
+    instances = {
+        f"{name}/{instance}": json.loads((results / "instances" / name / f"{instance}.json").read_text())
+        for name in names
+        for instance in config["regimes"][name]["instances"]
+    }
+    FIXTURE.mkdir(parents=True, exist_ok=True)
+    # The rows the search reads (t = T), without the columns it never reads (labels, run hashes, intervals of
+    # the metrics: it reads their means).
+    dropped = [c for c in summary if c.endswith(UNREAD_SUFFIXES) or c in UNREAD_COLUMNS]
+    final = summary[summary["t"] == summary["T"]].drop(columns=dropped)
+    final.to_parquet(FIXTURE / "summary.parquet", index=False)
+    exponents.to_parquet(FIXTURE / "exponents.parquet", index=False)
+    with gzip.GzipFile(FIXTURE / "instances.json.gz", "wb", mtime=0) as stream:
+        stream.write(json.dumps(instances, sort_keys=True).encode("utf-8"))
+    keys = {name: regime_key(regime) for name, regime in config["regimes"].items()}
+    (FIXTURE / "regimes.json").write_text(json.dumps(keys, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    refresh(Path(sys.argv[1]))

@@ -1,0 +1,191 @@
+"""The frontier scale (issue 17, item 5): for every claim of the evidence table whose T_informative is finite,
+a horizon at or past it in the regime of the curve that attains it, wherever one run there fits a day on one
+core; the scale dry-runs, whole and cut as profiles/slurm cuts it.
+
+T_informative is computed here, from the claim registry, the bound functions and the learners of today's
+code, on the quick-scale aggregates of the shipped config kept in tests/data/evidence_quick
+(tests/evidence_fixture.py). The search extrapolates from measured points, so it needs a default run's
+aggregates. A fixture rather than the committed figures/evidence.csv: a changed bound or claim is checked at
+once, without a rerun of the workflow and a regeneration of figures/ (which the integrating session does),
+and a regime whose config entry changed makes the fixture stale, which the test says."""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import evidence_fixture
+import pytest
+import yaml
+
+from regretlab.analysis.evidence import evidence_table, point_at
+from regretlab.cli import main
+from regretlab.config import SCALES, ConfigError, load_schema, run_jobs, validate_config
+from regretlab.cost import estimate, run_seconds
+from regretlab.theory import BOUNDS, TRIVIAL_BOUNDS, ceiling
+
+REPO = Path(__file__).resolve().parents[1]
+SCHEMA = REPO / "schemas" / "config.schema.yaml"
+SMOKE = REPO / "tests" / "config" / "smoke.yaml"
+SHIPPED = evidence_fixture.SHIPPED
+#: One run (one seed at one horizon) must fit this on one core, at regretlab.cost's unit costs.
+DAY_SECONDS = 24 * 3600
+
+
+def test_the_scales_are_the_schemas():
+    schema = load_schema(SCHEMA)
+    assert schema["properties"]["scale"]["enum"] == list(SCALES)
+    assert list(schema["$defs"]["regime"]["properties"]["scales"]["properties"]) == list(SCALES)
+
+
+def test_a_config_run_at_a_scale_needs_its_grid_in_every_regime(capsys, monkeypatch):
+    """The smoke config has no frontier grid: at scale frontier, one line per regime names the field (before
+    any job: the Snakefile validates the same way); `regretlab estimate --scale frontier` says the same."""
+    config = yaml.safe_load(SMOKE.read_text(encoding="utf-8"))
+    config["scale"] = "frontier"
+    with pytest.raises(ConfigError) as error:
+        validate_config(config, SCHEMA)
+    lines = str(error.value).splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        f"config field regimes.{name}.scales" for name in config["regimes"]
+    ]
+    assert all("has no 'frontier' grid" in line and "add scales.frontier" in line for line in lines)
+    monkeypatch.chdir(REPO)
+    assert main(["estimate", "--config", str(SMOKE.relative_to(REPO)), "--scale", "frontier"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("regretlab: error: config field regimes.smoke_exp3g.scales: has no 'frontier'")
+
+
+@pytest.fixture(scope="module")
+def shipped() -> dict:
+    return evidence_fixture.shipped_config()
+
+
+@pytest.fixture(scope="module")
+def evidence(shipped):
+    """Today's evidence table on the fixture's quick-scale aggregates, with the aggregate rows."""
+    summary, exponents, instances, keys = evidence_fixture.load()
+    stale = sorted(
+        name
+        for name, regime in shipped["regimes"].items()
+        if keys.get(name) != evidence_fixture.regime_key(regime)
+    )
+    if stale:
+        pytest.fail(
+            f"tests/data/evidence_quick holds no quick-scale aggregates of the shipped config's regimes "
+            f"{stale} (new or changed since it was made): refresh it with `{evidence_fixture.REFRESH}`"
+        )
+    return evidence_table([summary], [exponents], instances, shipped), summary, instances
+
+
+def _one_run_hours(config: dict, curve: str, T: float) -> float:
+    regime, instance, algorithm = curve.split("/")[:3]
+    return run_seconds(regime, config["regimes"][regime], instance, algorithm, math.ceil(T), 1) / 3600
+
+
+def test_every_claim_that_speaks_within_a_day_is_reached_by_the_frontier_scale(evidence, shipped):
+    """The regime of the curve that attains a claim's T_informative has a frontier horizon ≥ T_informative
+    wherever one run at T_informative fits a day; the others are beyond a day at the cost model's prices."""
+    table, _, _ = evidence
+    finite = table[table["T_informative"].notna()]
+    assert len(finite) >= 10, table[["claim", "T_informative"]]
+    missed, past_paper, beyond_a_day = [], [], []
+    for row in finite.itertuples():
+        regime = row.T_informative_curve.split("/")[0]
+        scales = shipped["regimes"][regime]["scales"]
+        hours = _one_run_hours(shipped, row.T_informative_curve, row.T_informative)
+        if hours > DAY_SECONDS / 3600:
+            beyond_a_day.append((row.claim, f"{row.T_informative:.3g}", f"{hours:.3g} CPU-h"))
+        elif max(scales["frontier"]["horizons"]) < row.T_informative:
+            missed.append((row.claim, regime, row.T_informative, scales["frontier"]["horizons"]))
+        elif max(scales["paper"]["horizons"]) < row.T_informative:
+            past_paper.append(row.claim)
+    assert not missed, f"not reached by the frontier scale (claim, regime, T_informative, horizons): {missed}"
+    # What the frontier scale adds: claims beyond every paper-scale horizon (so this test can fail).
+    assert past_paper, "no claim needs more than the paper scale: the frontier scale would be the paper scale"
+    print(f"reached past the paper scale: {past_paper}; beyond a day: {beyond_a_day}")
+
+
+def test_the_frontier_horizons_keep_the_hypotheses_of_the_claims_they_reach(evidence, shipped):
+    """At the smallest frontier horizon ≥ T_informative of an explicit bound (extrapolated from its largest
+    measured point below, as the search does): the theorem's hypotheses hold (Condition 2 for the CMDP
+    theorems) and the bound is inside the trivial bound and the learner's own ceiling, so the check can fail
+    there."""
+    table, summary, instances = evidence
+    checked = []
+    for row in table[table["T_informative"].notna()].itertuples():
+        regime, instance, algorithm, constants, bound = row.T_informative_curve.split("/")
+        spec = BOUNDS[bound]
+        hours = _one_run_hours(shipped, row.T_informative_curve, row.T_informative)
+        if not spec.explicit or hours > DAY_SECONDS / 3600:
+            continue
+        frontier = shipped["regimes"][regime]["scales"]["frontier"]["horizons"]
+        T = min(h for h in frontier if h >= row.T_informative)
+        measured = summary[
+            (summary["regime"] == regime) & (summary["instance"] == instance)
+            & (summary["algorithm"] == algorithm) & (summary["constants"] == constants)
+            & (summary["bound_name"] == bound) & (summary["T"] <= T)
+        ].sort_values("T")  # fmt: skip
+        kind = shipped["regimes"][regime]["kind"]
+        point = point_at(measured.iloc[-1].to_dict(), instances[(regime, instance)], kind, T)
+        assert spec.hypotheses is None or spec.hypotheses(point), (row.claim, T)
+        value, upper = spec.evaluate(point), spec.direction != "lower"
+        trivial = TRIVIAL_BOUNDS[spec.metric](point) if spec.metric in TRIVIAL_BOUNDS else math.nan
+        cap = ceiling(spec.metric, algorithm, point)
+        for limit in (trivial, cap):  # NaN: none
+            assert math.isfinite(value) and not ((value >= limit) if upper else (value <= limit)), (row, T)
+        checked.append(row.claim)
+    assert {"theorem5_000", "theorem7_000"} <= set(checked), checked
+
+
+def test_every_frontier_run_fits_a_day(shipped):
+    config = {**shipped, "scale": "frontier"}
+    runs = [job for name in config["regimes"] for job in run_jobs(config, name)]
+    hours = {
+        job: run_seconds(job.regime, config["regimes"][job.regime], job.instance, job.algorithm, job.T, 1)
+        / 3600
+        for job in runs
+    }
+    longest = max(hours, key=hours.get)
+    assert hours[longest] <= DAY_SECONDS / 3600, (longest, hours[longest])
+
+
+def _snakemake(*args: str, cwd: Path) -> str:
+    cmd = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--dry-run", *args]
+    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=600, env=dict(os.environ))
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done.stdout + done.stderr
+
+
+@pytest.mark.workflow
+@pytest.mark.parametrize("split", [False, True], ids=["whole run sets", "profiles/slurm job split"])
+def test_the_frontier_scale_dry_runs_with_the_jobs_of_its_estimate(split, shipped, tmp_path):
+    """`snakemake -n --config scale=frontier` on the shipped config, locally and with profiles/slurm (its
+    15-minute jobs: the 2.5·10⁹-episode runs are jobs of their own), plans the run jobs of the estimate."""
+    if split:
+        profile = REPO / "profiles" / "slurm"
+        args = [
+            "--workflow-profile",
+            str(profile),
+            "--configfile",
+            str(SHIPPED),
+            str(profile / "job_size.yaml"),
+        ]
+    else:
+        args = ["--profile", str(REPO / "profiles" / "default"), "--configfile", str(SHIPPED)]
+    out = _snakemake(*args, "--config", "scale=frontier", cwd=tmp_path)
+    planned = {m.group(1): int(m.group(2)) for m in re.finditer(r"^(\w+_run)\s+(\d+)\s*$", out, re.MULTILINE)}
+    config = {**shipped, "scale": "frontier", "job_minutes": 15 if split else None}
+    estimates = estimate(config)
+    assert planned and sum(planned.values()) == sum(e.run_jobs for e in estimates), (planned, out[-2000:])
+    if split:  # every run longer than 15 minutes is a job of its own
+        sets = {
+            (job.regime, job.algorithm, job.constants)
+            for n in config["regimes"]
+            for job in run_jobs(config, n)
+        }
+        assert sum(planned.values()) > len(sets)
