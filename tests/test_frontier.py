@@ -58,6 +58,10 @@ def test_a_config_run_at_a_scale_needs_its_grid_in_every_regime(capsys, monkeypa
     assert main(["estimate", "--config", str(SMOKE.relative_to(REPO)), "--scale", "frontier"]) == 2
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("regretlab: error: config field regimes.smoke_exp3g.scales: has no 'frontier'")
+    # Listing a scale a regime has no grid for shows "-" there.
+    assert main(["list", "regimes", "--config", str(SMOKE.relative_to(REPO)), "--scale", "frontier"]) == 0
+    rows = capsys.readouterr().out.splitlines()[2:]
+    assert rows and all(row.split()[4:6] == ["-", "-"] for row in rows), rows
 
 
 @pytest.fixture(scope="module")
