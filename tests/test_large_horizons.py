@@ -13,7 +13,7 @@ import pytest
 
 from regretlab.bandits import instance as bandit_instance
 from regretlab.bandits.algorithms import ALGORITHMS, make_learner
-from regretlab.bandits.simulate import CHUNK_ROUNDS, simulate
+from regretlab.bandits.simulate import CHUNK_ROUNDS, COUNTER_COLUMNS, simulate
 from regretlab.bandits.tracking import Tracker
 from regretlab.checkpoints import log_checkpoints
 from regretlab.cmdp import runs as cmdp_runs
@@ -86,6 +86,7 @@ def _bandit_run_near(algorithm: str, horizon: int, start: int):
         "env_rng": env_rng,
         "tracker": Tracker(instance.graph.n_arms, checkpoints),
         "per_arm": [],
+        "counters": {column: [] for column, key in COUNTER_COLUMNS.items() if key in learner.params},
         "t0": start,
         "next": int(np.searchsorted(ends, start, side="right")),
     }
@@ -103,6 +104,8 @@ def test_a_bandit_run_past_two_to_the_31_records_every_checkpoint(algorithm):
     assert frame["t"].tolist() == [*AROUND.tolist(), horizon]
     columns = ["pseudo_regret", "realized_regret", "L_star"]
     assert np.isfinite(frame[columns].to_numpy()).all(), frame
+    if "n_resets" in learner.params:  # the resets so far, read at each checkpoint: a count, never negative
+        assert (frame["resets"].to_numpy() >= 0).all(), frame["resets"]
     played = frame["t"].to_numpy() - start
     assert (frame["L_star"].to_numpy() <= played).all() and (np.abs(frame["pseudo_regret"]) <= played).all()
     for name, value in learner.params.items():  # reset rounds, epochs, … as the learner reports them
