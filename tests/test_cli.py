@@ -232,6 +232,18 @@ def test_estimate_gives_the_wall_time_on_n_workers_and_narrows_to_one_regime(rep
         assert stop.value.code == 2 and f"{bad[0]}: must be a positive" in capsys.readouterr().err
 
 
+def test_estimate_total_prints_the_whole_estimate_without_its_regime_lines(repo, capsys, monkeypatch):
+    monkeypatch.chdir(repo)
+    smoke = ["estimate", "--config", "tests/config/smoke.yaml", "--scale", "paper", "--workers", "3"]
+    assert main(smoke) == 0
+    whole = capsys.readouterr().out.splitlines()
+    assert main([*smoke, "--total"]) == 0
+    total = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in total[2:3]] == ["total"]
+    assert total[0] == whole[0] and total[3:] == whole[5:]  # the same total, legend and wall time
+    assert total[2].split() == whole[4].split()
+
+
 def test_estimate_calibrate_prints_the_measured_unit_costs(repo, capsys, monkeypatch):
     import regretlab.calibration
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -85,33 +86,53 @@ def test_default_config_fixture_is_the_shipped_config():
     )
 
 
-def _quoted_estimates() -> list[tuple[str, str, str]]:
-    """(file, scale, block) of every fenced block README or the guide in docs/ (not the helpers' notes in
-    docs/notes/) quote from `regretlab estimate`: a block whose first line is ``scale: <name>``."""
+#: Markdown files that may quote `regretlab estimate`: README and the guide (not the helpers' notes).
+def _quoting_files() -> list[Path]:
     notes = REPO / "docs" / "notes"
     guide = [path for path in sorted((REPO / "docs").glob("**/*.md")) if notes not in path.parents]
-    files = [REPO / "README.md", *guide]
+    return [REPO / "README.md", *guide]
+
+
+def _quoted_estimates() -> list[tuple[str, list[str], str]]:
+    """(file, arguments, block) of every fenced block README or the guide quote from `regretlab estimate`: a
+    block whose first line is ``scale: <name>`` (the output of ``regretlab estimate --scale <name>``) or
+    ``$ regretlab estimate <arguments>`` followed by its output. A ``--calibrate`` block is an example of a
+    machine's measurement (abridged), not checked."""
     found = []
-    for path in files:
-        text = path.read_text(encoding="utf-8")
-        for match in re.finditer(r"```\n(scale: (\w+)\n.*?)```", text, flags=re.S):
-            found.append((str(path.relative_to(REPO)), match.group(2), match.group(1)))
+    pattern = r"```\n(?:\$ regretlab (estimate [^\n]*)\n)?(scale: (\w+)[^\n]*\n.*?)```"
+    for path in _quoting_files():
+        for match in re.finditer(pattern, path.read_text(encoding="utf-8"), flags=re.S):
+            command, block, scale = match.groups()
+            arguments = shlex.split(command) if command else ["estimate", "--scale", scale]
+            if "--calibrate" not in arguments:
+                found.append((str(path.relative_to(REPO)), arguments, block))
     return found
 
 
 def test_readme_quotes_the_estimate_of_the_shipped_config(capsys, monkeypatch):
-    """README's "Know the cost first" block is `regretlab estimate --scale paper` on the shipped config
+    """README's and the guide's `regretlab estimate` blocks are that command's output on the shipped config
     (tests/config/default.yaml, not the working config.yaml, which a user may have edited)."""
     monkeypatch.chdir(REPO)
     quoted = _quoted_estimates()
     assert quoted, "README.md (or docs/) no longer quotes `regretlab estimate`: drop this test with it"
-    for path, scale, block in quoted:
-        assert main(["estimate", "--config", str(SHIPPED.relative_to(REPO)), "--scale", scale]) == 0
+    for path, arguments, block in quoted:
+        assert main([*arguments, "--config", str(SHIPPED.relative_to(REPO))]) == 0
         printed = capsys.readouterr().out
+        command = " ".join(["regretlab", *arguments])
         assert block == printed, (
-            f"{path}'s `regretlab estimate --scale {scale}` block is stale: replace it with the output of "
-            f"`regretlab estimate --scale {scale} --config tests/config/default.yaml`:\n{printed}"
+            f"{path}'s `{command}` block is stale: replace it with the output of "
+            f"`{command} --config tests/config/default.yaml`:\n{printed}"
         )
+
+
+def test_every_quoted_estimate_block_is_checked():
+    """Every fenced block of README or the guide that opens with ``scale: `` or ``$ regretlab estimate``
+    (but a ``--calibrate`` one) is checked above: a block the pattern missed would stay stale unnoticed."""
+    opened = 0
+    for path in _quoting_files():
+        text = path.read_text(encoding="utf-8")
+        opened += len(re.findall(r"```\n(?:scale: |\$ regretlab estimate (?![^\n]*--calibrate))", text))
+    assert opened == len(_quoted_estimates())
 
 
 def _committed_and_unmodified(path: Path) -> str | None:

@@ -8,8 +8,9 @@ a short summary (``--json``: the full machine-readable one). ``estimate`` prints
 run jobs, the rounds or episodes they simulate and the CPU-hours predicted by the cost model the workflow's
 resource requests use (:mod:`regretlab.cost`); ``--workers N`` adds the wall time on N workers,
 ``--calibrate`` measures the unit costs on this machine first (:mod:`regretlab.calibration`), ``--regime``
-narrows it to one regime and ``--job-minutes`` cuts the jobs as ``job_minutes`` does (``regretlab estimate
---scale paper --job-minutes 15 --workers 200``: the SLURM profile's jobs on 200 cores). ``list`` prints the
+narrows it to one regime, ``--total`` prints the total line alone and ``--job-minutes`` cuts the jobs as
+``job_minutes`` does (``regretlab estimate --scale paper --job-minutes 15 --workers 200``: the SLURM
+profile's jobs on 200 cores). ``list`` prints the
 registries (:mod:`regretlab.listing`).
 
 Every bad argument or config is reported before anything runs or is written, as one line
@@ -203,6 +204,9 @@ def _parser() -> argparse.ArgumentParser:
         "--workers", type=_positive_int, help="also print the wall time of the run jobs on this many workers"
     )
     cost.add_argument(
+        "--total", action="store_true", help="print the total line alone, not one line per regime"
+    )
+    cost.add_argument(
         "--calibrate",
         action="store_true",
         help="measure the unit costs on this machine first (about 20 s) and predict from them",
@@ -319,7 +323,9 @@ def _estimate(args: argparse.Namespace) -> str:
         config["regimes"] = {args.regime: config["regimes"][args.regime]}
     if not args.calibrate:
         estimates = estimate(config)
-        return format_estimate(estimates, config["scale"], args.workers, job_minutes=config["job_minutes"])
+        return format_estimate(
+            estimates, config["scale"], args.workers, job_minutes=config["job_minutes"], total_only=args.total
+        )
     from regretlab.calibration import calibrate, format_calibration  # imports every run module
 
     calibration = calibrate(config)
@@ -328,7 +334,7 @@ def _estimate(args: argparse.Namespace) -> str:
         f"predicted: {calibration.startup_seconds:.1f} s per job + each run at the unit costs measured above"
     )
     return format_calibration(calibration, config) + format_estimate(
-        estimates, config["scale"], args.workers, predicted, config["job_minutes"]
+        estimates, config["scale"], args.workers, predicted, config["job_minutes"], args.total
     )
 
 

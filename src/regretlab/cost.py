@@ -388,10 +388,11 @@ def format_estimate(
     workers: int | None = None,
     predicted: str | None = None,
     job_minutes: float | None = None,
+    total_only: bool = False,
 ) -> str:
-    """The table ``regretlab estimate`` prints: one line per regime and a total; with ``workers``, the wall
-    time of the run jobs on that many workers. ``predicted`` says where the unit costs come from (default:
-    the table of this module)."""
+    """The table ``regretlab estimate`` prints: one line per regime and a total (``total_only``: the total
+    alone); with ``workers``, the wall time of the run jobs on that many workers. ``predicted`` says where the
+    unit costs come from (default: the table of this module)."""
     header = ("regime", "run jobs", "rounds/episodes", "predicted CPU-h", "requested CPU-h")
     rows = [
         (e.regime, f"{e.run_jobs}", f"{e.rounds:.3g} {e.unit}", f"{e.predicted_cpu_hours:.2f}",
@@ -407,6 +408,8 @@ def format_estimate(
             f"{sum(e.requested_cpu_hours for e in estimates):.2f}",
         )
     )
+    if total_only:
+        rows = rows[-1:]
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     lines = [
         "  ".join([row[0].ljust(widths[0]), *map(str.rjust, row[1:], widths[1:])]) for row in [header, *rows]
