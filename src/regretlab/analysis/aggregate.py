@@ -221,23 +221,26 @@ def summarise(
         x_value = float(swept[x_name]) if x_name in swept else float(stats[f"{x_name}_mean"])
         hypotheses_hold = bool(group["hypotheses_hold"].all())
         names = bounds_for(regime_config, algorithm, constants)
+        point = {  # the columns that name the point, first in every row of it
+            "regime": regime,
+            "paper": regime_config["paper"],
+            "theorem": regime_config["theorem"],
+            "instance": instance,
+            "instance_label": instance_label(numbers),
+            "algorithm": algorithm,
+            "constants": constants,
+            "T": int(horizon),
+            "t": int(checkpoint),
+            "n_seeds": len(group),
+            "x_name": x_name,
+            "x": x_value,
+        }
         # A baseline without a bound: its metrics, with no bound (those its runs have).
         for metric in [] if names else [m for m in unbounded if f"{m}_mean" in stats]:
             trivial = TRIVIAL_BOUNDS.get(metric)
             rows.append(
                 {
-                    "regime": regime,
-                    "paper": regime_config["paper"],
-                    "theorem": regime_config["theorem"],
-                    "instance": instance,
-                    "instance_label": instance_label(numbers),
-                    "algorithm": algorithm,
-                    "constants": constants,
-                    "T": int(horizon),
-                    "t": int(checkpoint),
-                    "n_seeds": len(group),
-                    "x_name": x_name,
-                    "x": x_value,
+                    **point,
                     "metric": metric,
                     "mean": stats[f"{metric}_mean"],
                     "ci_low": stats[f"{metric}_ci_low"],
@@ -270,18 +273,7 @@ def summarise(
             )
             rows.append(
                 {
-                    "regime": regime,
-                    "paper": regime_config["paper"],
-                    "theorem": regime_config["theorem"],
-                    "instance": instance,
-                    "instance_label": instance_label(numbers),
-                    "algorithm": algorithm,
-                    "constants": constants,
-                    "T": int(horizon),
-                    "t": int(checkpoint),
-                    "n_seeds": len(group),
-                    "x_name": x_name,
-                    "x": x_value,
+                    **point,
                     "metric": spec.metric,
                     "mean": stats[f"{spec.metric}_mean"],
                     "ci_low": ci_low,
