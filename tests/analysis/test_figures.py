@@ -302,6 +302,26 @@ def test_panels_draw_reference_grey_bounds_by_kind_and_vacuous_faded():
         plt.close(fig)
 
 
+@pytest.mark.parametrize(
+    ("verdicts", "ticked"),
+    [(["vacuous", "vacuous", "holds"], [10_000.0]), (["vacuous", "holds", "vacuous"], [1000.0]),
+     (["vacuous", "holds", "holds"], []), (["holds"] * 3, [])],
+)  # fmt: skip
+def test_an_informative_bound_point_between_vacuous_ones_is_ticked(verdicts, ticked):
+    """A bound informative at one point only (no full-strength segment to draw) gets a tick there."""
+    summary = pd.DataFrame(
+        point_rows("theorem3", "paper", "fixed_gap", HORIZONS, "theorem3_bound", True, verdicts)
+    )
+    exponents = hand_made_exponents()
+    fig = draw_figure(summary, exponents[exponents["instance"] == "fixed_gap"])
+    try:
+        ticks = [line for ax in fig.axes for line in _lines(ax) if line.get_marker() == "_"]
+        assert [x for line in ticks for x in line.get_xdata()] == ticked
+        assert all(mcolors.to_hex(line.get_color()) == EXPLICIT_BOUND_COLOUR for line in ticks)
+    finally:
+        _close(fig)
+
+
 def test_any_recorded_metric_can_be_the_abscissa():
     rows = []
     for mean_loss, instance in ((100, "a"), (1000, "b"), (10_000, "c")):

@@ -16,13 +16,13 @@ Styles are fixed across every figure: one line style per constants preset (:data
 solid with filled markers, ``tuned`` dashed with open ones). Bounds: explicit bounds are solid dark lines,
 unit-constant rates thin grey lines labelled "rate, unit constant", reference lines (no verdict, e.g. λ*) thin
 dash-dotted; a bound whose verdict is ``vacuous`` (past the metric's trivial bound, drawn dotted in the same
-panel) or ``implied`` (at or above the ceiling the learner's construction puts on the metric) is faded; a
-baseline without a bound is drawn alone. A curve family whose runs are bit-identical to another's
-(``identical_to``) is drawn once, and the panel title and legend say so. Points where the theorem's
-hypotheses fail are greyed, points whose verdict is ``violated`` are crossed in red (``beyond hypotheses``,
-a bound crossed at a greyed point: in grey). The legend sits outside
-the axes and lists only what some panel shows (a bound clipped off every axis gets none); the footer lists
-each bound with its kind and whose constants it carries, and counts the verdicts.
+panel) or ``implied`` (at or above the ceiling the learner's construction puts on the metric) is faded (an
+informative point between faded ones gets a full-strength tick); a baseline without a bound is drawn alone. A
+curve family whose runs are bit-identical to another's (``identical_to``) is drawn once, and the panel title
+and legend say so. Points where the theorem's hypotheses fail are greyed, points whose verdict is ``violated``
+are crossed in red (``beyond hypotheses``, a bound crossed at a greyed point: in grey). The legend sits
+outside the axes and lists only what some panel shows (a bound clipped off every axis gets none); the footer
+lists each bound with its kind and whose constants it carries, and counts the verdicts.
 """
 
 from __future__ import annotations
@@ -297,7 +297,7 @@ class Drawn:
 
 def _draw_bound(ax, rows: pd.DataFrame) -> None:
     """One bound along the curve's points (sorted by x), faded where its verdict is ``vacuous`` or
-    ``implied``."""
+    ``implied``; an informative point between faded ones (no informative segment to draw) gets a tick."""
     style = _bound_style(rows["direction"].iloc[0], bool(rows["bound_explicit"].iloc[0]))
     faded = rows["verdict"].isin(["vacuous", "implied"]).to_numpy()
     x, y = rows["x"].to_numpy(), rows["bound_value"].to_numpy()
@@ -305,6 +305,12 @@ def _draw_bound(ax, rows: pd.DataFrame) -> None:
     if faded.any() and not faded.all():
         informative = np.where(~faded, y, np.nan)  # full strength only between informative points
         ax.plot(x, informative, zorder=1, **style)
+        neighbour = np.zeros_like(faded)
+        neighbour[1:] |= ~faded[:-1]
+        neighbour[:-1] |= ~faded[1:]
+        alone = ~faded & ~neighbour
+        ax.plot(x[alone], y[alone], linestyle="none", marker="_", markersize=14,
+                markeredgewidth=style["linewidth"], color=style["color"], zorder=1)  # fmt: skip
 
 
 def _twin(rows: pd.DataFrame) -> str:
