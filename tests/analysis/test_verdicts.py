@@ -108,6 +108,21 @@ def test_verdict_table_counts_per_bound_and_hypotheses(tmp_path, capsys):
     print_violations(csv)
     assert capsys.readouterr().out.strip() == report
     assert "| r | theorem2 | paper | pseudo_regret | theorem2_bound |" in md.read_text()
+    # The legend's trivial bounds are those the verdicts use (theory.TRIVIAL_BOUNDS) at a checkpoint t.
+    point = {"t": 7, "T": 10, "opt": 0.5, "L": 3, "ell_bar": 2.0}
+    legend = md.read_text().split("\n\n")[0]
+    for words, metric, value in [
+        ("t for bandit regret", "pseudo_regret", 7),
+        ("t·OPT for CMDP regret", "regret", 3.5),
+        ("L·t for CMDP violation", "violation", 21),
+        ("2L·t for Σ‖q−q̂‖₁", "q_error_l1", 42),
+        ("2Lℓ̄t for primal and interval regret", "primal_regret", 84),
+        ("0 for the reward ratio and coverage", "reward_ratio", 0),
+    ]:
+        assert words in legend and TRIVIAL_BOUNDS[metric](point) == pytest.approx(value)
+    assert TRIVIAL_BOUNDS["interval_regret_max"](point) == 84 and TRIVIAL_BOUNDS["coverage"](point) == 0
+    assert "Σ_t min_i ℓ_{t,i} − L* under Theorem 5's proof bound" in legend
+    assert BOUNDS["theorem5_proof_lower"].trivial is bounds.theorem5_floor
     # A violation where they hold is listed as one, and the greyed point still counted apart.
     write_verdict_table([summary_rows(crossed_holding=True)], csv, md)
     report = violation_report(csv).splitlines()
