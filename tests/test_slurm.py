@@ -541,27 +541,8 @@ def test_interrupt_cancels_the_submitted_jobs(cluster, tmp_path):
     assert not (workdir / "late.txt").exists()
 
 
-#: One run of a few seconds and one short one, snapshotted every 0.3 s (tests/test_workflow.py has its twin).
-LONG_RUN_CONFIG = """
-scale: quick
-seeds_per_job: 1
-snapshot_minutes: 0.005
-regimes:
-  long:
-    kind: bandit
-    paper: "001"
-    theorem: "snapshots"
-    x: T
-    instances:
-      cliques_2x3:
-        graph: {family: disjoint_cliques, clique_sizes: [3, 3]}
-        losses: {kind: bernoulli, best_mean: 0.3, gap: 0.2}
-    algorithms: [exp3g]
-    bounds: {exp3g: [exp3g_rate]}
-    scales:
-      quick: {horizons: [1000, 20000000], seeds: 1}
-      paper: {horizons: [1000, 20000000], seeds: 1}
-"""
+#: One run of a few seconds and one short one, snapshotted every 0.3 s (the workflow kill test's too).
+LONG_RUN_CONFIG = (REPO / "tests" / "config" / "long_run.yaml").read_text()
 
 
 def test_a_run_job_killed_on_its_node_resumes_from_its_snapshot_on_retry(cluster, tmp_path):

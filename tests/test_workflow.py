@@ -54,7 +54,8 @@ SUMMARY_COLUMNS = {
 } | {
     # The metrics every bandit run defines; the per-arm ones (S̄ empty here) and η̄, δ (Exp3.G has none) get
     # no columns where every seed has NaN (regretlab.analysis.aggregate).
-    f"{m}_{s}" for m in ("pseudo_regret", "realized_regret", "L_star", "regret_best_S", "L_best_S", "eta")
+    f"{m}_{s}"
+    for m in ("pseudo_regret", "realized_regret", "L_star", "regret_best_S", "L_best_S", "eta")
     for s in ("mean", "ci_low", "ci_high")
 }
 
@@ -439,27 +440,8 @@ def test_a_split_into_one_run_per_job_gives_identical_tables(smoke_dir, tmp_path
         assert (tmp_path / name).read_bytes() == (smoke_dir / name).read_bytes(), name
 
 
-#: One long run (a few seconds) and a short one, snapshotted every 0.3 s.
-LONG_RUN_CONFIG = """
-scale: quick
-seeds_per_job: 1
-snapshot_minutes: 0.005
-regimes:
-  long:
-    kind: bandit
-    paper: "001"
-    theorem: "snapshots"
-    x: T
-    instances:
-      cliques_2x3:
-        graph: {family: disjoint_cliques, clique_sizes: [3, 3]}
-        losses: {kind: bernoulli, best_mean: 0.3, gap: 0.2}
-    algorithms: [exp3g]
-    bounds: {exp3g: [exp3g_rate]}
-    scales:
-      quick: {horizons: [1000, 20000000], seeds: 1}
-      paper: {horizons: [1000, 20000000], seeds: 1}
-"""
+#: One long run (a few seconds) and a short one, snapshotted every 0.3 s (also the SLURM kill test's).
+LONG_RUN_CONFIG = (REPO / "tests" / "config" / "long_run.yaml").read_text()
 
 
 def test_a_run_killed_mid_way_resumes_from_its_snapshot(tmp_path):
