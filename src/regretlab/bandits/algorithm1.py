@@ -57,7 +57,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from regretlab.bandits.omd import adaptive_hedge_step, time_varying_hybrid_step
+from regretlab.bandits.omd import adaptive_hedge_step, hybrid_workspace, time_varying_hybrid_step
 from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
@@ -119,6 +119,7 @@ class State(NamedTuple):
         loss_tilde: ``(K,)`` scratch for ℓ̃_t.
         loss_hat: ``(β,)`` scratch for ℓ̂_t.
         arm_p: ``(K,)`` scratch for the distribution of i_t.
+        work: ``(HYBRID_WORK_ROWS, β)`` scratch of the OMD step (:func:`~regretlab.bandits.omd.hybrid_workspace`).
     """
 
     p: np.ndarray
@@ -130,6 +131,7 @@ class State(NamedTuple):
     loss_tilde: np.ndarray
     loss_hat: np.ndarray
     arm_p: np.ndarray
+    work: np.ndarray
 
 
 def meta_graph(graph: FeedbackGraph) -> MetaGraph:
@@ -233,11 +235,12 @@ def update_learning_rates(p_next, eta_meta, rho, kappa, growth, rate_increases):
 
 
 @njit(cache=True)
-def initial_distribution(eta_meta, c, in_s, lower, out):
+def initial_distribution(eta_meta, c, in_s, lower, out, work):
     """``argmin_{p∈Ω} ψ(p)`` for eq. (7)'s regulariser with rates ``eta_meta``; writes ``out`` (reading 8).
 
     One OMD step from the uniform q with the loss ∇ψ(q): −β/η_j on the cliques (∇ of (1/η_j) ln(1/p) at 1/β)
-    and (1 − ln β)/η_j − cβ on S̄. Allocates two (β,) arrays: it runs once per (re)start, not per round.
+    and (1 − ln β)/η_j − cβ on S̄; ``work`` is the OMD step's scratch. Allocates two (β,) arrays: it runs once
+    per (re)start, not per round.
     """
     beta = out.shape[0]
     q = np.full(beta, 1.0 / beta)
@@ -247,7 +250,7 @@ def initial_distribution(eta_meta, c, in_s, lower, out):
             gradient[j] = -beta / eta_meta[j]
         else:
             gradient[j] = (1.0 - np.log(beta)) / eta_meta[j] - c * beta
-    time_varying_hybrid_step(q, gradient, eta_meta, c, in_s, lower, out)
+    time_varying_hybrid_step(q, gradient, eta_meta, c, in_s, lower, out, np.nan, work)
 
 
 @njit(cache=True)
@@ -262,7 +265,7 @@ def start_epoch(eta, meta, setup, state):
     for j in range(meta.kappa):
         for m in range(meta.sizes[j]):
             state.hedge[j, meta.members[j, m]] = 1.0 / meta.sizes[j]
-    initial_distribution(state.eta_meta, setup.c, meta.in_s, setup.lower, state.p)
+    initial_distribution(state.eta_meta, setup.c, meta.in_s, setup.lower, state.p, state.work)
 
 
 @njit(cache=True)
@@ -290,7 +293,9 @@ def play_round(t, loss, u_meta, u_arm, meta, setup, state, cum_loss, sums, check
             state.second_moment[j_t],
             hedge[j_t],
         )
-    time_varying_hybrid_step(p, state.loss_hat, state.eta_meta, setup.c, meta.in_s, setup.lower, p)
+    time_varying_hybrid_step(
+        p, state.loss_hat, state.eta_meta, setup.c, meta.in_s, setup.lower, p, np.nan, state.work
+    )
     update_learning_rates(p, state.eta_meta, state.rho, meta.kappa, setup.growth, state.rate_increases)
     return meta_loss
 
@@ -414,6 +419,7 @@ class MetaGraphLearner:
             loss_tilde=np.zeros(k),
             loss_hat=np.zeros(self.beta),
             arm_p=np.zeros(k),
+            work=hybrid_workspace(self.beta),
         )
         self._rng = rng
 

@@ -159,7 +159,7 @@ def adaptive_hedge_step(p: np.ndarray, loss_est: np.ndarray, in_clique: np.ndarr
 # x = p_i e^{−η_i(ℓ̂_i + μ)}.
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _weights(eta, c, in_s, i):
     """``(a_i, b_i)``: entropy and log-barrier weights of coordinate i in eq. (7) (η, S: array or scalar)."""
     inverse_rate = 1.0 / _entry(eta, i)
@@ -168,7 +168,7 @@ def _weights(eta, c, in_s, i):
     return inverse_rate, c
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _inverse_curvature(a, b, x):
     """``1/ψ_i''(x) = x² / (a x + b)`` (``= −dx/dμ`` along the KKT path); 0 at x = 0 for pure entropy."""
     if b == 0.0:
@@ -176,7 +176,7 @@ def _inverse_curvature(a, b, x):
     return x * x / (a * x + b)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _path_curvature(a, b, x):
     """``d²x/dμ² = x³ (a x + 2b) / (a x + b)³`` along the KKT path (``x/a²`` for pure entropy)."""
     if b == 0.0:
@@ -185,7 +185,7 @@ def _path_curvature(a, b, x):
     return x * x * x * (ax_b + b) / (ax_b * ax_b * ax_b)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _wright_omega(z, start):
     """The y > 0 with ``y + ln y = z`` (Wright omega function), by Halley's method; z ≥ −700.
 
@@ -220,18 +220,6 @@ def _wright_omega(z, start):
 
 
 @njit(cache=True)
-def _move(a, b, s, shift):
-    """Tracking variable of a coordinate after the move ``∇ψ_i(x') = ∇ψ_i(x) − shift`` (see above)."""
-    if a == 0.0:
-        return s + shift / b
-    if b == 0.0:
-        return s - shift / a
-    dz = shift / a
-    # dy/dz = y/(1+y): the old value is within 1% of the new one when |dz| ≤ 0.01 (1 + y).
-    return _wright_omega(s + np.log(s) + dz, s if abs(dz) <= 0.01 * (1.0 + s) else np.nan)
-
-
-@njit(cache=True)
 def _mass(a, b, s):
     """The coordinate x at tracking variable s."""
     if a == 0.0:
@@ -241,8 +229,50 @@ def _mass(a, b, s):
     return b / (a * s)
 
 
+#: Rows of the workspace of :func:`_hybrid_solve`, an array of shape ``(HYBRID_WORK_ROWS, K)``: p_t (``out``
+#: may alias ``p``), the weights a_i and b_i, the excess ℓ̂_i − min ℓ̂, ln s_i (or ln y_i for a second Halley step of ω), ω's argument z_i,
+#: its Halley iterate y_i, the coordinates x_i at the current μ and each coordinate's state.
+_P, _A, _B, _EXCESS, _LOG, _Z, _Y, _X, _STATE = range(9)
+HYBRID_WORK_ROWS = 9
+# Coordinate states: the kind of ψ_i (log-barrier, entropy, both) and, within an iteration, a mixed one that
+# needs a second Halley step of ω or a cold start of ω.
+_BARRIER, _ENTROPY, _MIXED, _SECOND, _COLD = 0.0, 1.0, 2.0, 3.0, 4.0
+
+
+def hybrid_workspace(n_arms: int) -> np.ndarray:
+    """A workspace for the hybrid steps (their ``work`` argument), allocated once per learner."""
+    return np.empty((HYBRID_WORK_ROWS, n_arms))
+
+
 @njit(cache=True)
-def _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu):
+def _workspace(work, k):
+    """``work``, or a fresh workspace for K = ``k`` when it is None (one-off calls, tests)."""
+    if work is None:
+        return np.empty((HYBRID_WORK_ROWS, k))
+    return work
+
+
+@njit(cache=True, error_model="numpy")
+def _exact_lo(p, excess_of, eta, c, in_s):
+    """``lo = max_i (−excess_i − to_one_i)`` of :func:`_hybrid_solve` (``excess_of`` holds ℓ̂_i − min ℓ̂),
+    evaluated term by term as the definition reads (the solver first works with an upper bound of it that
+    needs no logarithm)."""
+    lo = -np.inf
+    for i in range(p.shape[0]):
+        a, b = _weights(eta, c, in_s, i)
+        x = p[i]
+        excess = excess_of[i]
+        if a == 0.0:
+            to_one = b * (1.0 / x - 1.0)
+        else:
+            log_x = np.log(x)
+            to_one = -a * log_x + (b * (1.0 / x - 1.0) if b > 0.0 else 0.0)
+        lo = max(lo, -excess - to_one)
+    return lo
+
+
+@njit(cache=True, error_model="numpy")
+def _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu, work):
     """Exact OMD step for ``ψ(p) = Σ_i a_i p_i ln p_i + b_i ln(1/p_i)`` (weights from :func:`_weights`).
 
     Finds μ with ``Σ_i p'_i(μ) = 1``, ``p'_i(μ) = max(lower_i, x_i(μ))``, by Halley's method on
@@ -260,27 +290,62 @@ def _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu):
 
     Internally μ is measured from ``hi = −min_i ℓ̂_i`` (the losses are taken as ``ℓ̂ − min ℓ̂``, which gives the
     same step): a large common part of the losses then costs no precision in μ.
+
+    How the arithmetic is organised (each value is the one the formulas above give, operation for operation):
+    ``lo`` enters only through comparisons until a bisection needs its value, so it is first held as an upper
+    bound without the ``−a_i ln p_i ≥ 0`` terms of the mixed coordinates and computed exactly
+    (:func:`_exact_lo`) only when a comparison with the bound does not decide; each iteration takes ln s_i
+    once per mixed coordinate (for ω's argument and for the first Halley step of ω from the warm start s_i),
+    and the logarithms, the Halley steps and the sums run in separate passes over the coordinates, so that
+    the independent divisions and logarithms of different coordinates overlap; the slope and curvature are
+    summed only when a further iterate is needed. ``work`` is a ``(HYBRID_WORK_ROWS, K)`` scratch array.
     """
     k = p.shape[0]
+    p_start = work[_P]
+    A = work[_A]
+    B = work[_B]
+    excess_of = work[_EXCESS]
+    logs = work[_LOG]
+    Z = work[_Z]
+    Y = work[_Y]
+    X = work[_X]
+    state = work[_STATE]
     loss_min = np.inf
     for i in range(k):
         loss_min = min(loss_min, loss_est[i])
-    lo = -np.inf
+    lo = -np.inf  # the bracket's lower end once lo_exact; until then an upper bound of it
+    lo_exact = True
     weighted_loss = 0.0
     weight = 0.0
     dropped = 0.0
     for i in range(k):
         a, b = _weights(eta, c, in_s, i)
+        A[i] = a
+        B[i] = b
         x = p[i]
+        p_start[i] = x
         excess = loss_est[i] - loss_min
+        excess_of[i] = excess
         # to_one = ∇ψ_i(1) − ∇ψ_i(p_i); +∞ for an entropy coordinate at 0, which never reaches 1.
         if a == 0.0:
             to_one = b * (1.0 / x - 1.0)
             out[i] = 1.0 / x
-        else:
+            state[i] = _BARRIER
+        elif b == 0.0:
             log_x = np.log(x)
-            to_one = -a * log_x + (b * (1.0 / x - 1.0) if b > 0.0 else 0.0)
-            out[i] = log_x if b == 0.0 else b / (a * x)
+            to_one = -a * log_x + 0.0
+            out[i] = log_x
+            state[i] = _ENTROPY
+        else:
+            # to_one = −a ln x + b (1/x − 1): for x ≤ 1 the first term is ≥ 0, so the second alone bounds
+            # to_one from below and −excess − to_one from above, in floating point too (rounding is monotone).
+            to_one = b * (1.0 / x - 1.0)
+            if x > 1.0:
+                to_one = -a * np.log(x) + to_one
+            else:
+                lo_exact = False
+            out[i] = b / (a * x)
+            state[i] = _MIXED
         lo = max(lo, -excess - to_one)
         w = _inverse_curvature(a, b, x)
         if excess * w > x - lower[i]:
@@ -290,29 +355,88 @@ def _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu):
             weight += w
     hi = 0.0
     mu += loss_min
+    if not lo_exact and not lo <= mu:  # (false for mu = nan)
+        lo = _exact_lo(p_start, excess_of, eta, c, in_s)
+        lo_exact = True
     if not lo <= mu <= hi:
-        mu = 0.0 if weight == 0.0 else max(lo, -(weighted_loss + dropped) / weight)
+        if weight == 0.0:
+            mu = 0.0
+        else:
+            start = -(weighted_loss + dropped) / weight
+            if not lo_exact and not lo < start:
+                lo = _exact_lo(p_start, excess_of, eta, c, in_s)
+                lo_exact = True
+            mu = max(lo, start)
     at = np.nan  # the μ at which the tracking variables in ``out`` are; nan: at p (shift ℓ̂_i + μ to reach μ)
     for _ in range(_MAX_ITER):
-        total = 0.0
-        slope = 0.0
-        curvature = 0.0
+        first = np.isnan(at)
+        common = mu - at
         for i in range(k):
-            a, b = _weights(eta, c, in_s, i)
-            s = _move(a, b, out[i], (loss_est[i] - loss_min) + mu if np.isnan(at) else mu - at)
-            out[i] = s
-            x = _mass(a, b, s)
+            if state[i] == _MIXED:
+                logs[i] = np.log(out[i])
+        for i in range(k):
+            shift = excess_of[i] + mu if first else common
+            s = out[i]
+            kind = state[i]
+            if kind == _BARRIER:
+                out[i] = s + shift / B[i]
+            elif kind == _ENTROPY:
+                out[i] = s - shift / A[i]
+            else:
+                # ω(z) with z = s + ln s + dz (see the comment above), by Halley's method from s when it is
+                # within 1% (dy/dz = y/(1+y): when |dz| ≤ 0.01 (1 + y)), as _wright_omega does.
+                dz = shift / A[i]
+                log_s = logs[i]
+                z = s + log_s + dz
+                if abs(dz) <= 0.01 * (1.0 + s):
+                    g = s + log_s - z
+                    u = s + 1.0
+                    step = 2.0 * g * (s / u) / (2.0 + g / (u * u))
+                    y = s - step
+                    if abs(step) <= 1e-5 * y:
+                        out[i] = y
+                    else:
+                        Y[i] = y
+                        Z[i] = z
+                        state[i] = _SECOND
+                else:
+                    Z[i] = z
+                    state[i] = _COLD
+        for i in range(k):
+            if state[i] == _SECOND:
+                logs[i] = np.log(Y[i])
+        for i in range(k):
+            kind = state[i]
+            if kind == _SECOND:
+                y = Y[i]
+                g = y + logs[i] - Z[i]
+                u = y + 1.0
+                out[i] = y - 2.0 * g * (y / u) / (2.0 + g / (u * u))
+                state[i] = _MIXED
+            elif kind == _COLD:
+                out[i] = _wright_omega(Z[i], np.nan)
+                state[i] = _MIXED
+        total = 0.0
+        for i in range(k):
+            x = _mass(A[i], B[i], out[i])
+            X[i] = x
             if x > lower[i]:
                 total += x
-                slope -= _inverse_curvature(a, b, x)
-                curvature += _path_curvature(a, b, x)
             else:
                 total += lower[i]
         at = mu
         if abs(total - 1.0) <= _SUM_TOL:
             break
+        slope = 0.0
+        curvature = 0.0
+        for i in range(k):
+            x = X[i]
+            if x > lower[i]:
+                slope -= _inverse_curvature(A[i], B[i], x)
+                curvature += _path_curvature(A[i], B[i], x)
         if total > 1.0:
             lo = mu
+            lo_exact = True
         else:
             hi = mu
         nxt = np.nan
@@ -324,7 +448,13 @@ def _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu):
             nxt = mu - (2.0 * f * f1 / denominator if denominator > f1 * f1 else f / f1)
         if nxt == mu:  # the step is below the spacing of floats at μ: as close as μ can get
             break
+        if not lo_exact and not lo < nxt:
+            lo = _exact_lo(p_start, excess_of, eta, c, in_s)
+            lo_exact = True
         if not lo < nxt < hi:
+            if not lo_exact:
+                lo = _exact_lo(p_start, excess_of, eta, c, in_s)
+                lo_exact = True
             nxt = 0.5 * (lo + hi)
             if nxt == mu:
                 break
@@ -335,12 +465,11 @@ def _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu):
     total = 0.0
     inverse_curvature = 0.0
     for i in range(k):
-        a, b = _weights(eta, c, in_s, i)
-        x = _mass(a, b, out[i])
+        x = X[i]
         if x > lower[i]:
             out[i] = x
             total += x
-            inverse_curvature += _inverse_curvature(a, b, x)
+            inverse_curvature += _inverse_curvature(A[i], B[i], x)
         else:
             out[i] = lower[i]
             total += lower[i]
@@ -349,8 +478,7 @@ def _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu):
     clamped_mass = 0.0
     for i in range(k):
         if out[i] > lower[i]:
-            a, b = _weights(eta, c, in_s, i)
-            out[i] = max(lower[i], out[i] - _inverse_curvature(a, b, out[i]) * correction)
+            out[i] = max(lower[i], out[i] - _inverse_curvature(A[i], B[i], out[i]) * correction)
         if out[i] > lower[i]:
             free_mass += out[i]
         else:
@@ -364,7 +492,7 @@ def _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu):
 
 @njit(cache=True)
 def hybrid_step(p: np.ndarray, loss_est: np.ndarray, eta: float, c: float, lower: np.ndarray, out: np.ndarray,
-                mu: float = np.nan) -> float:
+                mu: float = np.nan, work: np.ndarray | None = None) -> float:
     """OMD step with the hybrid regulariser of eq. (5): ψ(p) = (1/η) Σ_i p_i ln p_i + c Σ_i ln(1/p_i).
 
     Paper 001, §3.1, Theorem 2 (there c = 64K and lower_i = 1/T). See :func:`_hybrid_solve` for the method.
@@ -379,28 +507,32 @@ def hybrid_step(p: np.ndarray, loss_est: np.ndarray, eta: float, c: float, lower
         out: ``(K,)`` receives p_{t+1}; may alias ``p``.
         mu: optional starting point for the normaliser μ (nan: none). It changes only the iterations taken,
             not the result; the default start is usually the better one.
+        work: optional ``(HYBRID_WORK_ROWS, K)`` scratch array (:func:`hybrid_workspace`), so that a hot loop
+            allocates nothing; None allocates one.
 
     Returns:
         The normaliser μ of the KKT conditions ``∇ψ(p_{t+1}) = ∇ψ(p_t) − ℓ̂_t − μ·1 + λ``.
     """
-    return _hybrid_solve(p, loss_est, eta, c, False, lower, out, mu)
+    return _hybrid_solve(p, loss_est, eta, c, False, lower, out, mu, _workspace(work, p.shape[0]))
 
 
 @njit(cache=True)
 def log_barrier_hybrid_step(p: np.ndarray, loss_est: np.ndarray, eta: float, c: float, in_s: np.ndarray,
-                            lower: np.ndarray, out: np.ndarray, mu: float = np.nan) -> float:
+                            lower: np.ndarray, out: np.ndarray, mu: float = np.nan,
+                            work: np.ndarray | None = None) -> float:
     """OMD step with the regulariser of eq. (6): log-barrier on S, the hybrid of eq. (5) on S̄.
 
     ψ(p) = (1/η) Σ_{i∈S} ln(1/p_i) + (1/η) Σ_{i∈S̄} p_i ln p_i + c Σ_{i∈S̄} ln(1/p_i) (paper 001, §3.2,
     Theorem 3; there c = 64K, η ≤ 1/(64K) and lower_i = 1/T). Arguments and result as in :func:`hybrid_step`;
     ``in_s`` is the ``(K,)`` bool mask of S, the nodes with a self-loop.
     """
-    return _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu)
+    return _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu, _workspace(work, p.shape[0]))
 
 
 @njit(cache=True)
 def time_varying_hybrid_step(p: np.ndarray, loss_est: np.ndarray, eta: np.ndarray, c: float, in_s: np.ndarray,
-                             lower: np.ndarray, out: np.ndarray, mu: float = np.nan) -> float:
+                             lower: np.ndarray, out: np.ndarray, mu: float = np.nan,
+                             work: np.ndarray | None = None) -> float:
     """OMD step with eq. (7) and a learning rate per coordinate (paper 001, §3.3, Algorithms 1 and 4).
 
     ψ_t(p) = Σ_{i∈S} (1/η_i) ln(1/p_i) + Σ_{i∈S̄} (1/η_i) p_i ln p_i + c Σ_{i∈S̄} ln(1/p_i). Eq. (7) is the case
@@ -408,4 +540,4 @@ def time_varying_hybrid_step(p: np.ndarray, loss_est: np.ndarray, eta: np.ndarra
     η_i ≡ η. Arguments and result as in :func:`log_barrier_hybrid_step`, except that ``eta`` is the ``(K,)``
     array of learning rates η_i > 0.
     """
-    return _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu)
+    return _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu, _workspace(work, p.shape[0]))

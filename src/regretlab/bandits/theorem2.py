@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from regretlab.bandits.exp3g import importance_weighted_estimate
-from regretlab.bandits.omd import hybrid_step
+from regretlab.bandits.omd import hybrid_step, hybrid_workspace
 from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
@@ -39,6 +39,7 @@ def play_rounds(
     uniforms,
     t0,
     loss_est,
+    work,
     cum_loss,
     sums,
     checkpoints,
@@ -46,12 +47,13 @@ def play_rounds(
     records,
 ):
     """Rounds ``t0+1 … t0+n`` of Theorem 2's algorithm: sample ``i_t ~ p_t``, account, estimate (eq. (1)),
-    OMD step with eq. (5) over Ω (eq. (2)); ``p`` is updated in place. Allocates nothing."""
+    OMD step with eq. (5) over Ω (eq. (2)); ``p`` is updated in place. Allocates nothing (``work`` is the
+    OMD step's scratch)."""
     for r in range(losses.shape[0]):
         arm = sample_arm(p, uniforms[r])
         track_round(t0 + r + 1, losses[r], p, arm, cum_loss, sums, checkpoints, position, records)
         importance_weighted_estimate(p, losses[r], arm, adjacency, loss_est)
-        hybrid_step(p, loss_est, eta, c, lower, p)
+        hybrid_step(p, loss_est, eta, c, lower, p, np.nan, work)
 
 
 def clipped_simplex_bounds(n_arms: int, horizon: int) -> np.ndarray:
@@ -98,6 +100,7 @@ class Theorem2:
         self.p = np.full(k, 1.0 / k)  # p_1 = argmin_Ω ψ: ψ is symmetric, so the uniform distribution
         self._adjacency = np.ascontiguousarray(graph.adjacency)
         self._loss_est = np.zeros(k)
+        self._work = hybrid_workspace(k)
         self._rng = rng
         self.params = {
             "eta": self.eta,
@@ -131,5 +134,6 @@ class Theorem2:
             uniforms,
             t0,
             self._loss_est,
+            self._work,
             *tracker.arrays(),
         )

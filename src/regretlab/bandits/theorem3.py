@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from regretlab.bandits.exp3g import importance_weighted_estimate
-from regretlab.bandits.omd import log_barrier_hybrid_step
+from regretlab.bandits.omd import hybrid_workspace, log_barrier_hybrid_step
 from regretlab.bandits.presets import require_preset
 from regretlab.bandits.theorem2 import clipped_simplex_bounds
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
@@ -42,6 +42,7 @@ def play_rounds(
     uniforms,
     t0,
     loss_est,
+    work,
     cum_loss,
     sums,
     checkpoints,
@@ -49,12 +50,13 @@ def play_rounds(
     records,
 ):
     """Rounds ``t0+1 … t0+n`` of Theorem 3's algorithm: sample ``i_t ~ p_t``, account, estimate (eq. (1)),
-    OMD step with eq. (6) over Ω (eq. (2)); ``p`` is updated in place. Allocates nothing."""
+    OMD step with eq. (6) over Ω (eq. (2)); ``p`` is updated in place. Allocates nothing (``work`` is the
+    OMD step's scratch)."""
     for r in range(losses.shape[0]):
         arm = sample_arm(p, uniforms[r])
         track_round(t0 + r + 1, losses[r], p, arm, cum_loss, sums, checkpoints, position, records)
         importance_weighted_estimate(p, losses[r], arm, adjacency, loss_est)
-        log_barrier_hybrid_step(p, loss_est, eta, c, in_s, lower, p)
+        log_barrier_hybrid_step(p, loss_est, eta, c, in_s, lower, p, np.nan, work)
 
 
 def first_iterate(eta: float, c: float, in_s: np.ndarray, lower: np.ndarray) -> np.ndarray:
@@ -110,6 +112,7 @@ class Theorem3:
         self.p = first_iterate(self.eta, self.c, self._in_s, self.lower)
         self._adjacency = np.ascontiguousarray(graph.adjacency)
         self._loss_est = np.zeros(k)
+        self._work = hybrid_workspace(k)
         self._rng = rng
         self.params = {
             "eta": self.eta,
@@ -140,5 +143,6 @@ class Theorem3:
             uniforms,
             t0,
             self._loss_est,
+            self._work,
             *tracker.arrays(),
         )
