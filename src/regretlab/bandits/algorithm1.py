@@ -62,6 +62,7 @@ from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
+from regretlab.kernels import kernel
 
 PRESETS = ("paper", "tuned")
 
@@ -119,7 +120,8 @@ class State(NamedTuple):
         loss_tilde: ``(K,)`` scratch for ℓ̃_t.
         loss_hat: ``(β,)`` scratch for ℓ̂_t.
         arm_p: ``(K,)`` scratch for the distribution of i_t.
-        work: ``(HYBRID_WORK_ROWS, β)`` scratch of the OMD step (:func:`~regretlab.bandits.omd.hybrid_workspace`).
+        work: ``(HYBRID_WORK_ROWS, β)`` scratch of the OMD step
+            (:func:`~regretlab.bandits.omd.hybrid_workspace`).
     """
 
     p: np.ndarray
@@ -167,7 +169,7 @@ def meta_graph(graph: FeedbackGraph) -> MetaGraph:
 # ------------------------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def sample_meta_and_arm(p, hedge, meta, u_meta, u_arm):
     """Algorithm 1, lines "Sample j_t ∼ p_t" and "if j_t ∈ [κ] draw i_t ∼ p̃^{(j_t)} else i_t = j_t".
 
@@ -177,25 +179,27 @@ def sample_meta_and_arm(p, hedge, meta, u_meta, u_arm):
     j = sample_arm(p, u_meta)
     if j >= meta.kappa:
         return j, meta.arm_of_meta[j]
-    row = hedge[j]
+    members = meta.members
     acc = 0.0
     last = meta.sizes[j] - 1
     for m in range(last):
-        acc += row[meta.members[j, m]]
+        acc += hedge[j, members[j, m]]
         if u_arm < acc:
-            return j, meta.members[j, m]
-    return j, meta.members[j, last]
+            return j, members[j, m]
+    return j, members[j, last]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def arm_distribution(p, hedge, meta, out):
     """The law of i_t: ``p_j p̃^{(j)}_i`` for i ∈ C_j, ``p_i`` for i ∈ S̄; writes ``out (K,)``."""
+    meta_of_arm = meta.meta_of_arm
+    kappa = meta.kappa
     for i in range(out.shape[0]):
-        j = meta.meta_of_arm[i]
-        out[i] = p[j] * hedge[j, i] if j < meta.kappa else p[j]
+        j = meta_of_arm[i]
+        out[i] = p[j] * hedge[j, i] if j < kappa else p[j]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def loss_estimates(loss, j_t, i_t, p, hedge, meta, loss_tilde, loss_hat):
     """Algorithm 1's two estimators (readings 3 and 5); writes ``loss_tilde (K,)`` and ``loss_hat (β,)``.
 
@@ -204,8 +208,11 @@ def loss_estimates(loss, j_t, i_t, p, hedge, meta, loss_tilde, loss_hat):
     ``ℓ̂_j = ℓ̃_j`` for S̄. ``p`` and ``hedge`` are p_t and the p̃_t^{(j)} of the round.
     """
     kappa = meta.kappa
+    meta_of_arm = meta.meta_of_arm
+    members = meta.members
+    arm_of_meta = meta.arm_of_meta
     for i in range(loss.shape[0]):
-        j = meta.meta_of_arm[i]
+        j = meta_of_arm[i]
         if j < kappa:
             loss_tilde[i] = loss[i] / p[j_t] if j == j_t else 0.0
         else:
@@ -215,14 +222,14 @@ def loss_estimates(loss, j_t, i_t, p, hedge, meta, loss_tilde, loss_hat):
     if j_t < kappa:
         inner = 0.0
         for m in range(meta.sizes[j_t]):
-            i = meta.members[j_t, m]
+            i = members[j_t, m]
             inner += hedge[j_t, i] * loss_tilde[i]
         loss_hat[j_t] = inner
     for j in range(kappa, loss_hat.shape[0]):
-        loss_hat[j] = loss_tilde[meta.arm_of_meta[j]]
+        loss_hat[j] = loss_tilde[arm_of_meta[j]]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def update_learning_rates(p_next, eta_meta, rho, kappa, growth, rate_increases):
     """Algorithm 1, last line (reading 7): for j ∈ [κ], if 1/p_{t+1,j} > ρ_{t,j} then
     ρ_{t+1,j} = 2/p_{t+1,j} and η_{t+1,j} = η_{t,j} · growth (growth = e^{1/ln T}); else both are kept."""
@@ -268,7 +275,7 @@ def start_epoch(eta, meta, setup, state):
     initial_distribution(state.eta_meta, setup.c, meta.in_s, setup.lower, state.p, state.work)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_round(t, loss, u_meta, u_arm, meta, setup, state, cum_loss, sums, checkpoints, position, records):
     """One round t (1-based) of Algorithm 1 with losses ``loss (K,)``; returns ⟨p_t, ℓ̂_t⟩ (Algorithm 4).
 
@@ -277,30 +284,33 @@ def play_round(t, loss, u_meta, u_arm, meta, setup, state, cum_loss, sums, check
     """
     p = state.p
     hedge = state.hedge
+    arm_p = state.arm_p
+    loss_tilde = state.loss_tilde
+    loss_hat = state.loss_hat
     j_t, i_t = sample_meta_and_arm(p, hedge, meta, u_meta, u_arm)
-    arm_distribution(p, hedge, meta, state.arm_p)
-    track_round(t, loss, state.arm_p, i_t, cum_loss, sums, checkpoints, position, records)
-    loss_estimates(loss, j_t, i_t, p, hedge, meta, state.loss_tilde, state.loss_hat)
+    arm_distribution(p, hedge, meta, arm_p)
+    track_round(t, loss, arm_p, i_t, cum_loss, sums, checkpoints, position, records)
+    loss_estimates(loss, j_t, i_t, p, hedge, meta, loss_tilde, loss_hat)
     meta_loss = 0.0
     for j in range(p.shape[0]):
-        meta_loss += p[j] * state.loss_hat[j]
+        meta_loss += p[j] * loss_hat[j]
     if j_t < meta.kappa:
         state.second_moment[j_t] = adaptive_hedge_step(
             hedge[j_t],
-            state.loss_tilde,
+            loss_tilde,
             meta.in_clique[j_t],
             setup.hedge_lower[j_t],
             state.second_moment[j_t],
             hedge[j_t],
         )
     time_varying_hybrid_step(
-        p, state.loss_hat, state.eta_meta, setup.c, meta.in_s, setup.lower, p, np.nan, state.work
+        p, loss_hat, state.eta_meta, setup.c, meta.in_s, setup.lower, p, np.nan, state.work
     )
     update_learning_rates(p, state.eta_meta, state.rho, meta.kappa, setup.growth, state.rate_increases)
     return meta_loss
 
 
-@njit(cache=True)
+@kernel
 def _play_chunk(losses, uniforms, t0, meta, setup, state, cum_loss, sums, checkpoints, position, records):
     """Rounds ``t0+1 … t0+n`` of Algorithm 1."""
     for r in range(losses.shape[0]):

@@ -45,20 +45,20 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from regretlab.bandits.omd_weak import weak_hybrid_step
 from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
+from regretlab.kernels import kernel
 
 #: Lemma 6's condition is compared with this relative slack: Theorem 7's Ω makes it hold with equality
 #: (Σ_S p = √η̄ = 5η̄ at η̄ = 1/25), where rounding must not count as a failure.
 _LEMMA6_RTOL = 1e-9
 
 
-@njit(cache=True)
+@kernel
 def observation_probabilities(p, adjacency, out):
     """``W_i = Σ_{j ∈ N_in(i)} p_j`` for every node i (eq. (1)); writes ``out``."""
     k = p.shape[0]
@@ -70,7 +70,7 @@ def observation_probabilities(p, adjacency, out):
         out[i] = w
 
 
-@njit(cache=True)
+@kernel
 def corrected_loss(loss_est, p, in_s, eta, eta_bar, out):
     """Line 2's ℓ̂_t + a_t: a_{t,i} = 2η p_{t,i} ℓ̂²_{t,i} on S and 2η̄ ℓ̂²_{t,i} on S̄ (Algorithms 2, 6, 7)."""
     for i in range(loss_est.shape[0]):
@@ -81,7 +81,7 @@ def corrected_loss(loss_est, p, in_s, eta, eta_bar, out):
             out[i] = est + 2.0 * eta_bar * est * est
 
 
-@njit(cache=True)
+@kernel
 def _play_chunk(p, in_s, eta, eta_bar, lower, theta, adjacency, losses, uniforms, t0, observe, g,
                 lemma6, cum_loss, sums, checkpoints, position, records):
     """Rounds ``t0+1 … t0+n`` of Algorithm 2 (lines 224–230); ``lemma6[0]`` keeps min_t min_{i∈S̄} W_{t,i}.

@@ -26,11 +26,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from regretlab.bandits.algorithm1 import MetaGraphLearner, first_horizon, log_factor, play_round, start_epoch
 from regretlab.bandits.tracking import Tracker
 from regretlab.graphs.feedback_graph import FeedbackGraph
+from regretlab.kernels import kernel
 
 
 def eta_start(horizon: int, n_arms: int, kappa: int, beta: int, constants: str) -> float:
@@ -61,7 +61,7 @@ def first_reset_horizon(loss_rate: float, n_arms: int, kappa: int, beta: int, co
     )
 
 
-@njit(cache=True)
+@kernel
 def _play_chunk(
     losses,
     uniforms,

@@ -76,12 +76,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from regretlab.bandits.presets import require_preset
 from regretlab.bandits.theorem2 import Theorem2
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
+from regretlab.kernels import kernel
 
 # Indices into the learner's integer state (an array, so the compiled kernel can update it in place).
 _META_EPOCH = 0  # m, the current meta-epoch (1-based)
@@ -89,7 +89,7 @@ _EPOCHS = 1  # epochs begun so far in stage 1, over all meta-epochs
 _STAGE2_START = 2  # first round of stage 2; 0 while stage 1 runs
 
 
-@njit(cache=True)
+@kernel
 def clipped_estimate(p, loss, arm, adjacency, out):
     """Algorithm 5's estimator (R5), written into ``out``.
 
@@ -106,7 +106,7 @@ def clipped_estimate(p, loss, arm, adjacency, out):
             out[i] = 0.0
 
 
-@njit(cache=True)
+@kernel
 def _reset_epoch(p, p_hat, epoch_sums):
     """Start of an epoch (R2): p_t = p̂_t = uniform, the epoch's sums of ℓ̂ at 0."""
     k = p.shape[0]
@@ -116,7 +116,7 @@ def _reset_epoch(p, p_hat, epoch_sums):
         epoch_sums[i] = 0.0
 
 
-@njit(cache=True)
+@kernel
 def play_stage1(
     p,
     p_hat,

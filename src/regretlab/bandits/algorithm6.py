@@ -42,7 +42,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from regretlab.bandits.algorithm2 import corrected_loss
 from regretlab.bandits.exp3g import importance_weighted_estimate
@@ -51,6 +50,7 @@ from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
+from regretlab.kernels import kernel
 
 #: Lemma 6's condition on a directed complete bipartite graph: √η̄ ≥ 5η̄ ⟺ η̄ ≤ 1/25.
 ETA_BAR_CAP = 1.0 / 25.0
@@ -61,7 +61,7 @@ def eta_bar_of(eta: float, s: int) -> float:
     return min(s ** (-2.0 / 3.0) * eta ** (4.0 / 3.0), ETA_BAR_CAP)
 
 
-@njit(cache=True)
+@kernel
 def set_epoch(eta, s, rates):
     """``rates = [η, η̄, θ = √η̄, μ = η√η̄/s]`` of an epoch with learning rate ``eta`` (η̄ capped at 1/25)."""
     eta_bar = min(s ** (-2.0 / 3.0) * eta ** (4.0 / 3.0), 1.0 / 25.0)
@@ -71,7 +71,7 @@ def set_epoch(eta, s, rates):
     rates[3] = eta * math.sqrt(eta_bar) / s
 
 
-@njit(cache=True)
+@kernel
 def clip_on_s(p_hat, in_s, mu, out):
     """Line 1106: zero the S coordinates of ``p_hat`` below ``mu``, rescale the others to keep Σ_S; copy S̄.
 
@@ -99,7 +99,7 @@ def clip_on_s(p_hat, in_s, mu, out):
     return clipped
 
 
-@njit(cache=True)
+@kernel
 def play_rounds(
     p,
     p_hat,

@@ -39,7 +39,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from regretlab.bandits.algorithm2 import corrected_loss
 from regretlab.bandits.exp3g import importance_weighted_estimate
@@ -48,6 +47,7 @@ from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
+from regretlab.kernels import kernel
 
 #: Theorem 18 allows γ ∈ [1/3, 1/2]; the registry uses its end points, as Theorem 8's discussion does (line
 #: 268): ``algorithm7`` (γ = 1/3) and ``algorithm7_half`` (γ = 1/2), like ``algorithm2_weak(_half)``.
@@ -89,7 +89,7 @@ def dominating_set_with_s_node(graph: FeedbackGraph) -> np.ndarray:
     return np.array(sorted(members), dtype=np.int64)
 
 
-@njit(cache=True)
+@kernel
 def set_epoch(delta, gamma, in_d, lower, rates):
     """``rates = [δ, η = δ^{1/(2γ)}, η̄ = δ^{1/2+1/(2γ)}, δ^{−1/γ}]`` and the lower bounds δ on D of epoch
     δ."""
@@ -101,7 +101,7 @@ def set_epoch(delta, gamma, in_d, lower, rates):
         lower[i] = delta if in_d[i] else 0.0
 
 
-@njit(cache=True)
+@kernel
 def play_rounds(
     p,
     p_first,

@@ -14,16 +14,16 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from regretlab.bandits.omd import entropy_step
 from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
+from regretlab.kernels import kernel
 
 
-@njit(cache=True)
+@kernel
 def importance_weighted_estimate(p, loss, arm, adjacency, out):
     """Eq. (1): ``ℓ̂_i = ℓ_i / W_i · 1{arm ∈ N_in(i)}`` with ``W_i = Σ_{j ∈ N_in(i)} p_j``; writes ``out``."""
     k = p.shape[0]
@@ -38,7 +38,7 @@ def importance_weighted_estimate(p, loss, arm, adjacency, out):
             out[i] = 0.0
 
 
-@njit(cache=True)
+@kernel
 def _play_chunk(
     p, eta, lower, adjacency, losses, uniforms, t0, loss_est, cum_loss, sums, checkpoints, position, records
 ):

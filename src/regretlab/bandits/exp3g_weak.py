@@ -23,16 +23,16 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from regretlab.bandits.exp3g import importance_weighted_estimate
 from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
+from regretlab.kernels import kernel
 
 
-@njit(cache=True)
+@kernel
 def _play_chunk(q, p, gamma, eta, explore, adjacency, losses, uniforms, t0, work,
                 cum_loss, sums, checkpoints, position, records):
     """Rounds ``t0+1 … t0+n``: mix, sample, account, estimate (eq. (1)), exponential-weights update of q;

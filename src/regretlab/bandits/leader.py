@@ -32,7 +32,6 @@ the proof uses it (environment 1, measured by ``lower_bound.premise_holds``), no
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from regretlab.bandits.exp3g import importance_weighted_estimate
 from regretlab.bandits.exp3g_weak import uniform_on_dominating_set
@@ -40,9 +39,10 @@ from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
+from regretlab.kernels import kernel
 
 
-@njit(cache=True)
+@kernel
 def _play_chunk(estimates, p, leader, c, explore, adjacency, losses, uniforms, t0, loss_est,
                 cum_loss, sums, checkpoints, position, records):
     """Rounds ``t0+1 … t0+n``: mix the leader with γ_t u_D, sample, account, add eq. (1)'s ℓ̂, new leader."""

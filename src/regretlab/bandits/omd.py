@@ -22,6 +22,8 @@ from numba import njit
 from numba.core import types
 from numba.extending import overload
 
+from regretlab.kernels import kernel
+
 # Stop the iteration for μ once |Σ_i p'_i(μ) − 1| is at this level (a few ulps of a K ≤ 100 term sum); the
 # exact renormalisation over the free coordinates then removes the remainder.
 _SUM_TOL = 1e-14
@@ -35,7 +37,7 @@ def _entry(values, i):
     return values[i] if np.ndim(values) else values
 
 
-@overload(_entry)
+@overload(_entry, inline="always")
 def _entry_compiled(values, i):
     """Compiled :func:`_entry`: the branch is resolved from the argument type, at compile time."""
     if isinstance(values, types.Array):
@@ -48,7 +50,7 @@ def _entry_compiled(values, i):
 # ------------------------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def _entropy_solve(p, loss_est, eta, lower, in_clique, out):
     """Entropy OMD step over the coordinates with ``in_clique`` (array or ``True`` for all); others get 0.
 
@@ -94,7 +96,7 @@ def _entropy_solve(p, loss_est, eta, lower, in_clique, out):
         out[i] = s * out[i] if out[i] >= 0.0 else lower[i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def entropy_step(p: np.ndarray, loss_est: np.ndarray, eta: float, lower: np.ndarray, out: np.ndarray) -> None:
     """OMD step with the Shannon entropy ψ(p) = (1/η) Σ_i p_i ln p_i over the clipped simplex Ω.
 
@@ -112,7 +114,7 @@ def entropy_step(p: np.ndarray, loss_est: np.ndarray, eta: float, lower: np.ndar
     _entropy_solve(p, loss_est, eta, lower, True, out)
 
 
-@njit(cache=True)
+@kernel
 def adaptive_hedge_step(p: np.ndarray, loss_est: np.ndarray, in_clique: np.ndarray, lower: np.ndarray,
                         second_moment: float, out: np.ndarray) -> float:
     """One round of Hedge with adaptive learning rates (paper 001, Appendix C.1, Algorithm 3).
@@ -159,7 +161,7 @@ def adaptive_hedge_step(p: np.ndarray, loss_est: np.ndarray, in_clique: np.ndarr
 # x = p_i e^{−η_i(ℓ̂_i + μ)}.
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _weights(eta, c, in_s, i):
     """``(a_i, b_i)``: entropy and log-barrier weights of coordinate i in eq. (7) (η, S: array or scalar)."""
     inverse_rate = 1.0 / _entry(eta, i)
@@ -168,7 +170,7 @@ def _weights(eta, c, in_s, i):
     return inverse_rate, c
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _inverse_curvature(a, b, x):
     """``1/ψ_i''(x) = x² / (a x + b)`` (``= −dx/dμ`` along the KKT path); 0 at x = 0 for pure entropy."""
     if b == 0.0:
@@ -176,7 +178,7 @@ def _inverse_curvature(a, b, x):
     return x * x / (a * x + b)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _path_curvature(a, b, x):
     """``d²x/dμ² = x³ (a x + 2b) / (a x + b)³`` along the KKT path (``x/a²`` for pure entropy)."""
     if b == 0.0:
@@ -219,7 +221,7 @@ def _wright_omega(z, start):
     return y
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", inline="always")
 def _mass(a, b, s):
     """The coordinate x at tracking variable s."""
     if a == 0.0:
@@ -230,8 +232,9 @@ def _mass(a, b, s):
 
 
 #: Rows of the workspace of :func:`_hybrid_solve`, an array of shape ``(HYBRID_WORK_ROWS, K)``: p_t (``out``
-#: may alias ``p``), the weights a_i and b_i, the excess ℓ̂_i − min ℓ̂, ln s_i (or ln y_i for a second Halley step of ω), ω's argument z_i,
-#: its Halley iterate y_i, the coordinates x_i at the current μ and each coordinate's state.
+#: may alias ``p``), the weights a_i and b_i, the excess ℓ̂_i − min ℓ̂, ln s_i (or ln y_i for a second Halley
+#: step of ω), ω's argument z_i, its Halley iterate y_i, the coordinates x_i at the current μ and each
+#: coordinate's state.
 _P, _A, _B, _EXCESS, _LOG, _Z, _Y, _X, _STATE = range(9)
 HYBRID_WORK_ROWS = 9
 # Coordinate states: the kind of ψ_i (log-barrier, entropy, both) and, within an iteration, a mixed one that
@@ -244,24 +247,29 @@ def hybrid_workspace(n_arms: int) -> np.ndarray:
     return np.empty((HYBRID_WORK_ROWS, n_arms))
 
 
-@njit(cache=True)
 def _workspace(work, k):
     """``work``, or a fresh workspace for K = ``k`` when it is None (one-off calls, tests)."""
-    if work is None:
-        return np.empty((HYBRID_WORK_ROWS, k))
-    return work
+    return hybrid_workspace(k) if work is None else work
 
 
-@njit(cache=True, error_model="numpy")
-def _exact_lo(p, excess_of, eta, c, in_s):
-    """``lo = max_i (−excess_i − to_one_i)`` of :func:`_hybrid_solve` (``excess_of`` holds ℓ̂_i − min ℓ̂),
-    evaluated term by term as the definition reads (the solver first works with an upper bound of it that
-    needs no logarithm)."""
+@overload(_workspace, inline="always")
+def _workspace_compiled(work, k):
+    """Compiled :func:`_workspace`, resolved from the type of ``work`` (no allocation when it is given)."""
+    if isinstance(work, types.Array):
+        return lambda work, k: work
+    return lambda work, k: np.empty((HYBRID_WORK_ROWS, k))
+
+
+@kernel(error_model="numpy")
+def _exact_lo(work, k, eta, c, in_s):
+    """``lo = max_i (−excess_i − to_one_i)`` of :func:`_hybrid_solve` from the p_i and ℓ̂_i − min ℓ̂ in
+    ``work``, evaluated term by term as the definition reads (the solver first works with an upper bound of
+    it that needs no logarithm)."""
     lo = -np.inf
-    for i in range(p.shape[0]):
+    for i in range(k):
         a, b = _weights(eta, c, in_s, i)
-        x = p[i]
-        excess = excess_of[i]
+        x = work[_P, i]
+        excess = work[_EXCESS, i]
         if a == 0.0:
             to_one = b * (1.0 / x - 1.0)
         else:
@@ -271,7 +279,7 @@ def _exact_lo(p, excess_of, eta, c, in_s):
     return lo
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(error_model="numpy")
 def _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu, work):
     """Exact OMD step for ``ψ(p) = Σ_i a_i p_i ln p_i + b_i ln(1/p_i)`` (weights from :func:`_weights`).
 
@@ -301,15 +309,6 @@ def _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu, work):
     summed only when a further iterate is needed. ``work`` is a ``(HYBRID_WORK_ROWS, K)`` scratch array.
     """
     k = p.shape[0]
-    p_start = work[_P]
-    A = work[_A]
-    B = work[_B]
-    excess_of = work[_EXCESS]
-    logs = work[_LOG]
-    Z = work[_Z]
-    Y = work[_Y]
-    X = work[_X]
-    state = work[_STATE]
     loss_min = np.inf
     for i in range(k):
         loss_min = min(loss_min, loss_est[i])
@@ -320,22 +319,22 @@ def _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu, work):
     dropped = 0.0
     for i in range(k):
         a, b = _weights(eta, c, in_s, i)
-        A[i] = a
-        B[i] = b
+        work[_A, i] = a
+        work[_B, i] = b
         x = p[i]
-        p_start[i] = x
+        work[_P, i] = x
         excess = loss_est[i] - loss_min
-        excess_of[i] = excess
+        work[_EXCESS, i] = excess
         # to_one = ∇ψ_i(1) − ∇ψ_i(p_i); +∞ for an entropy coordinate at 0, which never reaches 1.
         if a == 0.0:
             to_one = b * (1.0 / x - 1.0)
             out[i] = 1.0 / x
-            state[i] = _BARRIER
+            work[_STATE, i] = _BARRIER
         elif b == 0.0:
             log_x = np.log(x)
             to_one = -a * log_x + 0.0
             out[i] = log_x
-            state[i] = _ENTROPY
+            work[_STATE, i] = _ENTROPY
         else:
             # to_one = −a ln x + b (1/x − 1): for x ≤ 1 the first term is ≥ 0, so the second alone bounds
             # to_one from below and −excess − to_one from above, in floating point too (rounding is monotone).
@@ -345,7 +344,7 @@ def _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu, work):
             else:
                 lo_exact = False
             out[i] = b / (a * x)
-            state[i] = _MIXED
+            work[_STATE, i] = _MIXED
         lo = max(lo, -excess - to_one)
         w = _inverse_curvature(a, b, x)
         if excess * w > x - lower[i]:
@@ -356,7 +355,7 @@ def _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu, work):
     hi = 0.0
     mu += loss_min
     if not lo_exact and not lo <= mu:  # (false for mu = nan)
-        lo = _exact_lo(p_start, excess_of, eta, c, in_s)
+        lo = _exact_lo(work, k, eta, c, in_s)
         lo_exact = True
     if not lo <= mu <= hi:
         if weight == 0.0:
@@ -364,7 +363,7 @@ def _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu, work):
         else:
             start = -(weighted_loss + dropped) / weight
             if not lo_exact and not lo < start:
-                lo = _exact_lo(p_start, excess_of, eta, c, in_s)
+                lo = _exact_lo(work, k, eta, c, in_s)
                 lo_exact = True
             mu = max(lo, start)
     at = np.nan  # the μ at which the tracking variables in ``out`` are; nan: at p (shift ℓ̂_i + μ to reach μ)
@@ -372,21 +371,21 @@ def _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu, work):
         first = np.isnan(at)
         common = mu - at
         for i in range(k):
-            if state[i] == _MIXED:
-                logs[i] = np.log(out[i])
+            if work[_STATE, i] == _MIXED:
+                work[_LOG, i] = np.log(out[i])
         for i in range(k):
-            shift = excess_of[i] + mu if first else common
+            shift = work[_EXCESS, i] + mu if first else common
             s = out[i]
-            kind = state[i]
+            kind = work[_STATE, i]
             if kind == _BARRIER:
-                out[i] = s + shift / B[i]
+                out[i] = s + shift / work[_B, i]
             elif kind == _ENTROPY:
-                out[i] = s - shift / A[i]
+                out[i] = s - shift / work[_A, i]
             else:
                 # ω(z) with z = s + ln s + dz (see the comment above), by Halley's method from s when it is
                 # within 1% (dy/dz = y/(1+y): when |dz| ≤ 0.01 (1 + y)), as _wright_omega does.
-                dz = shift / A[i]
-                log_s = logs[i]
+                dz = shift / work[_A, i]
+                log_s = work[_LOG, i]
                 z = s + log_s + dz
                 if abs(dz) <= 0.01 * (1.0 + s):
                     g = s + log_s - z
@@ -396,30 +395,30 @@ def _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu, work):
                     if abs(step) <= 1e-5 * y:
                         out[i] = y
                     else:
-                        Y[i] = y
-                        Z[i] = z
-                        state[i] = _SECOND
+                        work[_Y, i] = y
+                        work[_Z, i] = z
+                        work[_STATE, i] = _SECOND
                 else:
-                    Z[i] = z
-                    state[i] = _COLD
+                    work[_Z, i] = z
+                    work[_STATE, i] = _COLD
         for i in range(k):
-            if state[i] == _SECOND:
-                logs[i] = np.log(Y[i])
+            if work[_STATE, i] == _SECOND:
+                work[_LOG, i] = np.log(work[_Y, i])
         for i in range(k):
-            kind = state[i]
+            kind = work[_STATE, i]
             if kind == _SECOND:
-                y = Y[i]
-                g = y + logs[i] - Z[i]
+                y = work[_Y, i]
+                g = y + work[_LOG, i] - work[_Z, i]
                 u = y + 1.0
                 out[i] = y - 2.0 * g * (y / u) / (2.0 + g / (u * u))
-                state[i] = _MIXED
+                work[_STATE, i] = _MIXED
             elif kind == _COLD:
-                out[i] = _wright_omega(Z[i], np.nan)
-                state[i] = _MIXED
+                out[i] = _wright_omega(work[_Z, i], np.nan)
+                work[_STATE, i] = _MIXED
         total = 0.0
         for i in range(k):
-            x = _mass(A[i], B[i], out[i])
-            X[i] = x
+            x = _mass(work[_A, i], work[_B, i], out[i])
+            work[_X, i] = x
             if x > lower[i]:
                 total += x
             else:
@@ -430,10 +429,10 @@ def _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu, work):
         slope = 0.0
         curvature = 0.0
         for i in range(k):
-            x = X[i]
+            x = work[_X, i]
             if x > lower[i]:
-                slope -= _inverse_curvature(A[i], B[i], x)
-                curvature += _path_curvature(A[i], B[i], x)
+                slope -= _inverse_curvature(work[_A, i], work[_B, i], x)
+                curvature += _path_curvature(work[_A, i], work[_B, i], x)
         if total > 1.0:
             lo = mu
             lo_exact = True
@@ -449,11 +448,11 @@ def _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu, work):
         if nxt == mu:  # the step is below the spacing of floats at μ: as close as μ can get
             break
         if not lo_exact and not lo < nxt:
-            lo = _exact_lo(p_start, excess_of, eta, c, in_s)
+            lo = _exact_lo(work, k, eta, c, in_s)
             lo_exact = True
         if not lo < nxt < hi:
             if not lo_exact:
-                lo = _exact_lo(p_start, excess_of, eta, c, in_s)
+                lo = _exact_lo(work, k, eta, c, in_s)
                 lo_exact = True
             nxt = 0.5 * (lo + hi)
             if nxt == mu:
@@ -465,11 +464,11 @@ def _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu, work):
     total = 0.0
     inverse_curvature = 0.0
     for i in range(k):
-        x = X[i]
+        x = work[_X, i]
         if x > lower[i]:
             out[i] = x
             total += x
-            inverse_curvature += _inverse_curvature(A[i], B[i], x)
+            inverse_curvature += _inverse_curvature(work[_A, i], work[_B, i], x)
         else:
             out[i] = lower[i]
             total += lower[i]
@@ -478,7 +477,7 @@ def _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu, work):
     clamped_mass = 0.0
     for i in range(k):
         if out[i] > lower[i]:
-            out[i] = max(lower[i], out[i] - _inverse_curvature(A[i], B[i], out[i]) * correction)
+            out[i] = max(lower[i], out[i] - _inverse_curvature(work[_A, i], work[_B, i], out[i]) * correction)
         if out[i] > lower[i]:
             free_mass += out[i]
         else:
@@ -490,7 +489,7 @@ def _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu, work):
     return at + correction - loss_min
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hybrid_step(p: np.ndarray, loss_est: np.ndarray, eta: float, c: float, lower: np.ndarray, out: np.ndarray,
                 mu: float = np.nan, work: np.ndarray | None = None) -> float:
     """OMD step with the hybrid regulariser of eq. (5): ψ(p) = (1/η) Σ_i p_i ln p_i + c Σ_i ln(1/p_i).
@@ -516,7 +515,7 @@ def hybrid_step(p: np.ndarray, loss_est: np.ndarray, eta: float, c: float, lower
     return _hybrid_solve(p, loss_est, eta, c, False, lower, out, mu, _workspace(work, p.shape[0]))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def log_barrier_hybrid_step(p: np.ndarray, loss_est: np.ndarray, eta: float, c: float, in_s: np.ndarray,
                             lower: np.ndarray, out: np.ndarray, mu: float = np.nan,
                             work: np.ndarray | None = None) -> float:
@@ -529,7 +528,7 @@ def log_barrier_hybrid_step(p: np.ndarray, loss_est: np.ndarray, eta: float, c: 
     return _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu, _workspace(work, p.shape[0]))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def time_varying_hybrid_step(p: np.ndarray, loss_est: np.ndarray, eta: np.ndarray, c: float, in_s: np.ndarray,
                              lower: np.ndarray, out: np.ndarray, mu: float = np.nan,
                              work: np.ndarray | None = None) -> float:

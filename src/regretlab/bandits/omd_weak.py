@@ -33,6 +33,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from regretlab.kernels import kernel
+
 # Stop the iteration for μ once |Σ x(μ) − mass| ≤ _SUM_TOL · mass; the exact renormalisation over the free
 # coordinates then removes the remainder (as in regretlab.bandits.omd).
 _SUM_TOL = 1e-14
@@ -78,7 +80,7 @@ def _mu_at(in_s_i, p_i, excess, rate, target):
     return np.log(p_i / target) / rate - excess
 
 
-@njit(cache=True)
+@kernel
 def _part_total(p, g, in_s, eta, eta_bar, lower, part, g_min, mu, free_weight, shift):
     """``(Σ max(lower_i, x_i), Σ_free −dx_i/dμ)`` over the part's coordinates with p_i > 0, at ``mu``.
 
@@ -100,7 +102,7 @@ def _part_total(p, g, in_s, eta, eta_bar, lower, part, g_min, mu, free_weight, s
     return total, speed
 
 
-@njit(cache=True)
+@kernel
 def _solve_part(p, g, in_s, eta, eta_bar, lower, part, mass):
     """``(μ + g_min, g_min)`` for the normaliser μ with Σ_{i ∈ part, p_i > 0} max(lower_i, x_i) = mass.
 
@@ -173,7 +175,7 @@ def _solve_part(p, g, in_s, eta, eta_bar, lower, part, mass):
     return mu, g_min
 
 
-@njit(cache=True)
+@kernel
 def _write_part(p, g, in_s, eta, eta_bar, lower, part, mass, mu, g_min, out):
     """Write the part's coordinates of p' at normaliser μ, corrected to sum exactly to ``mass``.
 
@@ -218,7 +220,7 @@ def _write_part(p, g, in_s, eta, eta_bar, lower, part, mass, mu, g_min, out):
                 out[i] = max(lower[i], out[i] * scale)
 
 
-@njit(cache=True)
+@kernel
 def weak_hybrid_step(p: np.ndarray, g: np.ndarray, in_s: np.ndarray, eta: float, eta_bar: float,
                      lower: np.ndarray, theta: float, out: np.ndarray) -> float:
     """OMD step of Algorithm 2, line 230: ``argmin_{p∈Ω} ⟨p, g⟩ + D_ψ(p, p_t)`` (see the module docstring).

@@ -18,7 +18,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from regretlab.bandits.exp3g import importance_weighted_estimate
 from regretlab.bandits.omd import hybrid_step, hybrid_workspace
@@ -26,9 +25,10 @@ from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
+from regretlab.kernels import kernel
 
 
-@njit(cache=True)
+@kernel
 def play_rounds(
     p,
     eta,

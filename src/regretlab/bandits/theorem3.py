@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from regretlab.bandits.exp3g import importance_weighted_estimate
 from regretlab.bandits.omd import hybrid_workspace, log_barrier_hybrid_step
@@ -28,9 +27,10 @@ from regretlab.bandits.theorem2 import clipped_simplex_bounds
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
+from regretlab.kernels import kernel
 
 
-@njit(cache=True)
+@kernel
 def play_rounds(
     p,
     eta,

@@ -8,7 +8,8 @@ the best arm in hindsight of the losses so far). Memory is O(K + number of check
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from regretlab.kernels import kernel
 
 #: Columns of the checkpoint record array, in order.
 RECORD_COLUMNS = ("pseudo_regret", "realized_regret", "L_star", "best_arm")
@@ -49,7 +50,7 @@ class Tracker:
         return bool(self.position[0] == self.checkpoints.size)
 
 
-@njit(cache=True)
+@kernel
 def sample_arm(p: np.ndarray, u: float) -> int:
     """Inverse-CDF sample of an arm from distribution ``p`` with a uniform ``u`` in [0, 1)."""
     acc = 0.0
@@ -61,7 +62,7 @@ def sample_arm(p: np.ndarray, u: float) -> int:
     return last
 
 
-@njit(cache=True)
+@kernel
 def track_round(t, loss, p, arm, cum_loss, sums, checkpoints, position, records):
     """Account round ``t`` (1-based): losses ``loss (K,)``, distribution ``p (K,)``, played ``arm``."""
     expected = 0.0
