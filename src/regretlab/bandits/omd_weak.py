@@ -43,7 +43,7 @@ _MAX_ITER = 200
 _ALL, _S_ONLY, _SBAR_ONLY = 0, 1, 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _in_part(in_s_i, part):
     """True when a coordinate with self-loop flag ``in_s_i`` belongs to ``part``."""
     if part == _ALL:
@@ -53,7 +53,7 @@ def _in_part(in_s_i, part):
     return not in_s_i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _coordinate(in_s_i, p_i, excess, rate, mu):
     """``x_i``: the KKT point of coordinate i before clipping (``excess = g_i − min g``, ``mu = μ + min g``).
 
@@ -66,13 +66,13 @@ def _coordinate(in_s_i, p_i, excess, rate, mu):
     return p_i * np.exp(-rate * (excess + mu))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _speed(in_s_i, x, rate):
     """``−dx_i/dμ = 1/ψ_i''(x)``: ``η x²`` on S, ``η̄ x`` on S̄."""
     return rate * x * x if in_s_i else rate * x
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mu_at(in_s_i, p_i, excess, rate, target):
     """The μ at which ``x_i(μ) = target`` (> 0)."""
     if in_s_i:

@@ -75,6 +75,7 @@ import scipy.sparse as sp
 from numba import njit
 
 from regretlab.cmdp.occupancy import check_layer_sizes, layer_of_state, support_mask
+from regretlab.kernels import allocating
 
 #: OSQP settings of the first fallback (polishing off, see the module docstring).
 OSQP_SETTINGS = {
@@ -387,14 +388,50 @@ def _zero_is_projection(z: np.ndarray, pbar: np.ndarray, eps: float, threshold: 
         value += z[j] * pbar[j]
     moved = min(0.5 * eps, 1.0 - pbar[best])
     value += moved * z[best]
-    for j in np.argsort(z):  # from the smallest z_j
+    if d > _SMALL_SORT:
+        return _take_sorted(z, pbar, best, moved, value) <= threshold
+    # From the smallest z_j in the order of numba's np.argsort(z) (NaN last, ties in index order: an insertion
+    # sort for d <= 15), found by selection so that nothing is allocated.
+    last = -1
+    for _ in range(d):
+        if moved <= 0.0:
+            break
+        j = -1
+        for i in range(d):
+            if (last < 0 or _before(z[last], z[i]) or (i > last and not _before(z[i], z[last]))) and (
+                j < 0 or _before(z[i], z[j])
+            ):
+                j = i
+        last = j
+        if j != best:
+            taken = min(moved, pbar[j])
+            value -= taken * z[j]
+            moved -= taken
+    return value <= threshold
+
+
+#: Blocks up to this size are sorted by insertion in numba's ``np.argsort`` (``numba.misc.quicksort``).
+_SMALL_SORT = 15
+
+
+@njit(cache=True, inline="always")
+def _before(a: float, b: float) -> bool:
+    """numba's order of floats in ``np.argsort``: ``a < b``, NaN after every number."""
+    return a < b or (np.isnan(b) and not np.isnan(a))
+
+
+@allocating(error_model="numpy")
+def _take_sorted(z: np.ndarray, pbar: np.ndarray, best: int, moved: float, value: float) -> float:
+    """:func:`_zero_is_projection`'s last loop on a block of more than ``_SMALL_SORT`` triples, in the order
+    of ``np.argsort(z)`` (which allocates)."""
+    for j in np.argsort(z):
         if moved <= 0.0:
             break
         if j != best:
             taken = min(moved, pbar[j])
             value -= taken * z[j]
             moved -= taken
-    return value <= threshold
+    return value
 
 
 @njit(cache=True, error_model="numpy")
@@ -484,6 +521,13 @@ def _evaluate(
     return True, theta
 
 
+@njit(cache=True, inline="always")
+def _copy(target: np.ndarray, source: np.ndarray) -> None:
+    """``target[:] = source`` for 1-D arrays, by a loop (the slice assignment needs numba's runtime)."""
+    for i in range(source.shape[0]):
+        target[i] = source[i]
+
+
 @njit(cache=True, error_model="numpy")
 def _newton(
     y: np.ndarray,
@@ -501,30 +545,19 @@ def _newton(
     max_ridges: int,
     flow_tol: float,
     ridge: float,
+    scratch: tuple,
 ) -> tuple[int, int]:
     """Semismooth Newton on ``θ`` from ``nu`` (updated in place), safeguarded by a growing ridge.
 
     ``q`` receives the projection; ``pieces`` and ``where`` (see :func:`_evaluate`) hold the pieces of the
     previous call (``k = -1`` for none) and receive those at the solution. Returns ``(status, steps)``:
     status 0 is certified, 1 a failed pair projection, 2 no ascent after ``max_ridges`` ridges, 3 too many
-    steps.
+    steps. ``scratch`` holds the work arrays (:func:`newton_scratch`).
     """
     n_pairs = starts.shape[0] - 1
     n_flow = b.shape[0]
     J = pieces[2]
-    dmax = J.shape[2]
-    u = np.empty(dmax + 1)
-    work = np.empty((2 * dmax + 4, dmax))
-    zbuf = np.empty(dmax)
-    where_trial = np.empty_like(where)
-    q_trial = np.empty_like(q)
-    residual = np.empty(n_flow)
-    residual_trial = np.empty(n_flow)
-    nu_trial = np.empty(n_flow)
-    M = np.empty((n_flow, n_flow))
-    M_reg = np.empty((n_flow, n_flow))
-    L = np.empty((n_flow, n_flow))
-    direction = np.empty(n_flow)
+    u, work, zbuf, where_trial, q_trial, residual, residual_trial, nu_trial, M, M_reg, L, direction, _ = scratch
     ok, theta = _evaluate(
         y, nu, b, starts, pbar, eps, out_row, in_row, q, residual, pieces, where, where, u, work, zbuf
     )
@@ -602,10 +635,10 @@ def _newton(
                 break
         if not accepted:
             return 2, step
-        nu[:] = nu_trial
-        q[:] = q_trial
-        where[:] = where_trial
-        residual[:] = residual_trial
+        _copy(nu, nu_trial)
+        _copy(q, q_trial)
+        _copy(where, where_trial)
+        _copy(residual, residual_trial)
         theta = theta_trial
     return 3, max_steps
 
@@ -650,6 +683,28 @@ def reset_confidence_set(
     state[_VERSION] += 1
 
 
+def newton_scratch(n_pairs: int, dmax: int, n_triples: int, n_flow: int) -> tuple:
+    """The work arrays of :func:`_newton` and :func:`project_newton` for a support with ``n_pairs`` pairs of
+    at most ``dmax`` triples each, ``n_triples`` triples and ``n_flow`` flow rows, allocated once per projector:
+    the pair solver's multipliers, matrix work and block; the trial pieces, point and residual; ``F J F^T``,
+    its regularised copy and Cholesky factor; the Newton direction; the trial ``ν`` of a Newton path."""
+    return (
+        np.empty(dmax + 1),
+        np.empty((2 * dmax + 4, dmax)),
+        np.empty(dmax),
+        np.empty(n_pairs, dtype=np.int64),
+        np.empty(n_triples),
+        np.empty(n_flow),
+        np.empty(n_flow),
+        np.empty(n_flow),
+        np.empty((n_flow, n_flow)),
+        np.empty((n_flow, n_flow)),
+        np.empty((n_flow, n_flow)),
+        np.empty(n_flow),
+        np.empty(n_flow),
+    )
+
+
 @njit(cache=True)
 def project_newton(
     target: np.ndarray,
@@ -667,14 +722,18 @@ def project_newton(
     q: np.ndarray,
     max_steps: int,
     max_ridges: int,
+    scratch: tuple,
 ) -> bool:
     """The Newton paths of :meth:`ConfidenceSetProjector.project` on the support vector ``target``: from the
     previous ``ν`` when warm, then from ``ν = 0``. On success ``q`` holds the certified projection and ``nu``
-    its flow multipliers; on failure the pieces are dropped and the caller goes on to OSQP."""
+    its flow multipliers; on failure the pieces are dropped and the caller goes on to OSQP. ``scratch`` is
+    the projector's :func:`newton_scratch` (nothing is allocated)."""
+    trial = scratch[-1]
     for path in range(2):
         if path == 0 and state[_WARM] == 0:
             continue
-        trial = nu.copy() if path == 0 else np.zeros_like(nu)
+        for i in range(nu.shape[0]):
+            trial[i] = nu[i] if path == 0 else 0.0
         status, steps = _newton(
             target,
             trial,
@@ -691,10 +750,11 @@ def project_newton(
             max_ridges,
             FLOW_TOL,
             RIDGE,
+            scratch,
         )
         counts[_STEPS] += steps
         if status == _SUCCESS:
-            nu[:] = trial
+            _copy(nu, trial)
             counts[path] += 1
             state[_LAST] = path
             state[_WARM] = 1
@@ -765,6 +825,7 @@ class ConfidenceSetProjector:
         self._state = np.zeros(3, dtype=np.int64)
         self._counts = np.zeros(len(PATHS) + 1, dtype=np.int64)
         self._solution = np.empty(n)
+        self._scratch = newton_scratch(n_pairs, d, n, self._flow_rhs.size)
         # Structural sparse forms; those that depend on P̄_i are built on first use for each version.
         self._pair_sum = sp.csr_matrix((np.ones(n), (self._pair_of, np.arange(n))), shape=(n_pairs, n))
         columns = np.arange(n)
@@ -804,7 +865,8 @@ class ConfidenceSetProjector:
     @property
     def kernel_arrays(self) -> tuple:
         """The arrays :func:`project_newton` and :func:`reset_confidence_set` work on, in the order
-        ``(triples, flow_rhs, starts, P_t, eps_t, out_row, in_row, nu, pieces, where, state, counts)``."""
+        ``(triples, flow_rhs, starts, P_t, eps_t, out_row, in_row, nu, pieces, where, state, counts, scratch)``
+        (``scratch``: :func:`newton_scratch`)."""
         return (
             self._triples,
             self._flow_rhs,
@@ -818,6 +880,7 @@ class ConfidenceSetProjector:
             self._where,
             self._state,
             self._counts,
+            self._scratch,
         )
 
     def get_state(self) -> dict:
@@ -906,6 +969,7 @@ class ConfidenceSetProjector:
             self._solution,
             MAX_NEWTON_STEPS,
             MAX_RIDGES,
+            self._scratch,
         ):
             return self._solution.copy()
         solution = None
@@ -944,6 +1008,7 @@ class ConfidenceSetProjector:
             MAX_RIDGES,
             FLOW_TOL,
             RIDGE,
+            self._scratch,
         )
         self._counts[_STEPS] += steps
         if status != _SUCCESS:

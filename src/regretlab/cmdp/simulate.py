@@ -85,6 +85,7 @@ from regretlab.cmdp.instance import CMDP, condition2_holds
 from regretlab.cmdp.occupancy import induced_policy_into
 from regretlab.cmdp.pdgd_ops import PDGDOPS, UCOGDPSAlone
 from regretlab.cmdp.projection import project_newton, reset_confidence_set
+from regretlab.kernels import kernel
 from regretlab.snapshots import SeedProgress
 
 #: Episodes of ``r_t``, ``G_t`` drawn per call to the environment.
@@ -126,8 +127,17 @@ def true_occupancy(
     """Compiled :func:`~regretlab.cmdp.occupancy.occupancy_from_policy`: ``q^{P,π}`` into the preallocated
     ``q`` ``(|X|, |A|, |X|)`` (triples, eq. (1)) and ``q_pairs`` ``(|X|, |A|)`` (eq. (2)).
     """
+    occupancy_into(P, pi, starts, q, q_pairs, np.empty(P.shape[0]))
+
+
+@kernel
+def occupancy_into(
+    P: np.ndarray, pi: np.ndarray, starts: np.ndarray, q: np.ndarray, q_pairs: np.ndarray, state: np.ndarray
+) -> None:
+    """:func:`true_occupancy` with the state occupancies ``q(x)`` in the caller's buffer ``state`` ``(|X|,)``
+    (left as ``q(x)`` on return)."""
     q[:] = 0.0
-    state = np.zeros(P.shape[0])
+    state[:] = 0.0
     state[0] = 1.0
     for k in range(starts.shape[0] - 2):
         for x in range(starts[k], starts[k + 1]):
@@ -187,8 +197,17 @@ def best_response_values(P: np.ndarray, starts: np.ndarray, losses: np.ndarray) 
     V(x')]``; the minimum is ``V(x_0)`` (every valid occupancy is ``q^{P,π}`` of some policy, Lemma 1).
     """
     out = np.empty(losses.shape[0])
-    values = np.zeros(P.shape[0])
-    for b in range(losses.shape[0]):
+    best_responses_into(P, starts, losses, losses.shape[0], np.zeros(P.shape[0]), out)
+    return out
+
+
+@kernel
+def best_responses_into(
+    P: np.ndarray, starts: np.ndarray, losses: np.ndarray, count: int, values: np.ndarray, out: np.ndarray
+) -> None:
+    """:func:`best_response_values` of the first ``count`` losses into ``out``; ``values`` ``(|X|,)`` is the
+    value function's buffer (its terminal entry must be 0)."""
+    for b in range(count):
         for k in range(starts.shape[0] - 3, -1, -1):
             for x in range(starts[k], starts[k + 1]):
                 best = np.inf
@@ -199,7 +218,6 @@ def best_response_values(P: np.ndarray, starts: np.ndarray, losses: np.ndarray) 
                     best = min(best, value)
                 values[x] = best
         out[b] = values[0]
-    return out
 
 
 @njit(cache=True)
@@ -261,8 +279,39 @@ def track_episode(
     and ``cum_loss`` the running ``Σ G_τ^T q_τ`` and ``Σ ℓ_τ``. ``level_*`` accumulate the open dyadic
     interval of each level ``s``; the levels with ``2^s | t`` end here, get their regret (against the
     dynamic-programming best response) and Theorem 3's bound
-    ``level_ell · per_ell_interval + ℓ̄_t · regret_offset``, and restart.
+    ``level_ell · per_ell_interval + ℓ̄_t · regret_offset``, and restart. (:func:`episode_sums` with buffers
+    of its own.)
     """
+    episode_sums(
+        t, r, G, loss, q, q_pairs, q_hat, P, starts, sums, violation, cum_loss, level_loss, level_played,
+        level_ell, per_ell_interval, regret_offset, np.zeros(P.shape[0]), np.empty(level_played.shape[0]),
+    )  # fmt: skip
+
+
+@kernel
+def episode_sums(
+    t,
+    r,
+    G,
+    loss,
+    q,
+    q_pairs,
+    q_hat,
+    P,
+    starts,
+    sums,
+    violation,
+    cum_loss,
+    level_loss,
+    level_played,
+    level_ell,
+    per_ell_interval,
+    regret_offset,
+    values,
+    regrets,
+):
+    """:func:`track_episode` with the caller's buffers: ``values`` ``(|X|,)`` for the best responses (zero
+    in the terminal entry) and ``regrets`` ``(number of levels,)``. Allocates nothing."""
     error = 0.0
     for i in range(q.size):
         error += abs(q.flat[i] - q_hat.flat[i])
@@ -285,10 +334,14 @@ def track_episode(
     while closing < level_played.shape[0] and t % (1 << closing) == 0:
         closing += 1
     for s in range(level_played.shape[0]):
-        level_loss[s] += loss
+        for x in range(loss.shape[0]):
+            for a in range(loss.shape[1]):
+                level_loss[s, x, a] += loss[x, a]
         level_played[s] += played
         level_ell[s] = max(level_ell[s], ell)
-    regrets = level_played[:closing] - best_response_values(P, starts, level_loss[:closing])
+    best_responses_into(P, starts, level_loss, closing, values, regrets)
+    for s in range(closing):
+        regrets[s] = level_played[s] - regrets[s]
     for s in range(closing):
         limit = level_ell[s] * per_ell_interval[s] + sums[_ELL_BAR] * regret_offset
         if regrets[s] > sums[_INTERVAL_MAX]:
@@ -296,7 +349,7 @@ def track_episode(
             sums[_INTERVAL_BOUND] = limit
         if limit > 0:
             sums[_RATIO_MAX] = max(sums[_RATIO_MAX], regrets[s] / limit)
-        level_loss[s] = 0.0
+        level_loss[s, :, :] = 0.0
         level_played[s] = 0.0
         level_ell[s] = 0.0
 
@@ -319,7 +372,7 @@ def finish_update(q_hat: np.ndarray, triples: tuple, solution: np.ndarray, polic
     induced_policy_into(q_hat, policy)
 
 
-@njit(cache=True)
+@kernel
 def play_episodes(
     t, t_stop, t0, uniforms, r_chunk, G_chunk, P, starts, learner, confidence, projector, evaluator
 ):
@@ -330,7 +383,8 @@ def play_episodes(
     M_start, eps_numerator, P̄, ε)``; ``projector`` the projector's
     :attr:`~regretlab.cmdp.projection.ConfidenceSetProjector.kernel_arrays` and a solution buffer;
     ``evaluator = (q, q pairs, sums, violation, Σ ℓ, level_loss, level_played, level_ell, per_ell_interval,
-    regret_offset)``. Per episode: the true occupancy of ``π_t``, the trajectory, ``ℓ_t = G_t λ_t - r_t``
+    regret_offset, q(x), best-response values, interval regrets)`` (the last three are buffers: nothing is
+    allocated per episode). Per episode: the true occupancy of ``π_t``, the trajectory, ``ℓ_t = G_t λ_t - r_t``
     (Algorithm 2 line 6), ``η_t`` (line 7), the dual step on ``G_t^T q̂_t`` (line 9, eq. (16); PDGD-OPS only)
     and ``R^D``, the evaluator's sums, the counters and epoch test (Algorithm 3 lines 2-7, with the
     coverage check and the projector's new set at a new epoch) and the projection (line 8) by
@@ -340,16 +394,18 @@ def play_episodes(
     """
     q_hat, policy, lam, loss, trajectory, q_hat_pairs, target, reals, ints = learner
     N, M, N_start, M_start, eps_numerator, P_bar, epsilon = confidence
-    (triples, flow_rhs, p_starts, P_t, eps_t, out_row, in_row, nu, pieces, where, state, counts, solution) = (
-        projector
+    (triples, flow_rhs, p_starts, P_t, eps_t, out_row, in_row, nu, pieces, where, state, counts, scratch) = (
+        projector[:13]
     )
-    (q, q_pairs, sums, violation, cum_loss, level_loss, level_played, level_ell, per_ell, offset) = evaluator
+    solution = projector[13]
+    (q, q_pairs, sums, violation, cum_loss, level_loss, level_played, level_ell, per_ell, offset) = evaluator[:10]
+    occupancy, values, regrets = evaluator[10:]
     xs, as_ = triples[0], triples[1]
     m = lam.shape[0]
     for episode in range(t, t_stop + 1):
         j = episode - 1 - t0
         r, G = r_chunk[j], G_chunk[j]
-        true_occupancy(P, policy, starts, q, q_pairs)
+        occupancy_into(P, policy, starts, q, q_pairs, occupancy)
         trajectory_into(P, policy, uniforms[j], trajectory)
         lam_t = 0.0
         for i in range(m):
@@ -385,7 +441,7 @@ def play_episodes(
         for i in range(m):
             lam_next += lam[i]
         reals[_LAM_MAX] = max(reals[_LAM_MAX], lam_next)
-        track_episode(
+        episode_sums(
             episode,
             r,
             G,
@@ -403,12 +459,17 @@ def play_episodes(
             level_ell,
             per_ell,
             offset,
+            values,
+            regrets,
         )
         count_episode(N, M, trajectory)
         if pair_doubled(N, N_start, trajectory):
             ints[_EPOCH] += 1
-            N_start[...] = N
-            M_start[...] = M
+            for x in range(N.shape[0]):  # N_start[...] = N, M_start[...] = M (slice copies need the runtime)
+                for a in range(N.shape[1]):
+                    N_start[x, a] = N[x, a]
+                    for y in range(M.shape[2]):
+                        M_start[x, a, y] = M[x, a, y]
             confidence_set(N_start, M_start, eps_numerator, P_bar, epsilon)
             covered, ratio = coverage_check(P, P_bar, epsilon)
             ints[_COVERED] += covered
@@ -432,6 +493,7 @@ def play_episodes(
             solution,
             ints[_MAX_STEPS],
             ints[_MAX_RIDGES],
+            scratch,
         ):
             return episode, True
         finish_update(q_hat, triples, solution, policy)
@@ -507,6 +569,9 @@ def simulate(
         np.zeros(n_levels),
         per_ell_interval,
         float(L * root),
+        np.zeros(n_states),
+        np.zeros(n_states),
+        np.zeros(n_levels),
     )
 
     primal, confidence = learner.primal, learner.primal.confidence
