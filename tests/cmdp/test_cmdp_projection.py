@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba import njit
 from scipy.optimize import linprog
 
 from regretlab.cmdp import projection
@@ -331,7 +332,7 @@ def test_pair_projection_matches_cvxpy_and_certifies_its_multipliers(d):
         assert x.min() >= -1e-12 and projection._budget(x, p_bar, eps) <= 1e-12 * max(1.0, np.abs(z).max())
 
 
-@pytest.mark.parametrize("d", [1, 3, 5])
+@pytest.mark.parametrize("d", [1, 3, 5, 20])
 def test_zero_piece_check_matches_the_cone_support_lp(d):
     """``Π_K(z) = 0`` iff ``max z^T v <= 0`` over the normalised cone: the greedy against an LP."""
     rng = np.random.default_rng(10 + d)
@@ -345,6 +346,31 @@ def test_zero_piece_check_matches_the_cone_support_lp(d):
         assert projection._zero_is_projection(z, p_bar, eps, 1e-12) == expected
     # P̄ summing to neither 0 nor 1: undecided (the active-set method decides).
     assert not projection._zero_is_projection(np.ones(d), np.full(d, 0.5 / d), 0.3, 1e-12)
+
+
+@njit
+def numba_argsort(z):
+    """numba's own ``np.argsort`` (what the zero-piece check followed before it stopped allocating)."""
+    return np.argsort(z)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([-1.0, -0.0, 0.0, 0.5, 2.0, np.nan, -np.inf, np.inf]) | st.floats(-3, 3),
+        min_size=1,
+        max_size=projection._SMALL_SORT,
+    )
+)
+def test_selection_order_is_numbas_argsort_order(values):
+    """The zero-piece check visits the triples in exactly ``np.argsort``'s order (ties, signed zeros, NaNs),
+    so its sum of ``taken · z_j`` is the same floating-point sum as before."""
+    z = np.array(values)
+    order, j = [], -1
+    for _ in range(z.size):
+        j = projection._next_in_order(z, j)
+        order.append(j)
+    assert order == numba_argsort(z).tolist()
 
 
 @pytest.mark.parametrize("layer_sizes", [(1, 1), (1, 2, 1)])

@@ -62,7 +62,7 @@ from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
-from regretlab.kernels import kernel
+from regretlab.kernels import allocating, kernel
 
 PRESETS = ("paper", "tuned")
 
@@ -241,13 +241,14 @@ def update_learning_rates(p_next, eta_meta, rho, kappa, growth, rate_increases):
             rate_increases[j] += 1
 
 
-@njit(cache=True)
+@allocating
 def initial_distribution(eta_meta, c, in_s, lower, out, work):
     """``argmin_{p∈Ω} ψ(p)`` for eq. (7)'s regulariser with rates ``eta_meta``; writes ``out`` (reading 8).
 
     One OMD step from the uniform q with the loss ∇ψ(q): −β/η_j on the cliques (∇ of (1/η_j) ln(1/p) at 1/β)
-    and (1 − ln β)/η_j − cβ on S̄; ``work`` is the OMD step's scratch. Allocates two (β,) arrays: it runs once
-    per (re)start, not per round.
+    and (1 − ln β)/η_j − cβ on S̄; ``work`` is the OMD step's scratch. Allocates two (β,) arrays (so it is
+    :func:`~regretlab.kernels.allocating`, for Algorithm 4's restarts): it runs once per (re)start, not per
+    round.
     """
     beta = out.shape[0]
     q = np.full(beta, 1.0 / beta)
@@ -260,7 +261,7 @@ def initial_distribution(eta_meta, c, in_s, lower, out, work):
     time_varying_hybrid_step(q, gradient, eta_meta, c, in_s, lower, out, np.nan, work)
 
 
-@njit(cache=True)
+@kernel
 def start_epoch(eta, meta, setup, state):
     """Algorithm 1's initialisation with learning rate ``eta`` (also Algorithm 4's reset):
     η_{t,j} = η and ρ_{t,j} = 2κ for j ∈ [κ], η on S̄, p_t = argmin_Ω ψ_t, fresh Hedge instances (p̃ uniform

@@ -187,7 +187,7 @@ def _path_curvature(a, b, x):
     return x * x * x * (ax_b + b) / (ax_b * ax_b * ax_b)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(error_model="numpy")
 def _wright_omega(z, start):
     """The y > 0 with ``y + ln y = z`` (Wright omega function), by Halley's method; z ≥ −700.
 

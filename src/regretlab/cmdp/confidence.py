@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numba import njit
 
 from regretlab.cmdp.occupancy import check_layer_sizes, layer_of_state
+from regretlab.kernels import kernel
 
 
-@njit(cache=True)
+@kernel
 def count_episode(N: np.ndarray, M: np.ndarray, trajectory: np.ndarray) -> None:
     """Algorithm 3 lines 2-3: add the ``(x_k, a_k, x_{k+1})`` rows of one episode to ``N`` and ``M``."""
     for k in range(trajectory.shape[0]):
@@ -31,7 +31,7 @@ def count_episode(N: np.ndarray, M: np.ndarray, trajectory: np.ndarray) -> None:
         M[x, a, y] += 1
 
 
-@njit(cache=True)
+@kernel
 def pair_doubled(N: np.ndarray, N_start: np.ndarray, trajectory: np.ndarray) -> bool:
     """Algorithm 3 line 4: some visited pair has ``N_i(x_k, a_k) >= max{1, 2 N_{i-1}(x_k, a_k)}``."""
     for k in range(trajectory.shape[0]):
@@ -41,7 +41,7 @@ def pair_doubled(N: np.ndarray, N_start: np.ndarray, trajectory: np.ndarray) -> 
     return False
 
 
-@njit(cache=True)
+@kernel
 def confidence_set(
     N_start: np.ndarray,
     M_start: np.ndarray,

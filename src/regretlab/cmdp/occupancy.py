@@ -24,7 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numba import njit
+
+from regretlab.kernels import kernel
 
 
 def check_layer_sizes(layer_sizes: Sequence[int]) -> tuple[int, ...]:
@@ -101,7 +102,7 @@ def occupancy_from_policy(layer_sizes: Sequence[int], P: np.ndarray, pi: np.ndar
 POLICY_ZERO_MASS = 1e-12
 
 
-@njit(cache=True)
+@kernel
 def induced_policy_into(q: np.ndarray, policy: np.ndarray) -> None:
     """:func:`induced_policy` of the triple view ``q`` written into ``policy`` ``(|X|, |A|)`` in place."""
     n_actions = policy.shape[1]

@@ -75,7 +75,7 @@ import scipy.sparse as sp
 from numba import njit
 
 from regretlab.cmdp.occupancy import check_layer_sizes, layer_of_state, support_mask
-from regretlab.kernels import allocating
+from regretlab.kernels import allocating, kernel
 
 #: OSQP settings of the first fallback (polishing off, see the module docstring).
 OSQP_SETTINGS = {
@@ -105,7 +105,7 @@ RIDGE = 1e-13
 _SUCCESS = 0
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(error_model="numpy")
 def _cholesky_solve(A: np.ndarray, rhs: np.ndarray, k: int, L: np.ndarray, out: np.ndarray) -> bool:
     """Solve ``A[:k, :k] out[:k] = rhs[:k]`` for a symmetric positive definite block (``False`` if not PD)."""
     for i in range(k):
@@ -144,7 +144,7 @@ def _budget(x: np.ndarray, pbar: np.ndarray, eps: float) -> float:
     return value
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(error_model="numpy")
 def _pair_active_set(
     z: np.ndarray,
     pbar: np.ndarray,
@@ -264,7 +264,7 @@ def _pair_active_set(
     return -1
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(error_model="numpy")
 def _pair_piece(
     N: np.ndarray, k: int, d: int, J: np.ndarray, W: np.ndarray, work: np.ndarray, tol: float
 ) -> bool:
@@ -311,7 +311,7 @@ def _pair_piece(
     return d * k * 2.3e-16 * normal * largest <= tol
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(error_model="numpy")
 def _certify(
     z: np.ndarray,
     pbar: np.ndarray,
@@ -343,7 +343,7 @@ def _certify(
     return _budget(x, pbar, eps) <= threshold
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(error_model="numpy")
 def _solve_pair(
     z: np.ndarray,
     pbar: np.ndarray,
@@ -364,7 +364,43 @@ def _solve_pair(
     return k, _pair_piece(N, k, z.shape[0], J, W, work, PIECE_TOL)
 
 
-@njit(cache=True, error_model="numpy")
+#: Blocks up to this size are sorted by insertion in numba's ``np.argsort`` (``numba.misc.quicksort``).
+_SMALL_SORT = 15
+
+
+@njit(cache=True, inline="always")
+def _before(a: float, b: float) -> bool:
+    """numba's order of floats in ``np.argsort``: ``a < b``, NaN after every number."""
+    return a < b or (np.isnan(b) and not np.isnan(a))
+
+
+@njit(cache=True, inline="always")
+def _next_in_order(z: np.ndarray, last: int) -> int:
+    """The index after ``last`` (``-1``: the first) in the order of numba's ``np.argsort(z)`` on at most
+    ``_SMALL_SORT`` entries: an insertion sort by :func:`_before`, so ties (and NaNs) stay in index order."""
+    j = -1
+    for i in range(z.shape[0]):
+        after = last < 0 or _before(z[last], z[i]) or (i > last and not _before(z[i], z[last]))
+        if after and (j < 0 or _before(z[i], z[j])):
+            j = i
+    return j
+
+
+@allocating(error_model="numpy")
+def _take_sorted(z: np.ndarray, pbar: np.ndarray, best: int, moved: float, value: float) -> float:
+    """:func:`_zero_is_projection`'s last loop on a block of more than ``_SMALL_SORT`` triples, in the order
+    of ``np.argsort(z)`` (which allocates)."""
+    for j in np.argsort(z):
+        if moved <= 0.0:
+            break
+        if j != best:
+            taken = min(moved, pbar[j])
+            value -= taken * z[j]
+            moved -= taken
+    return value
+
+
+@kernel(error_model="numpy")
 def _zero_is_projection(z: np.ndarray, pbar: np.ndarray, eps: float, threshold: float) -> bool:
     """Whether ``Π_K(z) = 0``, i.e. ``max z^T v <= threshold`` over ``v ∈ K`` with ``Σ v = 1`` (``z`` in the
     polar cone of ``K``). Exact when ``p̄`` sums to 1 (a fractional knapsack: move up to ``ε/2`` of mass from
@@ -390,19 +426,11 @@ def _zero_is_projection(z: np.ndarray, pbar: np.ndarray, eps: float, threshold: 
     value += moved * z[best]
     if d > _SMALL_SORT:
         return _take_sorted(z, pbar, best, moved, value) <= threshold
-    # From the smallest z_j in the order of numba's np.argsort(z) (NaN last, ties in index order: an insertion
-    # sort for d <= 15), found by selection so that nothing is allocated.
-    last = -1
-    for _ in range(d):
+    j = -1
+    for _ in range(d):  # from the smallest z_j, in np.argsort(z)'s order, found by selection (no allocation)
         if moved <= 0.0:
             break
-        j = -1
-        for i in range(d):
-            if (last < 0 or _before(z[last], z[i]) or (i > last and not _before(z[i], z[last]))) and (
-                j < 0 or _before(z[i], z[j])
-            ):
-                j = i
-        last = j
+        j = _next_in_order(z, j)
         if j != best:
             taken = min(moved, pbar[j])
             value -= taken * z[j]
@@ -410,31 +438,7 @@ def _zero_is_projection(z: np.ndarray, pbar: np.ndarray, eps: float, threshold: 
     return value <= threshold
 
 
-#: Blocks up to this size are sorted by insertion in numba's ``np.argsort`` (``numba.misc.quicksort``).
-_SMALL_SORT = 15
-
-
-@njit(cache=True, inline="always")
-def _before(a: float, b: float) -> bool:
-    """numba's order of floats in ``np.argsort``: ``a < b``, NaN after every number."""
-    return a < b or (np.isnan(b) and not np.isnan(a))
-
-
-@allocating(error_model="numpy")
-def _take_sorted(z: np.ndarray, pbar: np.ndarray, best: int, moved: float, value: float) -> float:
-    """:func:`_zero_is_projection`'s last loop on a block of more than ``_SMALL_SORT`` triples, in the order
-    of ``np.argsort(z)`` (which allocates)."""
-    for j in np.argsort(z):
-        if moved <= 0.0:
-            break
-        if j != best:
-            taken = min(moved, pbar[j])
-            value -= taken * z[j]
-            moved -= taken
-    return value
-
-
-@njit(cache=True, error_model="numpy")
+@kernel(error_model="numpy")
 def _evaluate(
     y: np.ndarray,
     nu: np.ndarray,
@@ -528,7 +532,7 @@ def _copy(target: np.ndarray, source: np.ndarray) -> None:
         target[i] = source[i]
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(error_model="numpy")
 def _newton(
     y: np.ndarray,
     nu: np.ndarray,
@@ -557,7 +561,8 @@ def _newton(
     n_pairs = starts.shape[0] - 1
     n_flow = b.shape[0]
     J = pieces[2]
-    u, work, zbuf, where_trial, q_trial, residual, residual_trial, nu_trial, M, M_reg, L, direction, _ = scratch
+    u, work, zbuf, where_trial, q_trial, residual, residual_trial, nu_trial = scratch[:8]
+    M, M_reg, L, direction = scratch[8:12]
     ok, theta = _evaluate(
         y, nu, b, starts, pbar, eps, out_row, in_row, q, residual, pieces, where, where, u, work, zbuf
     )
@@ -651,7 +656,7 @@ PATHS = ("warm", "cold", "osqp", "clarabel")
 _STEPS = len(PATHS)
 
 
-@njit(cache=True)
+@kernel
 def reset_confidence_set(
     P_bar: np.ndarray,
     epsilon: np.ndarray,
@@ -685,9 +690,10 @@ def reset_confidence_set(
 
 def newton_scratch(n_pairs: int, dmax: int, n_triples: int, n_flow: int) -> tuple:
     """The work arrays of :func:`_newton` and :func:`project_newton` for a support with ``n_pairs`` pairs of
-    at most ``dmax`` triples each, ``n_triples`` triples and ``n_flow`` flow rows, allocated once per projector:
-    the pair solver's multipliers, matrix work and block; the trial pieces, point and residual; ``F J F^T``,
-    its regularised copy and Cholesky factor; the Newton direction; the trial ``ν`` of a Newton path."""
+    at most ``dmax`` triples each, ``n_triples`` triples and ``n_flow`` flow rows, allocated once per
+    projector: the pair solver's multipliers, matrix work and block; the trial pieces, point and residual;
+    ``F J F^T``, its regularised copy and Cholesky factor; the Newton direction; the trial ``ν`` of a Newton
+    path. Every entry is written before it is read in a call (they were allocated per call before)."""
     return (
         np.empty(dmax + 1),
         np.empty((2 * dmax + 4, dmax)),
@@ -705,7 +711,7 @@ def newton_scratch(n_pairs: int, dmax: int, n_triples: int, n_flow: int) -> tupl
     )
 
 
-@njit(cache=True)
+@kernel
 def project_newton(
     target: np.ndarray,
     flow_rhs: np.ndarray,
@@ -865,8 +871,8 @@ class ConfidenceSetProjector:
     @property
     def kernel_arrays(self) -> tuple:
         """The arrays :func:`project_newton` and :func:`reset_confidence_set` work on, in the order
-        ``(triples, flow_rhs, starts, P_t, eps_t, out_row, in_row, nu, pieces, where, state, counts, scratch)``
-        (``scratch``: :func:`newton_scratch`)."""
+        ``(triples, flow_rhs, starts, P_t, eps_t, out_row, in_row, nu, pieces, where, state, counts,
+        scratch)`` (``scratch``: :func:`newton_scratch`)."""
         return (
             self._triples,
             self._flow_rhs,

@@ -150,7 +150,7 @@ def occupancy_into(
     q_pairs[starts[-2] :] = 0.0
 
 
-@njit(cache=True)
+@kernel
 def _inverse_cdf(weights: np.ndarray, u: float) -> int:
     """The index :func:`~regretlab.cmdp.occupancy._draw` returns for the uniform ``u`` (same arithmetic)."""
     total = 0.0
@@ -175,7 +175,7 @@ def trajectory_from_uniforms(P: np.ndarray, pi: np.ndarray, uniforms: np.ndarray
     return trajectory
 
 
-@njit(cache=True)
+@kernel
 def trajectory_into(P: np.ndarray, pi: np.ndarray, uniforms: np.ndarray, trajectory: np.ndarray) -> None:
     """:func:`trajectory_from_uniforms` into the preallocated ``(L, 3)`` int array ``trajectory``."""
     n_steps = uniforms.shape[0] // 2
@@ -220,7 +220,7 @@ def best_responses_into(
         out[b] = values[0]
 
 
-@njit(cache=True)
+@kernel
 def coverage_check(P: np.ndarray, P_bar: np.ndarray, epsilon: np.ndarray) -> tuple[bool, float]:
     """Whether the confidence set of eq. (10) with centre ``P̄`` and radii ``ε`` contains ``P``
     (``||P(·|x, a) - P̄(·|x, a)||_1 <= ε(x, a)`` for every non-terminal pair, Lemma 5), and the largest
@@ -362,7 +362,7 @@ _ELL, _SCALE, _ETA, _UPPER, _LAM_MAX, _LAM_T, _COVER_RATIO = range(7)
 _EPOCH, _COVERED, _DUAL, _MAX_STEPS, _MAX_RIDGES = range(5)
 
 
-@njit(cache=True)
+@kernel
 def finish_update(q_hat: np.ndarray, triples: tuple, solution: np.ndarray, policy: np.ndarray) -> None:
     """Algorithm 3 line 8's result into ``q̂`` (support triples, in place), then ``π_{t+1} = π^{q̂_{t+1}}``
     (Algorithm 4 line 13)."""
@@ -384,13 +384,13 @@ def play_episodes(
     :attr:`~regretlab.cmdp.projection.ConfidenceSetProjector.kernel_arrays` and a solution buffer;
     ``evaluator = (q, q pairs, sums, violation, Σ ℓ, level_loss, level_played, level_ell, per_ell_interval,
     regret_offset, q(x), best-response values, interval regrets)`` (the last three are buffers: nothing is
-    allocated per episode). Per episode: the true occupancy of ``π_t``, the trajectory, ``ℓ_t = G_t λ_t - r_t``
-    (Algorithm 2 line 6), ``η_t`` (line 7), the dual step on ``G_t^T q̂_t`` (line 9, eq. (16); PDGD-OPS only)
-    and ``R^D``, the evaluator's sums, the counters and epoch test (Algorithm 3 lines 2-7, with the
-    coverage check and the projector's new set at a new epoch) and the projection (line 8) by
-    :func:`~regretlab.cmdp.projection.project_newton`. When Newton fails, the episode stops before line 8
-    with ``target`` holding ``q̂_t - η_t ℓ_t`` and ``failed`` is true: the caller finishes it with the
-    projector's fallbacks and :func:`finish_update`.
+    allocated per episode). Per episode: the true occupancy of ``π_t``, the trajectory,
+    ``ℓ_t = G_t λ_t - r_t`` (Algorithm 2 line 6), ``η_t`` (line 7), the dual step on ``G_t^T q̂_t`` (line 9,
+    eq. (16); PDGD-OPS only) and ``R^D``, the evaluator's sums, the counters and epoch test (Algorithm 3
+    lines 2-7, with the coverage check and the projector's new set at a new epoch) and the projection
+    (line 8) by :func:`~regretlab.cmdp.projection.project_newton`. When Newton fails, the episode stops
+    before line 8 with ``target`` holding ``q̂_t - η_t ℓ_t`` and ``failed`` is true: the caller finishes it
+    with the projector's fallbacks and :func:`finish_update`.
     """
     q_hat, policy, lam, loss, trajectory, q_hat_pairs, target, reals, ints = learner
     N, M, N_start, M_start, eps_numerator, P_bar, epsilon = confidence
@@ -398,8 +398,8 @@ def play_episodes(
         projector[:13]
     )
     solution = projector[13]
-    (q, q_pairs, sums, violation, cum_loss, level_loss, level_played, level_ell, per_ell, offset) = evaluator[:10]
-    occupancy, values, regrets = evaluator[10:]
+    q, q_pairs, sums, violation, cum_loss = evaluator[:5]
+    level_loss, level_played, level_ell, per_ell, offset, occupancy, values, regrets = evaluator[5:]
     xs, as_ = triples[0], triples[1]
     m = lam.shape[0]
     for episode in range(t, t_stop + 1):
