@@ -3,6 +3,8 @@ the same way whoever calls it first."""
 
 import importlib
 import pkgutil
+import subprocess
+import sys
 import types
 
 from numba.core.registry import CPUDispatcher
@@ -59,3 +61,57 @@ def test_every_function_a_kernel_calls_states_how_it_is_compiled():
                     stack.append(callee)
     plain = sorted(name for callee, name in reached.items() if kind(callee) == "njit")
     assert not plain, f"called from kernels but neither kernel, allocating nor inline: {plain}"
+
+
+#: Plays every bandit learner and both CMDP learners briefly (compiling every kernel a run uses), then prints
+#: the number of compiled functions of the package that were not found in numba's cache.
+PLAY_EVERYTHING = """
+import numpy as np
+from numba.core.registry import CPUDispatcher
+from regretlab.bandits.algorithms import ALGORITHMS, make_learner
+from regretlab.bandits.environments import StochasticBernoulli
+from regretlab.bandits.instance import BanditInstance
+from regretlab.bandits.simulate import oracle_values, realised_totals, simulate
+from regretlab.cmdp import algorithms, simulate as cmdp_simulate
+from regretlab.cmdp.environments import make_environment
+from regretlab.cmdp.instance import make_layered_cmdp
+from regretlab.graphs.families import directed_complete_bipartite, disjoint_cliques, weakly_observable_stars
+from regretlab.graphs.summary import describe
+import sys
+
+graphs = {
+    "directed_complete_bipartite": directed_complete_bipartite(4, 8),
+    "weakly_observable": weakly_observable_stars([2, 2, 2, 2]),
+}
+for name, spec in ALGORITHMS.items():
+    graph = graphs.get(spec.graph_class, disjoint_cliques([4, 4, 4]))
+    env = StochasticBernoulli.with_best_arm(graph.n_arms, best_arm=0, best_mean=0.3, gap=0.1)
+    instance = BanditInstance(graph, env, describe(graph))
+    oracle = oracle_values(instance, realised_totals(instance, 300, np.random.default_rng(1)))
+    learner = make_learner(name, instance, 300, np.random.default_rng(0), spec.presets[0], oracle)
+    simulate(learner, instance, 300, np.random.default_rng(1))
+cmdp = make_layered_cmdp(np.random.default_rng(0), 3, 2, 2, 1, 0.5)
+for name in ("pdgd_ops", "uc_o_gdps"):
+    environment = make_environment(cmdp, np.random.default_rng(0))
+    learner = algorithms.make_learner(name, cmdp.layer_sizes, 2, 1, 1000, 0.1, "paper")
+    rngs = np.random.default_rng(1), np.random.default_rng(2)
+    cmdp_simulate.simulate(learner, cmdp, environment, 1000, *rngs, checkpoints=np.array([10, 200]))
+misses = {
+    f"{value.py_func.__module__}.{value.py_func.__qualname__}": sum(value.stats.cache_misses.values())
+    for module in list(sys.modules.values()) if getattr(module, "__name__", "").startswith("regretlab")
+    for value in vars(module).values() if isinstance(value, CPUDispatcher)
+}
+print({name: n for name, n in misses.items() if n})
+"""
+
+
+def test_a_second_process_finds_every_kernel_in_the_cache():
+    """First use compiles once: a function numba cannot find in its cache again (an omitted argument whose
+    default is nan, never equal to itself, or a function it cannot cache) is compiled in every job's
+    process. The first process fills numba's cache (where it is kept normally), the second only reads it."""
+    for _ in ("fills", "reads"):
+        done = subprocess.run(
+            [sys.executable, "-c", PLAY_EVERYTHING], capture_output=True, text=True, timeout=900
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip() == "{}", f"compiled again in a second process: {done.stdout}"

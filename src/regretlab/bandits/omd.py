@@ -260,6 +260,21 @@ def _workspace_compiled(work, k):
     return lambda work, k: np.empty((HYBRID_WORK_ROWS, k))
 
 
+def _start(mu):
+    """The warm start ``mu`` of a hybrid step, nan for none (``mu`` None)."""
+    return np.nan if mu is None else mu
+
+
+@overload(_start, inline="always")
+def _start_compiled(mu):
+    """Compiled :func:`_start`. The wrappers' default is None, not nan: numba keys its cache by the argument
+    types, an omitted argument's type holds its default, and ``nan != nan`` made every process miss the cache
+    and compile a wrapper called with the default again."""
+    if isinstance(mu, types.Number):
+        return lambda mu: mu
+    return lambda mu: np.nan
+
+
 @kernel(error_model="numpy")
 def _exact_lo(work, k, eta, c, in_s):
     """``lo = max_i (−excess_i − to_one_i)`` of :func:`_hybrid_solve` from the p_i and ℓ̂_i − min ℓ̂ in
@@ -491,7 +506,7 @@ def _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu, work):
 
 @njit(cache=True, inline="always")
 def hybrid_step(p: np.ndarray, loss_est: np.ndarray, eta: float, c: float, lower: np.ndarray, out: np.ndarray,
-                mu: float = np.nan, work: np.ndarray | None = None) -> float:
+                mu: float | None = None, work: np.ndarray | None = None) -> float:
     """OMD step with the hybrid regulariser of eq. (5): ψ(p) = (1/η) Σ_i p_i ln p_i + c Σ_i ln(1/p_i).
 
     Paper 001, §3.1, Theorem 2 (there c = 64K and lower_i = 1/T). See :func:`_hybrid_solve` for the method.
@@ -504,20 +519,20 @@ def hybrid_step(p: np.ndarray, loss_est: np.ndarray, eta: float, c: float, lower
             stays above −700).
         lower: ``(K,)`` lower bounds with ``Σ lower < 1`` (0 allowed).
         out: ``(K,)`` receives p_{t+1}; may alias ``p``.
-        mu: optional starting point for the normaliser μ (nan: none). It changes only the iterations taken,
-            not the result; the default start is usually the better one.
+        mu: optional starting point for the normaliser μ (None or nan: none). It changes only the iterations
+            taken, not the result; the default start is usually the better one.
         work: optional ``(HYBRID_WORK_ROWS, K)`` scratch array (:func:`hybrid_workspace`), so that a hot loop
             allocates nothing; None allocates one.
 
     Returns:
         The normaliser μ of the KKT conditions ``∇ψ(p_{t+1}) = ∇ψ(p_t) − ℓ̂_t − μ·1 + λ``.
     """
-    return _hybrid_solve(p, loss_est, eta, c, False, lower, out, mu, _workspace(work, p.shape[0]))
+    return _hybrid_solve(p, loss_est, eta, c, False, lower, out, _start(mu), _workspace(work, p.shape[0]))
 
 
 @njit(cache=True, inline="always")
 def log_barrier_hybrid_step(p: np.ndarray, loss_est: np.ndarray, eta: float, c: float, in_s: np.ndarray,
-                            lower: np.ndarray, out: np.ndarray, mu: float = np.nan,
+                            lower: np.ndarray, out: np.ndarray, mu: float | None = None,
                             work: np.ndarray | None = None) -> float:
     """OMD step with the regulariser of eq. (6): log-barrier on S, the hybrid of eq. (5) on S̄.
 
@@ -525,12 +540,12 @@ def log_barrier_hybrid_step(p: np.ndarray, loss_est: np.ndarray, eta: float, c: 
     Theorem 3; there c = 64K, η ≤ 1/(64K) and lower_i = 1/T). Arguments and result as in :func:`hybrid_step`;
     ``in_s`` is the ``(K,)`` bool mask of S, the nodes with a self-loop.
     """
-    return _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu, _workspace(work, p.shape[0]))
+    return _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, _start(mu), _workspace(work, p.shape[0]))
 
 
 @njit(cache=True, inline="always")
 def time_varying_hybrid_step(p: np.ndarray, loss_est: np.ndarray, eta: np.ndarray, c: float, in_s: np.ndarray,
-                             lower: np.ndarray, out: np.ndarray, mu: float = np.nan,
+                             lower: np.ndarray, out: np.ndarray, mu: float | None = None,
                              work: np.ndarray | None = None) -> float:
     """OMD step with eq. (7) and a learning rate per coordinate (paper 001, §3.3, Algorithms 1 and 4).
 
@@ -539,4 +554,4 @@ def time_varying_hybrid_step(p: np.ndarray, loss_est: np.ndarray, eta: np.ndarra
     η_i ≡ η. Arguments and result as in :func:`log_barrier_hybrid_step`, except that ``eta`` is the ``(K,)``
     array of learning rates η_i > 0.
     """
-    return _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu, _workspace(work, p.shape[0]))
+    return _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, _start(mu), _workspace(work, p.shape[0]))

@@ -67,15 +67,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import cvxpy as cp
 import numpy as np
-import osqp
 import scipy.sparse as sp
 from numba import njit
 
 from regretlab.cmdp.occupancy import check_layer_sizes, layer_of_state, support_mask
 from regretlab.kernels import allocating, kernel
+
+if TYPE_CHECKING:
+    import cvxpy as cp
 
 #: OSQP settings of the first fallback (polishing off, see the module docstring).
 OSQP_SETTINGS = {
@@ -1048,7 +1050,11 @@ class ConfidenceSetProjector:
         Set up afresh at every call (the constraint data are kept per set): a workspace kept across calls
         would warm-start from its last iterate and adapted step, state that no snapshot can restore, so a
         resumed run could differ from an uninterrupted one in round-off. The path is rare (Newton from warm
-        and cold multipliers must both have failed), so the set-up costs nothing that matters."""
+        and cold multipliers must both have failed), so the set-up costs nothing that matters. osqp is
+        imported here, on first use, like cvxpy in :meth:`_solve_fallback`: most runs never get here, and the
+        two (with what cvxpy imports of scipy) took most of a CMDP run job's import time."""
+        import osqp
+
         n = self._n
         self._sync()
         if self._osqp is None:
@@ -1067,6 +1073,8 @@ class ConfidenceSetProjector:
     def _solve_fallback(self, target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The same QP with Clarabel through cvxpy (built on first use, then re-solved with a new ``y``);
         returns ``q`` and the flow multipliers (cvxpy's duals of the flow rows have the sign of ``ν``)."""
+        import cvxpy as cp
+
         self._sync()
         if self._fallback is None:
             A, lower, upper = self._qp_data()
