@@ -492,10 +492,14 @@ def test_run_seconds_is_the_job_cost_of_one_batch():
     assert run_seconds("cmdp_theorem5", regime, "stochastic_rewards", "pdgd_ops", 250000, 4) == pytest.approx(
         job_cost(config, job).simulation_seconds
     )
-    one = run_seconds("cmdp_theorem5", regime, "stochastic_rewards", "pdgd_ops", 10**9, 1)
-    assert one == pytest.approx(  # linear in T, but for the run's fixed cost (regretlab.cost.UnitCost)
-        run_seconds("cmdp_theorem5", regime, "stochastic_rewards", "pdgd_ops", 10**6, 1) * 1000, rel=1e-3
-    )
+    cost = {
+        T: run_seconds("cmdp_theorem5", regime, "stochastic_rewards", "pdgd_ops", T, 1)
+        for T in (10**3, 10**6, 10**9)
+    }
+    # affine in T: a run's fixed cost plus T times the per-episode cost (regretlab.cost.UnitCost)
+    slope = (cost[10**6] - cost[10**3]) / (10**6 - 10**3)
+    assert slope > 0 and cost[10**9] - cost[10**6] == pytest.approx(slope * (10**9 - 10**6), rel=1e-9)
+    assert cost[10**3] - slope * 10**3 > 0  # the fixed cost
 
 
 def test_markdown_is_compact_and_counts_the_tested_claims():
