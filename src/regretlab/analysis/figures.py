@@ -402,7 +402,7 @@ def _draw_panel(
         line = trivial.drop_duplicates("x").sort_values("x")
         ax.plot(line["x"], line["trivial_bound"], color="black", linestyle=":", linewidth=0.9, zorder=1)
         drawn.trivial = True
-    _axes_scales(ax, _select(summary, panel, None), axis_label(summary["x_name"].iloc[0], summary))
+    _axes_scales(ax, _select(summary, panel, None), axis_label(summary["x_name"].iloc[0], summary, 60))
     if (
         not beyond.empty and ax.get_yscale() == "log"
     ):  # a bound far past the trivial one would flatten the data
