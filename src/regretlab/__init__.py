@@ -5,9 +5,16 @@
 * ``regretlab.cmdp`` — *A Best-of-Both-Worlds Algorithm for Constrained MDPs with Long-Term
   Constraints* (paper 000).
 * ``regretlab.analysis`` — aggregation over seeds, bootstrap intervals, log–log exponent fits, figures.
+
+Importing the package first points numba's cache at a directory keyed by its sources
+(:mod:`regretlab.numba_cache`), so that no kernel compiled from other sources is ever loaded.
 """
 
 from importlib.metadata import PackageNotFoundError, version
+
+from regretlab.numba_cache import use_source_keyed_cache
+
+use_source_keyed_cache()
 
 try:
     __version__ = version("regretlab")
