@@ -8,7 +8,8 @@ import sys
 import time
 from pathlib import Path
 
-from regretlab.numba_cache import MARKER, source_digest, use_source_keyed_cache
+from regretlab.numba_cache import MARKER, use_source_keyed_cache
+from regretlab.sources import source_digest
 
 REPO = Path(__file__).resolve().parents[1]
 #: One short Exp3.G run of the smoke config, printed as JSON.
@@ -91,6 +92,6 @@ def test_the_digest_follows_every_source_file_and_old_versions_are_pruned(tmp_pa
         folder.mkdir(parents=True)
     two_days_ago = time.time() - 2 * 86400
     os.utime(old, (two_days_ago, two_days_ago))
-    chosen = use_source_keyed_cache(package)
+    chosen = use_source_keyed_cache(source_digest(package))
     assert chosen == str(root / source_digest(package)) == os.environ["NUMBA_CACHE_DIR"] == os.environ[MARKER]
     assert not old.exists() and recent.exists()

@@ -1,14 +1,15 @@
 """Where numba keeps the compiled kernels: one directory per version of the package's sources.
 
-numba keys a cached function by its own source file's modification time and size only: after an edit of a
-file whose functions a kernel of another file calls, inlines or reads constants from (``bandits/omd.py``'s
-steps are inlined into every OMD learner's round, ``cmdp/projection.py``'s Newton steps into the PDGD-OPS
-episode), numba would load the caller's old machine code and the run would silently play the old code
+numba keys a cached function by its own source file's modification time and size only: after an edit of a file
+whose functions a kernel of another file calls, inlines or reads constants from (``bandits/omd.py``'s steps
+are inlined into every OMD learner's round, ``cmdp/projection.py``'s Newton steps into the PDGD-OPS episode),
+numba would load the caller's old machine code and the run would silently play the old code
 (``tests/test_numba_cache.py`` shows it). So :func:`use_source_keyed_cache`, called by
 ``regretlab/__init__.py`` before anything imports numba, points numba's cache (``NUMBA_CACHE_DIR``) at
-``<cache home>/regretlab/numba/<digest of every .py file of the package>``: an edit of any source file gives a
-fresh directory, in which every kernel is compiled anew on first use, and a checkout's kernels are never
-mixed with another version's. ``<cache home>`` is ``$XDG_CACHE_HOME`` or ``~/.cache``.
+``<cache home>/regretlab/numba/<digest of every .py file of the package>`` (:mod:`regretlab.sources`): an edit
+of any source file gives a fresh directory, in which every kernel is compiled anew on first use, and a
+checkout's kernels are never mixed with another version's. ``<cache home>`` is ``$XDG_CACHE_HOME`` or
+``~/.cache``.
 
 A ``NUMBA_CACHE_DIR`` the user sets is respected (keeping it valid is then theirs). The one regretlab sets is
 marked by :data:`MARKER` with the same value, so a process started from a regretlab process (a Snakemake
@@ -19,31 +20,18 @@ MB); deleting ``~/.cache/regretlab/numba`` while nothing runs is always safe.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import sys
 import time
 from pathlib import Path
 
-#: The package's source tree, whose ``.py`` files key the cache.
-PACKAGE = Path(__file__).resolve().parent
+from regretlab.sources import package_digest
+
 #: Environment variable holding the directory regretlab set (equal to ``NUMBA_CACHE_DIR`` when it set it).
 MARKER = "REGRETLAB_NUMBA_CACHE_DIR"
 #: Other versions' directories older than this are deleted when a new one is made.
 KEEP_DAYS = 1.0
-
-
-def source_digest(package: Path = PACKAGE) -> str:
-    """SHA-256 (first 16 hex digits) over the relative path and bytes of every ``.py`` file under
-    ``package``, in sorted order."""
-    digest = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        digest.update(path.relative_to(package).as_posix().encode())
-        digest.update(b"\0")
-        digest.update(path.read_bytes())
-        digest.update(b"\0")
-    return digest.hexdigest()[:16]
 
 
 def cache_root() -> Path:
@@ -52,15 +40,16 @@ def cache_root() -> Path:
     return Path(home) / "regretlab" / "numba"
 
 
-def use_source_keyed_cache(package: Path = PACKAGE) -> str | None:
-    """Point numba's cache at this source version's directory (see the module docstring) and return it;
-    the user's own ``NUMBA_CACHE_DIR`` when they set one; None (numba's default, ``__pycache__`` beside the
-    sources) when the cache home cannot be written."""
+def use_source_keyed_cache(digest: str | None = None) -> str | None:
+    """Point numba's cache at the directory of the sources' ``digest`` (default: this package's,
+    :func:`regretlab.sources.package_digest`; see the module docstring) and return it; the user's own
+    ``NUMBA_CACHE_DIR`` when they set one; None (numba's default, ``__pycache__`` beside the sources) when the
+    cache home cannot be written."""
     chosen = os.environ.get("NUMBA_CACHE_DIR")
     if chosen and chosen != os.environ.get(MARKER):
         return chosen
     root = cache_root()
-    directory = root / source_digest(package)
+    directory = root / (digest or package_digest())
     try:
         fresh = not directory.exists()
         directory.mkdir(parents=True, exist_ok=True)

@@ -47,6 +47,7 @@ import numba
 import numpy as np
 
 from regretlab.io import atomic_path, config_hash
+from regretlab.sources import package_digest
 
 #: Where the workflow's run jobs keep their snapshots (relative to the working directory).
 SNAPSHOT_ROOT = "results/snapshots"
@@ -68,13 +69,7 @@ class SnapshotPolicy:
 @cache
 def _environment_key() -> str:
     """The versions and the package's sources (every module: any edit makes the snapshots stale)."""
-    package = Path(__file__).resolve().parent
-    sources = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        sources.update(path.relative_to(package).as_posix().encode("utf-8") + path.read_bytes())
-    return json.dumps(
-        [sys.version, np.__version__, numba.__version__, platform.machine(), sources.hexdigest()]
-    )
+    return json.dumps([sys.version, np.__version__, numba.__version__, platform.machine(), package_digest()])
 
 
 class Snapshot:
