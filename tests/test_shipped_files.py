@@ -86,8 +86,8 @@ def test_default_config_fixture_is_the_shipped_config():
     )
 
 
-#: Markdown files that may quote `regretlab estimate`: README and the guide (not the helpers' notes).
 def _quoting_files() -> list[Path]:
+    """The Markdown files that may quote `regretlab estimate`: README and the guide (not docs/notes/)."""
     notes = REPO / "docs" / "notes"
     guide = [path for path in sorted((REPO / "docs").glob("**/*.md")) if notes not in path.parents]
     return [REPO / "README.md", *guide]
