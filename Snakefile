@@ -29,6 +29,7 @@ rule all:
         figures=all_figures(),
         tables=rules.tables.output,
         evidence=rules.evidence_table.output,
+        crossover=rules.crossover.output,
 
 
 onsuccess:

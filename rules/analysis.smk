@@ -70,3 +70,23 @@ rule evidence_table:
     localrule: True
     script:
         "../scripts/evidence_table.py"
+
+
+rule crossover:
+    """The empirical Table 1: where each small-loss learner beats the minimax learner of its column, measured
+    on the same instances and seeds."""
+    input:
+        summaries=expand(SUMMARY, regime=REGIMES),
+        code=library_code("crossover.py"),
+    output:
+        csv=report("figures/crossover.csv", caption="../report/crossover.rst", category="Evidence"),
+        md="figures/crossover.md",
+        png=report("figures/crossover.png", caption="../report/crossover.rst", category="Evidence"),
+        pdf="figures/crossover.pdf",
+    log:
+        "logs/crossover.log",
+    conda:
+        "../envs/regretlab.yaml"
+    localrule: True
+    script:
+        "../scripts/crossover.py"

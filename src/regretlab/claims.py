@@ -16,8 +16,16 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-#: Kinds of check a claim gets (the ``check`` column of the evidence table).
-KINDS = ("explicit bound", "lower bound", "rate", "mechanism")
+#: Kinds of check a claim gets (the ``check`` column of the evidence table). A ``construction`` check holds
+#: for every policy sequence (it can catch a bug, not a learner: counted apart); a ``proof-internal`` claim has
+#: no check (its reason says why).
+KINDS = ("explicit bound", "lower bound", "rate", "mechanism", "construction", "proof-internal", "not recorded")
+#: The kinds of a row without a check: its ``reason`` says why (an inequality inside a proof, or one about
+#: quantities the runs do not record).
+UNCHECKED = ("proof-internal", "not recorded")
+#: Who states a row: ``claim`` (one of the two papers'), ``reference`` (a result the papers cite, e.g. Alon et
+#: al.'s Exp3.G, or an inequality inside a proof): shown, never counted among the papers' claims.
+ROLES = ("claim", "reference")
 #: How a fitted slope is compared with a rate's exponent: ``upper`` (an Õ(·) rate: the slope must not exceed
 #: it), ``tight`` (a Θ̃(·) rate: within it on both sides), ``lower`` (an Ω(·) rate: not below it).
 RATE_SENSES = ("upper", "tight", "lower")
@@ -67,6 +75,26 @@ class Mechanism:
         return value > self.threshold if self.strict else value >= self.threshold
 
 
+@dataclass(frozen=True)
+class Construction:
+    """What a construction check (a property of the algorithm's own construction, true for every sequence of
+    policies) would catch: the factor by which the quantity it checks could be wrong before the check fails.
+
+    Attributes:
+        error: the error, with ``{factor}`` for the factor (e.g. ``a confidence radius {factor}× too small``).
+        factor: aggregate row → the factor (reads the row's columns: ``bound_value``, ``mean``, ``<m>_mean``);
+            NaN where it is not recorded.
+    """
+
+    error: str
+    factor: Callable[[dict], float]
+
+    def describe(self, factors: list[float]) -> str:
+        """The error caught at the smallest factor over ``factors`` (the weakest point), or ""."""
+        finite = [f for f in factors if math.isfinite(f)]
+        return self.error.format(factor=f"{min(finite):.3g}") if finite else ""
+
+
 def _missing(value) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
 
@@ -90,6 +118,11 @@ class Claim:
             tested only by ``paper`` runs; one that holds for any constants (any C, any η, a range of them
             that each run's hypotheses check) also by ``tuned`` runs. Runs of other presets are shown (the
             table says when they alone would speak) but not counted.
+        role: :data:`ROLES`: ``reference`` rows are shown and not counted among the papers' claims.
+        construction: for a ``construction`` check, what error it would catch (:class:`Construction`).
+        alternative: for a lower bound, the learner that would have violated it (a lower bound on regret is
+            passed by every learner that does not learn: its power is against this alternative).
+        reason: for a ``proof-internal`` claim, why it has no check.
     """
 
     key: str
@@ -103,6 +136,10 @@ class Claim:
     rate_sense: str = "upper"
     mechanism: Mechanism | None = None
     presets: tuple[str, ...] = ("paper",)
+    role: str = "claim"
+    construction: Construction | None = None
+    alternative: str = ""
+    reason: str = ""
 
 
 #: ``Claim.presets`` of a statement that holds for any constants (paper 000's Theorem 3 for any C, OGD's
@@ -119,15 +156,30 @@ MINIMAX_GAP = Mechanism(
     lambda p: float(p["losses_kind"] == "minimax"),
     1.0,
 )
+#: ... and an upper rate Õ(√(αT)) has power only where a non-learner is linear in T: a fixed gap (on the
+#: minimax instances every learner's regret is ∝ √T, uniform play's included).
+FIXED_GAP = Mechanism(
+    "a fixed gap (uniform play linear in T)",
+    ("losses_kind",),
+    lambda p: float(p["losses_kind"] != "minimax"),
+    1.0,
+)
 #: An adaptive learner that never leaves its first epoch is its first epoch's fixed tuning (issue 15).
 RESETS = Mechanism("resets ≥ 1 (leaves its first epoch)", ("resets_mean",), lambda p: p["resets_mean"], 1.0)
 
 CLAIMS: tuple[Claim, ...] = (
     # ---- paper 001 (graph-feedback bandits)
+    # Alon et al.'s results, the baselines of Table 1's columns: reference rows, not the papers' claims.
     Claim(
-        "exp3g", "001", "Exp3.G (Table 1, minimax)",
-        "Exp3.G on strongly observable graphs: Reg = Θ̃(√(αT))",
+        "exp3g", "001", "Exp3.G (Alon et al., minimax instances)",
+        "Exp3.G on strongly observable graphs: Reg = Θ̃(√(αT)), tight on the minimax instances",
         "Table 1 (lines 24–30), §3.1", "rate", ("exp3g_rate",), rate_sense="tight", mechanism=MINIMAX_GAP,
+        role="reference",
+    ),
+    Claim(
+        "exp3g_fixed_gap", "001", "Exp3.G (Alon et al., fixed gaps)",
+        "Exp3.G on strongly observable graphs: Reg = Õ(√(αT)), on instances where uniform play is linear in T",
+        "Table 1 (lines 24–30), §3.1", "rate", ("exp3g_rate",), mechanism=FIXED_GAP, role="reference",
     ),
     Claim(
         "theorem2", "001", "Theorem 2", "OMD with eq. (5): Reg ≤ Õ(√(αT) + K²)",
@@ -159,13 +211,17 @@ CLAIMS: tuple[Claim, ...] = (
         "exp3g_weak", "001", "Exp3.G-weak (Table 1, minimax)",
         "Exp3.G on a weakly dominating set: Reg = Θ̃(d^{1/3}T^{2/3}) (explicit bound derived here)",
         "Table 1 (lines 24–30), line 202", "explicit bound",
-        ("exp3g_weak_bound", "exp3g_weak_bound_best_S", "exp3g_weak_bound_best_Sbar"),
+        ("exp3g_weak_bound", "exp3g_weak_bound_best_S", "exp3g_weak_bound_best_Sbar"), role="reference",
     ),
     Claim(
         "theorem5", "001", "Theorem 5 (Table 1)",
         "weakly observable: Õ(1) regret at L* = 0 forces Ω(T^{1−ε}) regret elsewhere (no o(L*) bound)",
         "line 206; App. E.1 (lines 953–957)", "lower bound", ("theorem5_proof_lower", "theorem5_lower"),
         rate_sense="lower",
+        alternative=(
+            "always playing v: regret ≤ 0 on environment 2 once |I| ≥ T^{1−b}, below the bound; the premise "
+            "excludes it (it pays T^{1−b} on environment 1)"
+        ),
         # The check that can fail is the proof's own inequality (theorem5_proof_lower: with probability ≥ 1/2
         # the learner cannot tell environment 2 from 1 on I and pays for u there), an explicit lower bound at
         # the premise-holding points. The drawn |I| = T^{1−ε̂} (theorem5_lower) is a unit-constant line whose
@@ -209,14 +265,25 @@ CLAIMS: tuple[Claim, ...] = (
     # ---- paper 000 (constrained MDPs)
     Claim(
         "lemma2", "000", "Lemma 2", "Σ_t ‖q_t − q̂_t‖₁ ≤ E^q_δ w.p. ≥ 1 − 2δ", "line 233; E^q_δ line 453",
-        "explicit bound", ("lemma2_q_error",),
+        "construction", ("lemma2_q_error",),
+        # E^q_δ is linear in the confidence radii: radii too small by the factor E^q_δ / Σ‖q − q̂‖₁ would make
+        # the bound fall below the measured error.
+        construction=Construction(
+            "an E^q_δ (or confidence radii) more than {factor}× too small", lambda r: r["bound_value"] / r["mean"]
+        ),
         # A property of the confidence sets (10) for any sequence of policies: neither C nor the dual's η
         # enters.
         presets=ANY_CONSTANTS,
     ),
     Claim(
         "lemma5", "000", "Lemma 5", "every epoch's confidence set contains P, w.p. ≥ 1 − δ",
-        "line 548", "lower bound", ("lemma5_all_epochs_covered",),
+        "line 548", "construction", ("lemma5_all_epochs_covered",),
+        # P ∈ every set iff max_j ‖P − P̄_j‖₁ / ε_j ≤ 1: radii smaller by the inverse of that ratio (at the seeds'
+        # mean) would leave P outside an epoch's set.
+        construction=Construction(
+            "confidence radii ε_j more than {factor}× too small (the seeds' mean largest ‖P − P̄_j‖₁/ε_j)",
+            lambda r: 1.0 / r["coverage_ratio_max_mean"],
+        ),
         # The bound is on the per-seed event itself (the fraction of seeds, a binomial test): no mechanism.
         # Rosenberg and Mansour's concentration for the sets (10): independent of C and of the dual's η.
         presets=ANY_CONSTANTS,
@@ -234,8 +301,23 @@ CLAIMS: tuple[Claim, ...] = (
         "line 317", "explicit bound", ("theorem4_zeta", "theorem4_dual_never_clipped"),
     ),
     Claim(
-        "dual_regret", "000", "OGD dual regret (App. C.1.1)", "R^D_T(0) ≤ ηmL²T/2 for the dual's OGD",
-        "lines 711–715", "explicit bound", ("dual_regret_paper", "dual_regret_tuned"),
+        "lemma14_000", "000", "Lemma 14", "λ_{t,i} ≥ ηV̂_{t−1,i} (so V_t ≤ ‖λ_{t+1}‖₁/η + Σ‖q − q̂‖₁) while unclipped",
+        "line 1017 (with Lemma 15, line 1037)", "construction", ("lemma14_violation",),
+        # The unclipped dual update's algebra: true for every sequence of estimated occupancies.
+        presets=ANY_CONSTANTS,
+        construction=Construction(
+            "a dual multiplier more than {factor}× too small",
+            lambda r: r["bound_value"] / r["mean"] if r["mean"] > 0 else math.nan,
+        ),
+    ),
+    Claim(
+        "lemma16_000", "000", "Lemma 16", "V̂_{T,i} ≤ (2 + 2L)T^{1/4}/η (Condition 2 off)", "line 1120",
+        "explicit bound", ("lemma16_violation",),
+    ),
+    Claim(
+        "dual_regret", "000", "OGD dual regret (App. C.1.1, proof-internal)",
+        "R^D_T(0) ≤ ηmL²T/2 for the dual's OGD (Orabona 2019, inside Theorem 5's proof)",
+        "lines 711–715", "explicit bound", ("dual_regret_paper", "dual_regret_tuned"), role="reference",
         # OGD's inequality (lines 705–709, Orabona 2019) holds for any η: each preset against its own η.
         presets=ANY_CONSTANTS,
     ),
@@ -273,4 +355,67 @@ CLAIMS: tuple[Claim, ...] = (
 )  # fmt: skip
 """Every claim the workflow draws, in the evidence table's order (paper 001, then paper 000)."""
 
-CLAIMS_BY_KEY: dict[str, Claim] = {claim.key: claim for claim in CLAIMS}
+
+def _unchecked(key: str, paper: str, name: str, text: str, source: str, kind: str, reason: str) -> Claim:
+    """A row without a check (:data:`UNCHECKED`)."""
+    return Claim(key, paper, name, text, source, kind, (), reason=reason)
+
+
+#: The lemmas and corollaries of both papers that no run checks, with the reason (the lemmas a run checks —
+#: paper 000's Lemmas 2, 5, 11, 14, 16 — are rows of :data:`CLAIMS` with their bounds).
+UNCHECKED_CLAIMS: tuple[Claim, ...] = (
+    _unchecked("lemma1_001", "001", "Lemma 1", "OMD step: ⟨p_t − u, ℓ̂_t⟩ ≤ D_ψ(u,p_t) − D_ψ(u,p_{t+1}) + 8‖ℓ̂_t − z1‖²",
+               "line 108", "not recorded",
+               "on the estimated losses ℓ̂_t of one realisation; the runs record the true losses' regret only "
+               "(its preconditions c ≥ 64K, η ≤ 1/(64K) are each run's hypotheses of Theorems 2 and 3)"),
+    _unchecked("lemma6_001", "001", "Lemma 6", "Algorithm 2's OMD step with the a_t correction, for every u ∈ Ω",
+               "line 236", "not recorded",
+               "on ℓ̂_t and a_t, not recorded (its precondition on Ω is the hypotheses of Theorems 7 and 8)"),
+    _unchecked("lemma9_001", "001", "Lemma 9", "½p_t ≤ p_{t+1} ≤ 2p_t coordinatewise (log-barrier OMD)",
+               "line 280", "not recorded",
+               "a one-step property of the update (the proof gives [2/3, 4/3]): the runs keep no per-round "
+               "ratio p_{t+1,i}/p_{t,i}; uniform play satisfies it, so it would be a construction check"),
+    _unchecked("lemma10_001", "001", "Lemma 10", "∃z: ‖ℓ̂_t − z1‖_{∇⁻²ψ(p_t)} ≤ 1/8 when C₁ = 64K",
+               "line 308", "proof-internal", "algebra for any p and any ℓ̂ in range (eq. (1) puts ℓ̂ there)"),
+    _unchecked("lemma11_001", "001", "Lemma 11",
+               "adaptive Hedge: Σ⟨p̃_t − e_i, ℓ̃_t⟩ ≤ 25ρ ln²(KT) + 10 ln(KT)√(ρ Σℓ̃_{t,i})", "line 512",
+               "not recorded", "on Algorithm 1's inner losses ℓ̃_t, not recorded"),
+    _unchecked("lemma12_001", "001", "Lemma 12", "Algorithm 1's meta-regret to every j, with −ρ_{T,j}/(20η ln T)",
+               "line 570", "not recorded",
+               "on the meta-level ℓ̂_t and ρ_{T,j}, not recorded; its η ≤ 1/(64β) is short of the 1/(320β) the "
+               "growth of η_{t,j} to 5η needs (docs/choices-paper001.md)"),
+    _unchecked("lemma15_001", "001", "Lemma 15", "Algorithm 5, first stage of an epoch: Õ(1/η + ηκL̂_min + κ)",
+               "line 807", "not recorded", "on per-epoch sums of ℓ̂_t, not recorded"),
+    _unchecked("lemma16_001", "001", "Lemma 16", "Algorithm 5, meta-epoch: Õ(min{√(αT), √(κL̂_min)} + κ)",
+               "line 875", "not recorded", "on per-meta-epoch sums of ℓ̂_t, not recorded (and only an Õ)"),
+    _unchecked("corollary1_000", "000", "Corollary 1", "OPT = min_λ max_q 𝓛 = max_q min_λ 𝓛 under Slater",
+               "line 127", "proof-internal", "LP strong duality: a fact of the instance, not of a run"),
+    _unchecked("lemma3_000", "000", "Lemma 3", "|Σ_t (r_t − r̄)ᵀq*| ≤ (L/√2)√(T ln(2/δ))", "line 337",
+               "not recorded", "Σ r_tᵀq* is not recorded; independent of the learner (no power)"),
+    _unchecked("lemma4_000", "000", "Lemma 4", "|Σ λ_tᵀ(G_t − Ḡ)ᵀq_t| ≤ λ_{t1,t2} 2L√(2(t2−t1+1) ln(T²/δ))",
+               "line 347", "not recorded", "a concentration of the noise along the run, not recorded"),
+    _unchecked("lemma6_000", "000", "Lemma 6", "Σ‖q^{P_t,π_t} − q^{P,π_t}‖₁ ≤ two sums (triangle inequality)",
+               "line 586", "proof-internal", "holds termwise for any π_t, P_t"),
+    _unchecked("lemma7_000", "000", "Lemma 7", "the simulation lemma, layer by layer", "line 596",
+               "proof-internal", "algebra, for any π_t, P_t"),
+    _unchecked("lemma8_000", "000", "Lemma 8",
+               "Σ q^{P,π_t}‖P_t − P‖₁ ≤ 2L|X|√(2T ln(1/δ)) + 3L|X|√(2T|A| ln(T|X||A|/δ))", "line 606",
+               "not recorded",
+               "its left side is not recorded; Lemma 2's E^q_δ is twice its bound, checked on q_error_l1"),
+    _unchecked("lemma9_000", "000", "Lemma 9", "Σ ℓ_tᵀ(q_t − q̂_t) ≤ ℓ̄ E^q_δ", "line 622", "proof-internal",
+               "Hölder with Lemma 2, which is checked"),
+    _unchecked("lemma10_000", "000", "Lemma 10", "OGD on q̂: Σ ℓ_tᵀ(q̂_t − q) ≤ Lℓ̄C√T + (|X||A|/2)ℓ̄n/(C√T)",
+               "line 644", "not recorded",
+               "on the estimated occupancy q̂_t; Theorem 3 (= Lemmas 9 + 10, on the true q_t) is checked"),
+    _unchecked("lemma11_000", "000", "Lemma 11", "‖λ_{t+1}‖₁ − ‖λ_t‖₁ ≤ mηL", "line 719", "proof-internal",
+               "it is the learner's own ceiling on max_τ ‖λ_τ‖₁ (regretlab.theory.CEILINGS): implied at every "
+               "point of every run"),
+    _unchecked("lemma12_000", "000", "Lemma 12", "the excursion of ‖λ‖₁ in Theorem 4's proof lasts > M/(ρ²mη)",
+               "line 857", "proof-internal", "about hypothetical t1, t2 inside a proof by contradiction"),
+    _unchecked("lemma13_000", "000", "Lemma 13", "Σ λ_tᵀG_tᵀq_t ≥ −λ_{1,T}E^q_δ − R^D_T(0)", "line 987",
+               "proof-internal", "Hölder with Lemma 2 and the definition of R^D_T(0)"),
+    _unchecked("lemma15_000", "000", "Lemma 15", "V_T ≤ V̂_{T,i*} + E^q_δ", "line 1037", "proof-internal",
+               "Hölder with Lemma 2 (V̂, on the estimated occupancies, is not recorded)"),
+)  # fmt: skip
+
+CLAIMS_BY_KEY: dict[str, Claim] = {claim.key: claim for claim in CLAIMS + UNCHECKED_CLAIMS}

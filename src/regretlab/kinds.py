@@ -10,11 +10,13 @@ has each of them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from regretlab.algorithm_spec import AlgorithmSpec
+from regretlab.bandits import nulls as bandit_nulls
 from regretlab.bandits.algorithms import ALGORITHMS as BANDIT_ALGORITHMS
+from regretlab.cmdp import nulls as cmdp_nulls
 from regretlab.cmdp.algorithms import ALGORITHMS as CMDP_ALGORITHMS
 
 
@@ -52,12 +54,16 @@ class Kind:
         metrics: per-run metrics of the run tables, summarised by the aggregation, name → :class:`Metric`;
             the first is the one a regime with no bound at all draws.
         time_unit: what one step of a run is (``round``, ``episode``), for the horizon's axis label.
+        uniform_value: the null learner's value, ``(instance file, metric, point, algorithm) → float``: what
+            uniform play (bandits: p = 1/K; CMDPs: the uniform policy) scores on ``metric`` at a point of the
+            instance (:mod:`regretlab.theory`'s point dict), exact in expectation; NaN where it has none.
     """
 
     description: str
     algorithms: Mapping[str, AlgorithmSpec]
     metrics: dict[str, Metric]
     time_unit: str
+    uniform_value: Callable[[dict, str, dict, str], float]
 
     @property
     def presets(self) -> dict[str, tuple[str, ...]]:
@@ -128,6 +134,7 @@ KINDS: dict[str, Kind] = {
             ),
         },
         time_unit="round",
+        uniform_value=bandit_nulls.uniform_value,
     ),
     "cmdp": Kind(
         description="paper 000: layered constrained MDPs with long-term constraints (regretlab.cmdp)",
@@ -223,6 +230,7 @@ KINDS: dict[str, Kind] = {
             "C": Metric("primal constant C", "dimensionless", "C of η_t = 1/(ℓ̄_t C √T) (App. C.2)"),
         },
         time_unit="episode",
+        uniform_value=cmdp_nulls.uniform_value,
     ),
 }
 

@@ -57,6 +57,10 @@ class BoundSpec:
         trivial: the metric's trivial bound on this bound's side, where :data:`TRIVIAL_BOUNDS`' does not
             apply: the floor a lower bound on a regret must exceed to say anything (Theorem 5's proof bound:
             every learner has at least Σ_t min_i ℓ_{t,i} − L*). None: ``TRIVIAL_BOUNDS[metric]``.
+        reference: the minimax learner of the bound's Table 1 column (paper 001, lines 24–30) that the
+            theorem improves on — ``exp3g`` for §3's small-loss bounds, ``exp3g_weak`` for §4's — whose measured
+            value at the same point the aggregate stores beside the bound (``null_reference``); "" for a bound
+            that claims no improvement over a baseline.
     """
 
     evaluate: Callable[[dict], float]
@@ -73,6 +77,7 @@ class BoundSpec:
     metrics: tuple[str, ...] = ()
     at_checkpoint: bool = False
     trivial: Callable[[dict], float] | None = None
+    reference: str = ""
 
 
 def _cmdp_args(n: dict) -> tuple:
@@ -158,6 +163,7 @@ BOUNDS: dict[str, BoundSpec] = {
         params=("eta", "c"),
     ),
     "theorem3_bound": BoundSpec(
+        reference="exp3g",
         evaluate=bandit_bounds.theorem3_bound,
         metric="pseudo_regret",
         explicit=True,
@@ -171,6 +177,7 @@ BOUNDS: dict[str, BoundSpec] = {
         metrics=("L_star",),
     ),
     "theorem3_rate": BoundSpec(
+        reference="exp3g",
         evaluate=bandit_bounds.theorem3_rate,
         metric="pseudo_regret",
         explicit=False,
@@ -184,6 +191,7 @@ BOUNDS: dict[str, BoundSpec] = {
         metrics=("L_star",),
     ),
     "theorem14_rate": BoundSpec(
+        reference="exp3g",
         evaluate=bandit_bounds.theorem14_rate,
         metric="pseudo_regret",
         explicit=False,
@@ -196,6 +204,7 @@ BOUNDS: dict[str, BoundSpec] = {
         metrics=("L_star",),
     ),
     "algorithm1_rate": BoundSpec(
+        reference="exp3g",
         evaluate=bandit_bounds.algorithm1_rate,
         metric="pseudo_regret",
         explicit=False,
@@ -211,6 +220,7 @@ BOUNDS: dict[str, BoundSpec] = {
         metrics=("L_star",),
     ),
     "algorithm4_rate": BoundSpec(
+        reference="exp3g",
         evaluate=bandit_bounds.algorithm4_rate,
         metric="pseudo_regret",
         explicit=False,
@@ -223,6 +233,7 @@ BOUNDS: dict[str, BoundSpec] = {
         metrics=("L_star",),
     ),
     "algorithm4_proof_rate": BoundSpec(
+        reference="exp3g",
         evaluate=bandit_bounds.algorithm4_proof_rate,
         metric="pseudo_regret",
         explicit=False,
@@ -478,6 +489,36 @@ BOUNDS: dict[str, BoundSpec] = {
         ),
         at_checkpoint=True,
     ),
+    "lemma14_violation": BoundSpec(
+        evaluate=lambda n: cmdp_bounds.lemma14_violation(n["lambda_l1_max"], n["dual_eta"], n["q_error_l1"]).value,
+        metric="violation",
+        explicit=True,
+        label="max_τ≤t+1 ‖λ_τ‖₁/η + Σ‖q_τ − q̂_τ‖₁ (Lemma 14, while the dual is unclipped)",
+        exponents={"T": 0.5, "t": 0.5},
+        source=(
+            "paper 000 Lemma 14 (line 1017: λ_{t+1,i} ≥ ηV̂_{t,i} while the box does not clip) with Lemma 15's "
+            "Hölder step (line 1037), at the run's η and measured Σ‖q − q̂‖₁: true for any sequence of q̂_t"
+        ),
+        hypotheses=lambda n: n["dual_clipped"] == 0,
+        metrics=("lambda_l1_max", "dual_eta", "q_error_l1", "dual_clipped"),
+        at_checkpoint=True,
+        constants="the run's own η and measured quantities (a construction check)",
+    ),
+    "lemma16_violation": BoundSpec(
+        evaluate=lambda n: (
+            cmdp_bounds.lemma16_violation(int(n["T"]), n["L"], n["dual_eta"]).value + n["q_error_l1"]
+        ),
+        metric="violation",
+        explicit=True,
+        label="(2 + 2L) T^{1/4}/η + Σ‖q_τ − q̂_τ‖₁ (Lemma 16 with Lemma 15's step)",
+        exponents={"T": 0.75, "t": 0.0},
+        source=(
+            "paper 000 Lemma 16 (line 1120): V̂_{T,i} ≤ (2 + 2L)T^{1/4}/η where Condition 2 fails (its proof "
+            "needs only ρ ≥ 0), plus Lemma 15's measured Σ‖q − q̂‖₁ (line 1037), at the run's η"
+        ),
+        metrics=("dual_eta", "q_error_l1"),
+        at_checkpoint=True,
+    ),
     "theorem3_primal_regret": BoundSpec(
         evaluate=lambda n: (
             cmdp_bounds.theorem3(*_cmdp_args(n), n["C"], n["ell_bar"], n["ell_bar"], int(n["T"])).value
@@ -494,6 +535,7 @@ BOUNDS: dict[str, BoundSpec] = {
     "exp3g_weak_bound_best_S": _exp3g_weak_bound("regret_best_S", " (regret to the best arm of S)"),
     "exp3g_weak_bound_best_Sbar": _exp3g_weak_bound("regret_best_Sbar", " (regret to the best arm of S̄)"),
     "theorem7_best_S": BoundSpec(
+        reference="exp3g_weak",
         evaluate=bandit_bounds.theorem7_best_s,
         metric="regret_best_S",
         explicit=True,
@@ -508,6 +550,7 @@ BOUNDS: dict[str, BoundSpec] = {
         metrics=("L_best_S",),
     ),
     "theorem7_best_Sbar": BoundSpec(
+        reference="exp3g_weak",
         evaluate=bandit_bounds.theorem7_best_s_bar,
         metric="regret_best_Sbar",
         explicit=True,
@@ -522,6 +565,7 @@ BOUNDS: dict[str, BoundSpec] = {
         metrics=("L_best_S", "L_best_Sbar"),
     ),
     "theorem8_best_S_third": BoundSpec(
+        reference="exp3g_weak",
         evaluate=bandit_bounds.theorem8_best_s,
         metric="regret_best_S",
         explicit=True,
@@ -533,6 +577,7 @@ BOUNDS: dict[str, BoundSpec] = {
         metrics=("L_best_S", "L_D"),
     ),
     "theorem8_best_S_half": BoundSpec(
+        reference="exp3g_weak",
         evaluate=bandit_bounds.theorem8_best_s,
         metric="regret_best_S",
         explicit=True,
@@ -544,6 +589,7 @@ BOUNDS: dict[str, BoundSpec] = {
         metrics=("L_best_S", "L_D"),
     ),
     "theorem8_best_Sbar_third": BoundSpec(
+        reference="exp3g_weak",
         evaluate=bandit_bounds.theorem8_best_s_bar,
         metric="regret_best_Sbar",
         explicit=True,
@@ -555,6 +601,7 @@ BOUNDS: dict[str, BoundSpec] = {
         metrics=("L_best_Sbar", "L_D"),
     ),
     "theorem8_best_Sbar_half": BoundSpec(
+        reference="exp3g_weak",
         evaluate=bandit_bounds.theorem8_best_s_bar,
         metric="regret_best_Sbar",
         explicit=True,
@@ -566,29 +613,32 @@ BOUNDS: dict[str, BoundSpec] = {
         metrics=("L_best_Sbar", "L_D"),
     ),
     "theorem17_best_S": BoundSpec(
+        reference="exp3g_weak",
         evaluate=bandit_bounds.theorem17_best_s,
         metric="regret_best_S",
         explicit=False,
         label="√(sL_{i*_S}) + s²",
-        exponents={"L_star": 0.5, "L_best_S": 0.5},
+        exponents={"L_star": 0.5, "L_best_S": 0.5, "T": 0.5},
         source="paper 001 App. E.3, Theorem 17 (line 1123): Algorithm 6, i* ∈ S: Õ(√(sL_{i*_S}) + s²)",
         metrics=("L_best_S",),
     ),
     "theorem17_best_Sbar": BoundSpec(
+        reference="exp3g_weak",
         evaluate=bandit_bounds.theorem17_best_s_bar,
         metric="regret_best_Sbar",
         explicit=False,
         label="L_{i*_S}^{2/3} + √(sL_{i*_S}) + s²",
-        exponents={"L_best_S": 2.0 / 3.0},
+        exponents={"L_best_S": 2.0 / 3.0, "T": 2.0 / 3.0},
         source="paper 001 App. E.3, Theorem 17 (line 1123): Algorithm 6, i* ∈ S̄",
         metrics=("L_best_S",),
     ),
     "theorem18_best_S_third": BoundSpec(
+        reference="exp3g_weak",
         evaluate=bandit_bounds.theorem18_rate(1.0 / 3.0, best_in_s=True),
         metric="regret_best_S",
         explicit=False,
         label="max{δ₁^{1−1/γ}, (dL_D)^{1−γ}}, γ = 1/3 (first term: no reset yet)",
-        exponents={"L_D": 2.0 / 3.0},
+        exponents={"L_D": 2.0 / 3.0, "T": 2.0 / 3.0},
         source=(
             "paper 001 App. E.5, Theorem 18 (line 1335): Algorithm 7, γ = 1/3, i* ∈ S: Õ(L_D^{1−γ}); the "
             "epoch-1 term δ₁^{1−1/γ} its Õ hides is from the proof (eq. (26), lines 1411–1437)"
@@ -597,11 +647,12 @@ BOUNDS: dict[str, BoundSpec] = {
         metrics=("L_D",),
     ),
     "theorem18_best_Sbar_third": BoundSpec(
+        reference="exp3g_weak",
         evaluate=bandit_bounds.theorem18_rate(1.0 / 3.0, best_in_s=False),
         metric="regret_best_Sbar",
         explicit=False,
         label="max{δ₁^{−(1+γ)/(2γ)}, (dL_D)^{(1+γ)/2}}, γ = 1/3 (first term: no reset yet)",
-        exponents={"L_D": 2.0 / 3.0},
+        exponents={"L_D": 2.0 / 3.0, "T": 2.0 / 3.0},
         source=(
             "paper 001 App. E.5, Theorem 18 (line 1335): Algorithm 7, γ = 1/3, i* ∈ S̄: Õ(L_D^{(1+γ)/2}); the "
             "epoch-1 term δ₁^{−(1+γ)/(2γ)} its Õ hides is from the proof (eq. (26), lines 1411–1437)"
@@ -610,11 +661,12 @@ BOUNDS: dict[str, BoundSpec] = {
         metrics=("L_D",),
     ),
     "theorem18_best_S_half": BoundSpec(
+        reference="exp3g_weak",
         evaluate=bandit_bounds.theorem18_rate(0.5, best_in_s=True),
         metric="regret_best_S",
         explicit=False,
         label="max{δ₁^{1−1/γ}, (dL_D)^{1−γ}}, γ = 1/2 (first term: no reset yet)",
-        exponents={"L_D": 0.5},
+        exponents={"L_D": 0.5, "T": 0.5},
         source=(
             "paper 001 App. E.5, Theorem 18 (line 1335): Algorithm 7, γ = 1/2, i* ∈ S: Õ(L_D^{1−γ}); the "
             "epoch-1 term δ₁^{1−1/γ} its Õ hides is from the proof (eq. (26), lines 1411–1437)"
@@ -623,11 +675,12 @@ BOUNDS: dict[str, BoundSpec] = {
         metrics=("L_D",),
     ),
     "theorem18_best_Sbar_half": BoundSpec(
+        reference="exp3g_weak",
         evaluate=bandit_bounds.theorem18_rate(0.5, best_in_s=False),
         metric="regret_best_Sbar",
         explicit=False,
         label="max{δ₁^{−(1+γ)/(2γ)}, (dL_D)^{(1+γ)/2}}, γ = 1/2 (first term: no reset yet)",
-        exponents={"L_D": 0.75},
+        exponents={"L_D": 0.75, "T": 0.75},
         source=(
             "paper 001 App. E.5, Theorem 18 (line 1335): Algorithm 7, γ = 1/2, i* ∈ S̄: Õ(L_D^{(1+γ)/2}); the "
             "epoch-1 term δ₁^{−(1+γ)/(2γ)} its Õ hides is from the proof (eq. (26), lines 1411–1437)"

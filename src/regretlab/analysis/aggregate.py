@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from regretlab.analysis.bootstrap import mean_interval, proportion_interval
-from regretlab.analysis.exponents import bound_regime, bound_slope, fit_exponent
+from regretlab.analysis.exponents import bound_regime, bound_slope, fit_exponent, rate_verdict
 from regretlab.analysis.verdicts import NO_BOUND, verdict
 from regretlab.io import config_hash, read_json, read_parquet_metadata, write_parquet
 from regretlab.kinds import KINDS
@@ -221,6 +221,17 @@ def summarise(
         x_value = float(swept[x_name]) if x_name in swept else float(stats[f"{x_name}_mean"])
         hypotheses_hold = bool(group["hypotheses_hold"].all())
         names = bounds_for(regime_config, algorithm, constants)
+        null_point = {
+            "T": int(horizon),
+            "t": int(checkpoint),
+            **numbers,
+            "params": seed_points[0]["params"],
+            **{metric: stats[f"{metric}_mean"] for metric in metrics if f"{metric}_mean" in stats},
+        }
+
+        def null_uniform(metric, instance=instance, algorithm=algorithm, null_point=null_point):
+            return kind.uniform_value(instances[instance], metric, null_point, algorithm)
+
         point = {  # the columns that name the point, first in every row of it
             "regime": regime,
             "paper": regime_config["paper"],
@@ -256,6 +267,7 @@ def summarise(
                     "hypotheses_hold": hypotheses_hold,
                     "run_hypotheses_hold": hypotheses_hold,
                     "runs_hash": point_hash,
+                    "null_uniform": null_uniform(metric),
                     **stats,
                 }
             )
@@ -299,10 +311,30 @@ def summarise(
                     "hypotheses_hold": hypotheses,
                     "run_hypotheses_hold": hypotheses_hold,
                     "runs_hash": point_hash,
+                    "null_uniform": null_uniform(spec.metric),
                     **stats,
                 }
             )
-    return mark_identical(pd.DataFrame(rows), regime_config)
+    return mark_identical(with_references(pd.DataFrame(rows)), regime_config)
+
+
+def with_references(summary: pd.DataFrame) -> pd.DataFrame:
+    """Add ``null_reference``: at a row whose bound names a reference learner (``BoundSpec.reference``, the
+    minimax learner of its Table 1 column), that learner's measured mean of the row's metric at the same
+    point (instance, T, t) of the same regime; NaN where the bound names none or the regime did not run it
+    there."""
+    if summary.empty:
+        return summary.assign(null_reference=pd.Series(dtype=float))
+    measured = {
+        (row["algorithm"], row["instance"], row["T"], row["t"]): row
+        for row in summary.drop_duplicates(["algorithm", "instance", "T", "t"]).to_dict("records")
+    }
+    values = []
+    for row in summary[["bound_name", "metric", "instance", "T", "t"]].to_dict("records"):
+        spec = BOUNDS.get(row["bound_name"])
+        reference = measured.get((spec.reference, row["instance"], row["T"], row["t"])) if spec else None
+        values.append(reference.get(f"{row['metric']}_mean", math.nan) if reference else math.nan)
+    return summary.assign(null_reference=values)
 
 
 def fit_exponents(
@@ -349,11 +381,19 @@ def fit_exponents(
             scale = curve["bound_value"].abs().replace(np.inf, np.nan).max()
         slope, low, high, reason = fit_exponent(curve["x"].to_numpy(), per_point, rng, n_resamples, scale)
         drawn_slope, bound_reason = bound_slope(curve["x"].to_numpy(), curve["bound_value"].to_numpy())
+        # Uniform play's slope over the same points (NaN where its values are not all positive).
+        null_slope, _ = bound_slope(curve["x"].to_numpy(), curve["null_uniform"].to_numpy(dtype=float))
         if bound is None:
             drawn_slope, bound_reason = float("nan"), ""
         elif x_name == "t" and not bound.at_checkpoint:
             drawn_slope, bound_reason = float("nan"), "bound taken at the run's horizon T: flat in t"
         theory = bound.exponents.get(x_name, float("nan")) if bound else float("nan")
+        # A rate's slope against the band it accepts, on the side of the bound's direction (the evidence
+        # table judges a Θ̃ claim on both sides).
+        sense = "lower" if bound is not None and bound.direction == "lower" else "upper"
+        verdict_of_rate = (
+            rate_verdict(slope, low, high, theory, drawn_slope, sense) if bound and not bound.explicit else ""
+        )
         rows.append(
             {
                 "regime": regime,
@@ -364,7 +404,9 @@ def fit_exponents(
                 "ci_high": high,
                 "theory_exponent": theory,
                 "bound_slope": drawn_slope,
+                "null_slope": null_slope,
                 "bound_regime": bound_regime(drawn_slope, theory),
+                "rate_verdict": verdict_of_rate,
                 "reason": "; ".join(r for r in (reason, bound_reason) if r),
                 "hypotheses_hold": bool(curve["hypotheses_hold"].all()),
                 "instance": key_of.get("instance", "all"),

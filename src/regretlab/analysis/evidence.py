@@ -27,11 +27,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from regretlab.analysis.exponents import ASYMPTOTIC_TOLERANCE, bound_regime, bound_slope
+from regretlab.analysis.exponents import REJECTED, accepted_band, bound_regime, bound_slope
 from regretlab.analysis.tables import to_markdown
 from regretlab.bandits.algorithms import make_learner
 from regretlab.bandits.instance import BanditInstance
-from regretlab.claims import CLAIMS, Claim
+from regretlab.claims import CLAIMS, UNCHECKED, UNCHECKED_CLAIMS, Claim
 from regretlab.cmdp.pdgd_ops import pdgd_constants
 from regretlab.cost import run_seconds
 from regretlab.io import write_text
@@ -61,11 +61,18 @@ BLOCKS = {
     "mechanism impossible": "mechanism impossible by the learner's ceiling",
     "learner undefined": "learner undefined at T",
     "preset": "speaks only at constants the theorem does not cover",
+    "no null": "no null value (the metric is the learner's own state)",
+    "powerless": "uniform play passes too",
 }
+#: The strength of a tested item, strongest first: the check separates the learner from the reference
+#: learner of its Table 1 column as well as from uniform play; from uniform play; from the alternative a lower
+#: bound names; a construction check (true for every policy sequence: it catches bugs, not learners).
+POWERS = ("reference", "uniform", "alternative", "construction")
 CSV_COLUMNS = [
-    "claim", "paper", "name", "text", "source", "check", "bounds", "regimes", "points", "testable_items",
-    "tested", "outcome", "why", "mechanism", "mechanism_values", "identical", "T_informative",
-    "T_informative_curve", "T_informative_note", "cpu_hours_run", "cpu_hours_seeds", "seeds",
+    "claim", "paper", "role", "name", "text", "source", "check", "bounds", "regimes", "points",
+    "testable_items", "tested", "power", "outcome", "why", "mechanism", "mechanism_values", "identical",
+    "T_informative", "T_informative_curve", "T_informative_note", "cpu_hours_run", "cpu_hours_seeds", "seeds",
+    "T_power", "T_power_curve", "T_power_note", "cpu_hours_power_run", "cpu_hours_power_seeds",
 ]  # fmt: skip
 
 
@@ -166,6 +173,7 @@ class Item:
     row: dict
     mechanism_value: float = math.nan
     outcome: str = ""
+    power: str = ""  # one of POWERS when testable
 
 
 def _covered(claim: Claim, block: str, constants: str) -> str:
@@ -187,10 +195,38 @@ def _point_items(claim: Claim, rows: pd.DataFrame, instances: dict) -> list[Item
             block = row["verdict"]
         else:
             block = mech
+        power = ""
+        if not block:
+            block, power = _point_power(claim, row)
         block = _covered(claim, block, row["constants"])
         outcome = row["verdict"] if block in ("", "preset") else ""
-        items.append(Item(row["regime"], block, row, value, outcome))
+        items.append(
+            Item(row["regime"], block, row, value, outcome, power if block in ("", "preset") else "")
+        )
     return items
+
+
+def _finite(value) -> bool:
+    return isinstance(value, (int, float)) and math.isfinite(value)
+
+
+def _point_power(claim: Claim, row: dict) -> tuple[str, str]:
+    """``(block, power)`` of an explicit bound's point that passes every other check: a construction check's
+    power is ``construction``; a lower bound's, the claim's ``alternative`` (uniform play passes every lower
+    bound on regret); an upper bound has power only below uniform play's value at the point
+    (``null_uniform``), and against the reference learner too when below its measured value
+    (``null_reference``)."""
+    if claim.construction is not None:
+        return "", "construction"
+    if row["direction"] == "lower":
+        return ("", "alternative") if claim.alternative else ("no null", "")
+    null, bound = row.get("null_uniform"), row["bound_value"]
+    if not _finite(null):
+        return "no null", ""
+    if bound >= null:
+        return "powerless", ""
+    reference = row.get("null_reference")
+    return "", "reference" if _finite(reference) and bound < reference else "uniform"
 
 
 def _curve_rows(fit: dict, summary: pd.DataFrame) -> pd.DataFrame:
@@ -204,32 +240,53 @@ def _curve_rows(fit: dict, summary: pd.DataFrame) -> pd.DataFrame:
     return rows if fit["instance"] == "all" else rows[rows["instance"] == fit["instance"]]
 
 
-#: What a slope on the wrong side of a rate's exponent is: the rates are Õ(·) / Ω(·) statements with unit
-#: constants, asymptotic, so a finite-range slope beyond the exponent contradicts none of them — and supports
-#: none either (the table says both).
-BEYOND_RATE = "over the measured range; an asymptotic Õ/Ω rate, unit constant: no contradiction, no support"
-
-
 def _slope_outcome(fit: dict, sense: str) -> str:
-    """A fitted slope against the exponent the claim states (the theory's; the drawn rate's local slope over
-    the same points, within 0.1 of it since the curve is ``asymptotic``, is shown beside it when it differs).
-    ``consistent``: the interval reaches the side of the exponent the rate allows, within 0.1 (an Õ hides
-    logarithms, which add to a finite-range slope); ``steeper than the rate`` (an upper or tight rate: the
-    whole interval more than 0.1 above) or ``shallower than the rate`` (a lower or tight rate: more than 0.1
-    below)."""
-    exponent, drawn = fit["theory_exponent"], fit["bound_slope"]
-    low, high, tol = fit["ci_low"], fit["ci_high"], ASYMPTOTIC_TOLERANCE
-    steeper, shallower = low > exponent + tol, high < exponent - tol
-    word = "consistent"
-    if steeper and sense in ("upper", "tight"):
-        word = "steeper than the rate"
-    elif shallower and sense in ("lower", "tight"):
-        word = "shallower than the rate"
-    local = f" (drawn {drawn:.2f})" if np.isfinite(drawn) and round(drawn, 2) != round(exponent, 2) else ""
-    return f"{word}: {fit['exponent']:.2f} [{low:.2f}, {high:.2f}] vs {exponent:.2f}{local}"
+    """A fitted slope against the band its rate accepts (:func:`accepted_band`): ``consistent`` where the
+    slope's interval reaches the band, :data:`REJECTED` where it lies wholly beyond it (steeper than an upper
+    or tight rate, shallower than a lower or tight one)."""
+    band = accepted_band(fit["theory_exponent"], fit["bound_slope"], sense)
+    low, high = fit["ci_low"], fit["ci_high"]
+    word = "consistent" if band.meets(low, high) else REJECTED
+    return f"{word}: {fit['exponent']:.2f} [{low:.2f}, {high:.2f}] vs {band.against}, accepts {band.text()}"
 
 
-def _curve_items(claim: Claim, fits: pd.DataFrame, summary: pd.DataFrame, instances: dict) -> list[Item]:
+def _reference_fit(fit: dict, fits: pd.DataFrame) -> dict | None:
+    """The fit of the curve's reference learner (``BoundSpec.reference``) on the same metric and instance
+    (or horizon set, for a curve across instances) of the same regime, or None."""
+    reference = BOUNDS[fit["bound_name"]].reference
+    if not reference or fits.empty:
+        return None
+    same = fits[
+        (fits["regime"] == fit["regime"])
+        & (fits["algorithm"] == reference)
+        & (fits["metric"] == fit["metric"])
+        & (fits["instance"] == fit["instance"])
+    ]
+    same = same[np.isfinite(same["ci_low"].to_numpy(dtype=float))]
+    return same.iloc[0].to_dict() if len(same) else None
+
+
+def _curve_power(claim: Claim, fit: dict, fits: pd.DataFrame) -> tuple[str, str]:
+    """``(block, power)`` of a rate curve that passes every other check: power against uniform play where its
+    slope over the same points (``null_slope``) is outside the band the check accepts, against the reference
+    learner as well where that learner's whole slope interval is; a lower rate with an ``alternative``,
+    against it."""
+    if claim.rate_sense == "lower" and claim.alternative:
+        return "", "alternative"
+    band = accepted_band(fit["theory_exponent"], fit["bound_slope"], claim.rate_sense)
+    null = fit.get("null_slope")
+    if not _finite(null):
+        return "no null", ""
+    if band.contains(null):
+        return "powerless", ""
+    reference = _reference_fit(fit, fits)
+    beyond = reference is not None and not band.meets(reference["ci_low"], reference["ci_high"])
+    return "", "reference" if beyond else "uniform"
+
+
+def _curve_items(
+    claim: Claim, fits: pd.DataFrame, summary: pd.DataFrame, instances: dict, every_fit: pd.DataFrame
+) -> list[Item]:
     items = []
     for fit in fits.to_dict("records"):
         rows = _curve_rows(fit, summary)
@@ -251,10 +308,14 @@ def _curve_items(claim: Claim, fits: pd.DataFrame, summary: pd.DataFrame, instan
             block = "pre-asymptotic"
         else:
             block = mech
+        power = ""
+        if not block:
+            block, power = _curve_power(claim, fit, every_fit)
         block = _covered(claim, block, fit["constants"])
         value = float(np.nanmin(values)) if not np.isnan(values).all() else math.nan
-        outcome = _slope_outcome(fit, claim.rate_sense) if block in ("", "preset") else ""
-        items.append(Item(fit["regime"], block, fit, value, outcome))
+        shown = block in ("", "preset")
+        outcome = _slope_outcome(fit, claim.rate_sense) if shown else ""
+        items.append(Item(fit["regime"], block, fit, value, outcome, power if shown else ""))
     return items
 
 
@@ -371,9 +432,24 @@ def _mechanism_possible(claim: Claim, metric: str, algorithm: str, point: dict) 
     return math.isnan(cap) or bool(mechanism.exercised(cap))
 
 
-def _explicit_search(claim: Claim, rows: pd.DataFrame, instances: dict) -> Found | None:
+def _null_block(claim: Claim, spec, algorithm: str, instance: dict, kind: str, point: dict) -> str:
+    """Why an explicit bound that would be informative at an extrapolated point would still have no power
+    there ("" when it would): uniform play's value at the point (:attr:`regretlab.kinds.Kind.uniform_value`)
+    is not above it. A construction check's power and a lower bound's alternative do not depend on T."""
+    if claim.construction is not None:
+        return ""
+    if spec.direction == "lower":
+        return "" if claim.alternative else "no null"
+    null = KINDS[kind].uniform_value(instance, spec.metric, point, algorithm)
+    if not math.isfinite(null):
+        return "no null"
+    return "powerless" if spec.evaluate(point) >= null else ""
+
+
+def _explicit_search(claim: Claim, rows: pd.DataFrame, instances: dict, power: bool = False) -> Found | None:
     """The smallest informative horizon over the claim's explicit curves (instance, algorithm, constants,
-    bound) whose learner's own conditions hold at their largest measured horizon."""
+    bound) whose learner's own conditions hold at their largest measured horizon; with ``power``, the
+    smallest at which the bound would also be below uniform play's value (``T_power``)."""
     finals = rows[rows["t"] == rows["T"]]
     if "identical_to" in finals:
         finals = finals[finals["identical_to"].fillna("") == ""]
@@ -395,6 +471,8 @@ def _explicit_search(claim: Claim, rows: pd.DataFrame, instances: dict) -> Found
             block = _point_block(spec, row["algorithm"], point)
             if not block and not _mechanism_possible(claim, spec.metric, row["algorithm"], point):
                 return "mechanism impossible"
+            if not block and power:
+                return _null_block(claim, spec, row["algorithm"], instance, kind, point)
             return block
 
         search = _search(block_at)
@@ -418,11 +496,14 @@ def _holding_fit(rows: pd.DataFrame, fit: dict) -> int | None:
     return int(holding["T"].max()) if bound_regime(slope, fit["theory_exponent"]) == "asymptotic" else None
 
 
-def _rate_search(claim: Claim, fits: pd.DataFrame, summary: pd.DataFrame, instances: dict) -> Found | None:
+def _rate_search(
+    claim: Claim, fits: pd.DataFrame, summary: pd.DataFrame, instances: dict, power: bool = False
+) -> Found | None:
     """The smallest largest-horizon T at which one of the claim's rate curves, its sweep scaled to end at T,
     would have the theorem's hypotheses at every point and a drawn rate whose local slope is within 0.1 of
     the theory's exponent. ``x = T``: the regime's horizons × T/T_max; ``x`` a loss total: every instance at
-    horizon T."""
+    horizon T. With ``power``, also uniform play's slope over the same points outside the band the check
+    accepts (:func:`accepted_band`): ``T_power``."""
     best = None
     for fit in fits.to_dict("records"):
         if (isinstance(fit.get("identical_to"), str) and fit["identical_to"]) or fit["x"] == "t":
@@ -438,7 +519,7 @@ def _rate_search(claim: Claim, fits: pd.DataFrame, summary: pd.DataFrame, instan
         last = ordered[-1]
         finals = [row for row in ordered if row["T"] == last["T"]]  # every instance of an x = L* curve
         holding = _holding_fit(rows, fit)
-        if holding is not None:  # measured already: a fit on the points where the hypotheses hold
+        if holding is not None and not power:  # measured already: a fit on the points where they hold
             found = Found(Search(holding, "fit on the points where the hypotheses hold"), last)
             found.mechanism = _mechanism_at(claim, spec.metric, finals, instances, holding)
             best = found if _better(found, best) else best
@@ -447,14 +528,15 @@ def _rate_search(claim: Claim, fits: pd.DataFrame, summary: pd.DataFrame, instan
         horizons = sorted(set(rows["T"]))
 
         def block_at(T, fit=fit, spec=spec, by_instance=by_instance, horizons=horizons):
-            xs, values = [], []
+            xs, values, nulls = [], [], []
             for name, measured in by_instance.items():
                 for horizon in horizons:
                     horizon = max(1, round(horizon * T / horizons[-1]))
                     row = _base_row(measured, horizon)
                     instance = instances[(row["regime"], name)]
+                    kind = "cmdp" if "cmdp" in instance else "bandit"
                     try:
-                        point = point_at(row, instance, "cmdp" if "cmdp" in instance else "bandit", horizon)
+                        point = point_at(row, instance, kind, horizon)
                     except ValueError:
                         return "learner undefined"
                     if spec.hypotheses is not None and not spec.hypotheses(point):
@@ -463,8 +545,21 @@ def _rate_search(claim: Claim, fits: pd.DataFrame, summary: pd.DataFrame, instan
                         return "mechanism impossible"
                     xs.append(point["T"] if fit["x"] == "T" else point[fit["x"]])
                     values.append(spec.evaluate(point))
-            slope, _ = bound_slope(np.array(xs, dtype=float), np.array(values, dtype=float))
-            return "" if bound_regime(slope, fit["theory_exponent"]) == "asymptotic" else "pre-asymptotic"
+                    if power:
+                        nulls.append(
+                            KINDS[kind].uniform_value(instance, spec.metric, point, row["algorithm"])
+                        )
+            x = np.array(xs, dtype=float)
+            slope, _ = bound_slope(x, np.array(values, dtype=float))
+            if bound_regime(slope, fit["theory_exponent"]) != "asymptotic":
+                return "pre-asymptotic"
+            if not power or (claim.rate_sense == "lower" and claim.alternative):
+                return ""
+            null_slope, _ = bound_slope(x, np.array(nulls, dtype=float))
+            if not math.isfinite(null_slope):
+                return "no null"
+            band = accepted_band(fit["theory_exponent"], slope, claim.rate_sense)
+            return "powerless" if band.contains(null_slope) else ""
 
         search = _search(block_at)
         found = Found(search, last, _mechanism_at(claim, spec.metric, finals, instances, search.T))
@@ -516,10 +611,9 @@ def _describe(items: list[Item]) -> str:
         for item in curves:
             word, slope = item.outcome.split(": ", 1)
             by_word.setdefault(word, []).append(slope)
-        for word, slopes in sorted(by_word.items(), key=lambda pair: pair[0] != "consistent"):
+        for word, slopes in sorted(by_word.items(), key=lambda pair: pair[0] != REJECTED):
             more = f" (+{len(slopes) - 3})" if len(slopes) > 3 else ""
-            note = f" ({BEYOND_RATE})" if word != "consistent" else ""
-            parts.append(f"{word}: {'; '.join(slopes[:3])}{more}{note}")
+            parts.append(f"{word}: {'; '.join(slopes[:3])}{more}")
     return "; ".join(parts)
 
 
@@ -551,6 +645,40 @@ def _cost(config: dict, row: dict, T: int) -> tuple[float, float, int]:
     return one, every, seeds
 
 
+def _strongest(items: list[Item]) -> str:
+    """The strongest power among the testable items (:data:`POWERS`), or ""."""
+    powers = {item.power for item in items if not item.block}
+    return next((power for power in POWERS if power in powers), "")
+
+
+def _found_columns(found: Found | None, config: dict, prefix: str, suffix: str) -> dict:
+    """The ``T_<prefix>`` columns (horizon, curve, note) and the CPU-hours of a run there of a search."""
+    columns = {
+        f"T_{prefix}": math.nan,
+        f"T_{prefix}_curve": "",
+        f"T_{prefix}_note": "",
+        f"cpu_hours{suffix}_run": math.nan,
+        f"cpu_hours{suffix}_seeds": math.nan,
+    }
+    if found is None:
+        return columns
+    row = found.row
+    notes = [found.search.note]
+    if found.mechanism:
+        notes.append(f"{BLOCKS[found.mechanism]} where measured (not extrapolated)")
+    columns[f"T_{prefix}_note"] = "; ".join(note for note in notes if note)
+    columns[f"T_{prefix}_curve"] = "/".join(
+        str(row[key]) for key in ("regime", "instance", "algorithm", "constants", "bound_name")
+    )
+    if found.search.T is not None:
+        one, every, seeds = _cost(config, row, found.search.T)
+        columns.update({f"T_{prefix}": float(found.search.T), f"cpu_hours{suffix}_run": one,
+                        f"cpu_hours{suffix}_seeds": every})  # fmt: skip
+        if prefix == "informative":
+            columns["seeds"] = seeds
+    return columns
+
+
 def claim_row(
     claim: Claim, summary: pd.DataFrame, exponents: pd.DataFrame, instances: dict, config: dict
 ) -> dict:
@@ -560,17 +688,29 @@ def claim_row(
     if claim.regimes is not None:
         rows, fits = rows[rows["regime"].isin(claim.regimes)], fits[fits["regime"].isin(claim.regimes)]
     explicit = rows[rows["bound_explicit"].astype(bool) & (rows["direction"] != "reference")]
-    items = _point_items(claim, explicit, instances) + _curve_items(claim, fits, summary, instances)
+    items = _point_items(claim, explicit, instances) + _curve_items(
+        claim, fits, summary, instances, exponents
+    )
     tested = any(not item.block for item in items)
+    power = _strongest(items)
     twins = rows.drop_duplicates(["regime", "algorithm", "constants"])
     twins = twins[twins["identical_to"].fillna("") != ""] if "identical_to" in twins else twins.iloc[:0]
     if not explicit.empty:  # the explicit bounds say where the claim speaks; rates only for rate claims
         found = _explicit_search(claim, explicit, instances)
+        found_power = None if power else _explicit_search(claim, explicit, instances, power=True)
     else:
         found = _rate_search(claim, fits, summary, instances)
+        found_power = None if power else _rate_search(claim, fits, summary, instances, power=True)
+    outcome = _outcome(items)
+    if claim.construction is not None and tested:
+        caught = claim.construction.describe(
+            [claim.construction.factor(item.row) for item in items if not item.block]
+        )
+        outcome = f"{outcome}; would catch {caught}" if caught else outcome
     result = {
         "claim": claim.key,
         "paper": claim.paper,
+        "role": claim.role,
         "name": claim.name,
         "text": claim.text,
         "source": claim.source,
@@ -580,35 +720,19 @@ def claim_row(
         "points": len(items),
         "testable_items": sum(not item.block for item in items),
         "tested": tested,
-        "outcome": _outcome(items),
-        "why": "" if tested else _count_blocks(items),
+        "power": power,
+        "outcome": outcome,
+        "why": claim.reason if claim.kind in UNCHECKED else ("" if tested else _count_blocks(items)),
         "mechanism": claim.mechanism.description if claim.mechanism else "",
         "mechanism_values": _mechanism_values(items),
         "identical": "; ".join(
             f"{r['regime']}: {r['algorithm']}/{r['constants']} = {r['identical_to']}"
             for r in twins.to_dict("records")
         ),
-        "T_informative": math.nan,
-        "T_informative_curve": "",
-        "T_informative_note": "",
-        "cpu_hours_run": math.nan,
-        "cpu_hours_seeds": math.nan,
         "seeds": 0,
+        **_found_columns(found, config, "informative", ""),
+        **_found_columns(found_power, config, "power", "_power"),
     }
-    if found is not None:
-        row = found.row
-        notes = [found.search.note]
-        if found.mechanism:
-            notes.append(f"{BLOCKS[found.mechanism]} where measured (not extrapolated)")
-        result["T_informative_note"] = "; ".join(note for note in notes if note)
-        result["T_informative_curve"] = "/".join(
-            str(row[key]) for key in ("regime", "instance", "algorithm", "constants", "bound_name")
-        )
-        if found.search.T is not None:
-            one, every, seeds = _cost(config, row, found.search.T)
-            result.update(
-                T_informative=float(found.search.T), cpu_hours_run=one, cpu_hours_seeds=every, seeds=seeds
-            )
     return result
 
 
@@ -620,8 +744,9 @@ def evidence_table(
     contents, ``config`` is the validated config (for the cost model)."""
     summary = pd.concat(summaries, ignore_index=True)
     fits = pd.concat(exponents, ignore_index=True)
-    rows = [claim_row(claim, summary, fits, instances, config) for claim in CLAIMS]
-    return pd.DataFrame([row for row in rows if row["points"]], columns=CSV_COLUMNS)
+    rows = [claim_row(claim, summary, fits, instances, config) for claim in CLAIMS + UNCHECKED_CLAIMS]
+    kept = [row for row in rows if row["points"] or row["check"] in UNCHECKED]
+    return pd.DataFrame(kept, columns=CSV_COLUMNS)
 
 
 def _number(value: float) -> str:
@@ -631,13 +756,17 @@ def _number(value: float) -> str:
     return f"{mantissa}e{int(exponent)}" if exponent else text
 
 
-def _horizon(value: float, note: str) -> str:
-    """A ``T_informative`` cell: the horizon (``≤ 1e2`` at the bottom of the search, ``> 1e18`` beyond its
-    top, ``never`` for a bound implied by the learner's construction at every horizon searched) and the
-    note."""
+def _horizon(value: float, note: str, power: bool = False) -> str:
+    """A ``T_informative`` (or ``T_power``) cell: the horizon (``≤ 1e2`` at the bottom of the search,
+    ``> 1e18`` beyond its top, ``never`` for a bound implied by the learner's construction, or with no null
+    value, at every horizon searched) and the note."""
     top = _number(T_MAX)
     if math.isnan(value) and note.startswith(BLOCKS["implied"]):
         return f"never: implied at every T searched (1e2–{top}; the learner's construction)"
+    if math.isnan(value) and note.startswith(BLOCKS["no null"]):
+        return f"never: {BLOCKS['no null']}"
+    if math.isnan(value) and note.startswith(BLOCKS["powerless"]) and power:
+        return f"never: {BLOCKS['powerless']} at every T searched (1e2–{top})"
     if math.isnan(value):
         return f"> {top} ({note})" if note else "—"
     text = _number(value)
@@ -652,15 +781,49 @@ def _hours(one: float, every: float, seeds: int) -> str:
     return f"{_number(one)} / {_number(every)} ({seeds})"
 
 
+def counts(table: pd.DataFrame) -> dict[str, int]:
+    """The headline's numbers: the papers' claims (``claims``), those tested with power against uniform play
+    (``powered``; ``against_reference`` also against the reference learner), the tested ones rejected over the
+    measured range (``rejected``), the construction checks that were tested (``construction``), the
+    proof-internal claims and the reference rows."""
+    claims = table[table["role"] == "claim"]
+    tested = claims[claims["tested"].astype(bool)]
+    powered = tested[tested["power"].isin(["uniform", "reference"])]
+    return {
+        "claims": len(claims),
+        "powered": len(powered),
+        "against_reference": int((powered["power"] == "reference").sum()),
+        "rejected": int(powered["outcome"].str.contains(REJECTED, regex=False).sum()),
+        "construction": int((tested["power"] == "construction").sum()),
+        "alternative": int((tested["power"] == "alternative").sum()),
+        "proof_internal": int((claims["check"] == "proof-internal").sum()),
+        "references": int((table["role"] == "reference").sum()),
+    }
+
+
+def headline(table: pd.DataFrame) -> str:
+    """The evidence table's one-sentence count (README and docs quote it)."""
+    n = counts(table)
+    rejected = f", {n['rejected']} of them rejected over the measured range" if n["rejected"] else ""
+    return (
+        f"{n['powered']} of {n['claims']} claims of the two papers are tested with power against uniform play "
+        f"({n['against_reference']} also against the reference learner){rejected}"
+    )
+
+
 def markdown(table: pd.DataFrame) -> str:
     """The compact Markdown of the evidence table (one row per claim, short cells) and its legend."""
-    tested = int(table["tested"].sum())
+    n = counts(table)
     lines = pd.DataFrame(
         {
-            "claim": [f"{r.name} ({r.paper})" for r in table.itertuples()],
+            "claim": [
+                f"{r.name} ({r.paper})" + (" — *reference*" if r.role == "reference" else "")
+                for r in table.itertuples()
+            ],
             "check": table["check"],
             "regimes (items)": [_short_regimes(cell) for cell in table["regimes"]],
             "tested": ["**yes**" if t else "no" for t in table["tested"]],
+            "power": table["power"].replace("", "—"),
             "outcome": table["outcome"].replace("", "—"),
             "why not": table["why"]
             + [f"; {m}: measured {v}" if m and v and not t else "" for m, v, t in
@@ -669,25 +832,36 @@ def markdown(table: pd.DataFrame) -> str:
                 _horizon(t, note)
                 for t, note in zip(table["T_informative"], table["T_informative_note"], strict=True)
             ],
-            "CPU-h: run / seeds": [
+            "T_power": [
+                "" if p in ("uniform", "reference") else _horizon(t, note, power=True)
+                for t, note, p in zip(table["T_power"], table["T_power_note"], table["power"], strict=True)
+            ],
+            "CPU-h at T_power: run / seeds": [
                 _hours(a, b, s) for a, b, s in
-                zip(table["cpu_hours_run"], table["cpu_hours_seeds"], table["seeds"], strict=True)
+                zip(table["cpu_hours_power_run"], table["cpu_hours_power_seeds"], table["seeds"], strict=True)
             ],
         }
     )  # fmt: skip
     legend = (
-        f"**{tested} of {len(table)} claims are tested where they speak** at this scale: at ≥ 1 point "
-        "(or fitted curve) the theorem's hypotheses hold, the check could have failed (an explicit bound "
-        "below the trivial bound and the learner's own ceiling; a rate whose drawn curve already has its "
-        "exponent), the claim's mechanism is exercised, the runs are not a copy of another curve's, and "
-        "they use constants the theorem covers (the paper's, or any where the statement holds for any; "
-        "runs of other presets are shown as `not counted`). A rate's slope is `consistent` with its "
-        "exponent or `steeper`/`shallower than the rate` (by more than 0.1). "
-        "`items`: points of explicit bounds and fitted curves of rates. `T_informative`: the smallest "
-        "horizon at which one curve would speak (bound functions on the extrapolated point; what blocks it "
-        f"below; `> {_number(T_MAX)}` past the search, `never` where the learner's construction implies "
-        "the bound at every T searched), with the cost model's CPU-hours of one run there and of its "
-        "seeds. How each column is computed: docs/evidence.md; every column: figures/evidence.csv.\n\n"
+        f"**{headline(table)}.** {n['construction']} construction checks (true for every policy sequence: they "
+        f"catch bugs, not learners) and {n['alternative']} lower bound (power against the alternative it names) "
+        f"are counted apart; {n['proof_internal']} claims are proof-internal (no check, the reason given); "
+        f"{n['references']} reference rows (prior work's results, an inequality inside a proof) are shown and not "
+        "counted. A claim is *tested* when at ≥ 1 point (or fitted curve) the theorem's hypotheses hold, the "
+        "check could have failed (an explicit bound below the trivial bound and the learner's own ceiling; a "
+        "rate whose drawn curve already has its exponent), the claim's mechanism is exercised, the runs are not "
+        "a copy of another curve's, they use constants the theorem covers, and a learner that does not learn "
+        "would have failed it: `power` `uniform` (uniform play's value on the same instance and horizon is "
+        "above the bound; for a rate, uniform play's slope over the same points is outside the band the check "
+        "accepts), `reference` (the reference learner of its Table 1 column too), `alternative` (a lower "
+        "bound: the learner it names would violate it), `construction`. A rate's slope is `consistent` when "
+        "its interval reaches the accepted band (within 0.1 of the exponent or of the drawn rate's local "
+        f"slope, on the side the rate allows) and `{REJECTED}` otherwise. `T_informative`: the smallest "
+        "horizon at which one curve would pass every check but power; `T_power`: at which it would also have "
+        f"power against uniform play (bound functions and uniform play's value on the extrapolated point; "
+        f"what blocks it below; `> {_number(T_MAX)}` past the search, `never` where no horizon searched "
+        "could), with the cost model's CPU-hours of one run there and of its seeds. How each column is "
+        "computed: docs/evidence.md; every column: figures/evidence.csv.\n\n"
     )
     return "# Evidence: every claim, tested where it speaks\n\n" + legend + to_markdown(lines)
 

@@ -8,6 +8,9 @@ data with the asymptotic exponent says nothing about the theorem: :func:`bound_r
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
 import numpy as np
 
 from regretlab.analysis.bootstrap import bootstrap_indices, percentile_interval
@@ -110,3 +113,57 @@ def bound_regime(slope: float, theory_exponent: float) -> str:
     if not (np.isfinite(slope) and np.isfinite(theory_exponent)):
         return "undetermined"
     return "asymptotic" if abs(slope - theory_exponent) <= ASYMPTOTIC_TOLERANCE else "pre-asymptotic"
+
+
+@dataclass(frozen=True)
+class Band:
+    """The slopes a rate check accepts over a curve: ``[low, high]``, and the slopes it was built from."""
+
+    low: float
+    high: float
+    against: str  # e.g. "0.50 (drawn 0.41)"
+
+    def contains(self, slope: float) -> bool:
+        return self.low <= slope <= self.high
+
+    def meets(self, low: float, high: float) -> bool:
+        """The interval ``[low, high]`` reaches the band."""
+        return low <= self.high and high >= self.low
+
+    def text(self) -> str:
+        if math.isinf(self.low):
+            return f"≤ {self.high:.2f}"
+        if math.isinf(self.high):
+            return f"≥ {self.low:.2f}"
+        return f"{self.low:.2f}–{self.high:.2f}"
+
+
+def accepted_band(exponent: float, drawn: float, sense: str) -> Band:
+    """The slopes a rate of the claim's ``sense`` accepts over a curve: within :data:`ASYMPTOTIC_TOLERANCE`
+    (an Õ hides logarithms) of the theory's exponent *or* of the drawn rate's own local slope over the same
+    points (logarithms included, what the rate predicts over the measured range), on the side the rate allows:
+    up to the larger for an upper rate, from the smaller for a lower one, between them for a tight one."""
+    slopes = [exponent, *([drawn] if math.isfinite(drawn) else [])]
+    low, high = min(slopes) - ASYMPTOTIC_TOLERANCE, max(slopes) + ASYMPTOTIC_TOLERANCE
+    local = f" (drawn {drawn:.2f})" if math.isfinite(drawn) and round(drawn, 2) != round(exponent, 2) else ""
+    return Band(
+        -math.inf if sense == "upper" else low,
+        math.inf if sense == "lower" else high,
+        f"{exponent:.2f}{local}",
+    )
+
+
+#: A fitted slope outside the band its rate accepts: a failure over the measured range (counted as tested,
+#: drawn in red), never "no contradiction".
+REJECTED = "rejected over the measured range"
+
+
+def rate_verdict(
+    slope: float, ci_low: float, ci_high: float, exponent: float, drawn: float, sense: str
+) -> str:
+    """``consistent`` where the fitted slope's interval reaches the band a rate of ``sense`` accepts
+    (:func:`accepted_band`), :data:`REJECTED` where it lies wholly beyond it; "" where there is no slope or
+    no exponent."""
+    if not all(math.isfinite(v) for v in (slope, ci_low, ci_high, exponent)):
+        return ""
+    return "consistent" if accepted_band(exponent, drawn, sense).meets(ci_low, ci_high) else REJECTED

@@ -45,6 +45,7 @@ from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import NullFormatter  # noqa: E402
 
 from regretlab.algorithm_spec import PALETTE  # noqa: E402
+from regretlab.analysis.exponents import REJECTED  # noqa: E402
 from regretlab.analysis.verdicts import BEYOND_HYPOTHESES, NO_BOUND, VERDICTS  # noqa: E402
 from regretlab.io import atomic_path  # noqa: E402
 from regretlab.kinds import KINDS, algorithm_spec, metric_kind  # noqa: E402
@@ -56,6 +57,8 @@ PRESET_STYLES = {
     "tuned": {"linestyle": "--", "marker": "s", "fill": False, "label": "tuned (large constants → 1)"},
 }
 REFERENCE_GREY = "#9a9a9a"
+#: Uniform play, the null learner (thin, dashed: a value no learner should need to reach).
+UNIFORM_GREY = "#7a7a7a"
 EXPLICIT_BOUND_COLOUR = "#1a1a1a"
 RATE_COLOUR = "#8c8c8c"
 VACUOUS_ALPHA = 0.3
@@ -217,7 +220,23 @@ def _slope_text(exponents: pd.DataFrame, curve: pd.DataFrame) -> str:
     text = f"{first['constants']}: slope {r['exponent']:.2f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}]"
     if pd.notna(r.get("bound_slope", np.nan)):
         text += f", bound {r['bound_slope']:.2f}"
-    return text + f", theory {r['theory_exponent']:g}"
+    text += f", theory {r['theory_exponent']:g}"
+    return text + (" — REJECTED over the measured range" if r.get("rate_verdict") == REJECTED else "")
+
+
+def _draw_uniform(ax, data: pd.DataFrame) -> bool:
+    """Uniform play's value (``null_uniform``) along the panel's points, a thin grey dashed line per
+    instance in a sweep in the horizon (one across the instances otherwise); True when something is drawn."""
+    if "null_uniform" not in data:
+        return False
+    points = data.dropna(subset=["null_uniform"]).drop_duplicates(["instance", "T", "t"])
+    if points.empty:
+        return False
+    by = "instance" if is_sweep_in_horizon(points["x_name"].iloc[0]) else "x_name"
+    for _, line in points.groupby(by):
+        line = line.sort_values("x")
+        ax.plot(line["x"], line["null_uniform"], color=UNIFORM_GREY, linestyle="--", linewidth=0.8, zorder=1)
+    return True
 
 
 def _draw_curve(ax, curve: pd.DataFrame, colour: str, style: dict) -> None:
@@ -285,6 +304,8 @@ class Drawn:
         vacuous: some visible bound point is vacuous (drawn faded).
         implied: some visible bound point is implied by the learner's construction (drawn faded).
         trivial: some panel draws the trivial bound.
+        uniform: some panel draws uniform play's value (the null learner, ``null_uniform``).
+        rejected: some panel has a rate whose fitted slope is rejected over the measured range.
     """
 
     bound_styles: set[tuple[str, bool]] = field(default_factory=set)
@@ -293,6 +314,8 @@ class Drawn:
     vacuous: bool = False
     implied: bool = False
     trivial: bool = False
+    uniform: bool = False
+    rejected: bool = False
 
 
 def _draw_bound(ax, rows: pd.DataFrame) -> None:
@@ -402,6 +425,8 @@ def _draw_panel(
         line = trivial.drop_duplicates("x").sort_values("x")
         ax.plot(line["x"], line["trivial_bound"], color="black", linestyle=":", linewidth=0.9, zorder=1)
         drawn.trivial = True
+    drawn.uniform |= _draw_uniform(ax, data)
+    drawn.rejected |= any("REJECTED" in text for text in slopes)
     _axes_scales(ax, _select(summary, panel, None), axis_label(summary["x_name"].iloc[0], summary, 60))
     if (
         not beyond.empty and ax.get_yscale() == "log"
@@ -541,6 +566,10 @@ def legend_handles(summary: pd.DataFrame, drawn: Drawn, colours: dict[str, str])
         )
     if drawn.trivial:
         handles.append(Line2D([], [], color="black", linestyle=":", label="trivial bound"))
+    if drawn.uniform:
+        handles.append(
+            Line2D([], [], color=UNIFORM_GREY, linestyle="--", linewidth=0.8, label="uniform play (expected)")
+        )
     if drawn.implied:
         handles.append(
             Line2D(
@@ -606,7 +635,8 @@ def draw_figure(summary: pd.DataFrame, exponents: pd.DataFrame):
         ax = axes[panel.row, panel.col]
         used.add((panel.row, panel.col))
         slopes = _draw_panel(ax, summary, exponents, panel, reference, colours, drawn)
-        ax.set_title("\n".join([panel.title, *slopes]), fontsize=7)
+        rejected = any("REJECTED" in text for text in slopes)
+        ax.set_title("\n".join([panel.title, *slopes]), fontsize=7, color="red" if rejected else "black")
         ax.set_ylabel(f"{axis_label(panel.metric, summary, 45)}\nmean, 95% CI", fontsize=8)
         ax.tick_params(labelsize=7)
     # The footer says what the panels show (a bound off every axis), so it is written once they are drawn.
@@ -646,7 +676,12 @@ def plot_regime(
     summary: pd.DataFrame, exponents: pd.DataFrame, png_path: str | os.PathLike, pdf_path: str | os.PathLike
 ) -> None:
     """Draw a regime's figure and write it atomically as PNG and PDF."""
-    fig = draw_figure(summary, exponents)
+    save_figure(draw_figure(summary, exponents), png_path, pdf_path)
+
+
+def save_figure(fig, png_path: str | os.PathLike, pdf_path: str | os.PathLike) -> None:
+    """Write ``fig`` atomically as PNG (150 dpi) and PDF, without timestamps (the same bytes every run), and
+    close it."""
     with atomic_path(png_path) as tmp:
         fig.savefig(tmp, format="png", dpi=150, metadata=_PNG_METADATA)
     with atomic_path(pdf_path) as tmp:

@@ -94,6 +94,23 @@ def theorem4_zeta(m: int, L: int, rho: float) -> Bound:
     return Bound(value, True, 0.0, "Theorem 4, paper line 319")
 
 
+def lemma14_violation(lambda_max: float, eta: float, q_error: float) -> Bound:
+    """``V_t <= ||λ_{t+1}||_1 / η + Σ_{τ<=t} ||q_τ − q̂_τ||_1`` while the dual has not been clipped at
+    ``T^{1/4}``: Lemma 14 (line 1017; its proof is the unclipped update ``λ_{t+1,i} >= λ_{t,i} + η v̂_{t,i}``,
+    so ``λ_{t+1,i} >= η V̂_{t,i}``) with Lemma 15's Hölder step (line 1037, ``V_t <= V̂_{t,i*} + Σ||q − q̂||_1``,
+    ``|G| <= 1``), written in the recorded ``max_{τ<=t+1} ||λ_τ||_1 >= ||λ_{t+1}||_1`` and the measured
+    ``Σ||q − q̂||_1`` in place of ``E^q_δ``. It holds for any sequence of estimated occupancies."""
+    value = lambda_max / eta + q_error if eta > 0 else math.inf
+    return Bound(value, True, 0.0, "Lemmas 14 and 15, paper lines 1017, 1037")
+
+
+def lemma16_violation(T: int, L: int, eta: float) -> Bound:
+    """``V̂_{T,i} <= (2 + 2L) T^{1/4} / η`` (Lemma 16, line 1120), the violation on the estimated occupancies
+    where Condition 2 fails; the recorded ``V_t`` adds Lemma 15's measured ``Σ||q − q̂||_1`` (see
+    :func:`lemma14_violation`)."""
+    return Bound((2 + 2 * L) * T**0.25 / eta, True, 0.75, "Lemma 16, paper line 1120")
+
+
 def dual_regret(
     T: int, eta: float, m: int, L: int, distance_sq: float = 0.0, length: int | None = None
 ) -> Bound:

@@ -1,0 +1,106 @@
+"""Power: a check counts as a test only where a learner that does not learn would have failed it
+(regretlab.analysis.evidence, regretlab.analysis.exponents)."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from regretlab.analysis.evidence import _curve_power, _point_power, counts, headline
+from regretlab.analysis.exponents import REJECTED, accepted_band, rate_verdict
+from regretlab.claims import CLAIMS_BY_KEY
+
+THEOREM3 = CLAIMS_BY_KEY["theorem3"]  # an explicit upper bound with a reference learner (Exp3.G)
+THEOREM17 = CLAIMS_BY_KEY["theorem17"]  # an upper rate
+LEMMA2 = CLAIMS_BY_KEY["lemma2"]  # a construction check
+THEOREM5 = CLAIMS_BY_KEY["theorem5"]  # a lower bound with an alternative
+
+
+def _row(bound: float, null: float, reference: float = math.nan, direction: str = "upper") -> dict:
+    return {"bound_value": bound, "null_uniform": null, "null_reference": reference, "direction": direction}
+
+
+def test_an_upper_bound_has_power_only_below_uniform_plays_value():
+    assert _point_power(THEOREM3, _row(65_000.0, 84_000.0)) == ("", "uniform")
+    assert _point_power(THEOREM3, _row(65_000.0, 84_000.0, reference=70_000.0)) == ("", "reference")
+    # Exactly at or above uniform play's value: uniform play would pass it too.
+    assert _point_power(THEOREM3, _row(84_000.0, 84_000.0)) == ("powerless", "")
+    assert _point_power(THEOREM3, _row(90_000.0, 84_000.0, reference=95_000.0)) == ("powerless", "")
+    # Below uniform play but above the reference learner: power against uniform play only.
+    assert _point_power(THEOREM3, _row(65_000.0, 84_000.0, reference=1_000.0)) == ("", "uniform")
+    assert _point_power(THEOREM3, _row(65_000.0, math.nan)) == ("no null", "")
+
+
+def test_construction_checks_and_lower_bounds_name_their_own_power():
+    assert _point_power(LEMMA2, _row(10.0, math.nan)) == ("", "construction")
+    assert _point_power(THEOREM5, _row(10.0, 1e5, direction="lower")) == ("", "alternative")
+    without_alternative = CLAIMS_BY_KEY["theorem3"]
+    assert _point_power(without_alternative, _row(10.0, 1e5, direction="lower")) == ("no null", "")
+
+
+def test_the_band_an_upper_rate_accepts_reaches_the_larger_of_exponent_and_drawn_slope():
+    band = accepted_band(0.5, 0.41, "upper")
+    assert (band.low, band.high) == (-math.inf, pytest.approx(0.6))
+    band = accepted_band(0.5, 0.62, "upper")  # logarithms steepen the drawn rate: it predicts 0.62
+    assert band.high == pytest.approx(0.72)
+    tight = accepted_band(0.5, 0.45, "tight")
+    assert (tight.low, tight.high) == (pytest.approx(0.35), pytest.approx(0.6))
+    lower = accepted_band(1.0, math.nan, "lower")
+    assert (lower.low, lower.high) == (pytest.approx(0.9), math.inf)
+
+
+def test_a_slope_steeper_than_an_upper_rate_is_rejected_and_a_shallower_one_is_not():
+    assert rate_verdict(0.96, 0.94, 0.97, 0.75, 0.75, "upper") == REJECTED
+    assert rate_verdict(0.80, 0.78, 0.86, 0.75, 0.75, "upper") == "consistent"  # reaches 0.85
+    assert rate_verdict(0.10, 0.05, 0.15, 0.5, 0.5, "upper") == "consistent"
+    assert rate_verdict(0.10, 0.05, 0.15, 0.5, 0.5, "tight") == REJECTED
+    assert rate_verdict(0.30, 0.25, 0.35, 1.0, math.nan, "lower") == REJECTED
+    assert rate_verdict(math.nan, math.nan, math.nan, 0.5, 0.5, "upper") == ""
+
+
+def _fit(null_slope: float, **extra) -> dict:
+    return {
+        "regime": "r", "algorithm": "algorithm6", "metric": "regret_best_S", "instance": "i",
+        "bound_name": "theorem17_best_S", "theory_exponent": 0.5, "bound_slope": 0.47, "null_slope": null_slope,
+        **extra,
+    }  # fmt: skip
+
+
+def test_a_rate_curve_has_power_where_uniform_plays_slope_is_outside_the_band():
+    no_fits = pd.DataFrame(columns=["regime", "algorithm", "metric", "instance", "ci_low", "ci_high"])
+    assert _curve_power(THEOREM17, _fit(1.0), no_fits) == ("", "uniform")
+    # Against L* at a fixed T uniform play's slope is near 0: every upper rate accepts it.
+    assert _curve_power(THEOREM17, _fit(0.05), no_fits) == ("powerless", "")
+    assert _curve_power(THEOREM17, _fit(math.nan), no_fits) == ("no null", "")
+    # The reference learner's slope interval wholly above the band too: power against it as well.
+    reference = pd.DataFrame(
+        [{"regime": "r", "algorithm": "exp3g_weak", "metric": "regret_best_S", "instance": "i",
+          "ci_low": 0.64, "ci_high": 0.70}]
+    )  # fmt: skip
+    assert _curve_power(THEOREM17, _fit(1.0), reference) == ("", "reference")
+    reference.loc[0, "ci_low"] = 0.55
+    assert _curve_power(THEOREM17, _fit(1.0), reference) == ("", "uniform")
+
+
+def test_the_headline_counts_only_the_papers_claims_tested_with_power():
+    table = pd.DataFrame(
+        [
+            {"role": "claim", "tested": True, "power": "reference", "outcome": "holds", "check": "rate"},
+            {"role": "claim", "tested": True, "power": "uniform", "outcome": f"{REJECTED}: 0.9", "check": "rate"},
+            {"role": "claim", "tested": True, "power": "construction", "outcome": "holds", "check": "construction"},
+            {"role": "claim", "tested": True, "power": "alternative", "outcome": "holds", "check": "lower bound"},
+            {"role": "claim", "tested": False, "power": "", "outcome": "", "check": "explicit bound"},
+            {"role": "claim", "tested": False, "power": "", "outcome": "", "check": "proof-internal"},
+            {"role": "reference", "tested": True, "power": "uniform", "outcome": "holds", "check": "rate"},
+        ]
+    )
+    assert counts(table) == {
+        "claims": 6, "powered": 2, "against_reference": 1, "rejected": 1, "construction": 1, "alternative": 1,
+        "proof_internal": 1, "references": 1,
+    }  # fmt: skip
+    assert headline(table) == (
+        "2 of 6 claims of the two papers are tested with power against uniform play (1 also against the "
+        "reference learner), 1 of them rejected over the measured range"
+    )
