@@ -164,28 +164,6 @@ def test_no_slope_on_zero_negative_or_sign_changing_means(means, scale, reason):
     assert np.isnan([slope, low, high]).all() and reason in why
 
 
-def test_theorem2_bound_by_hand():
-    # Line 414 at K = 4, α = 2, T = 1000, η = 0.01, c = 64K = 256, term by term.
-    point = {"K": 4, "alpha": 2, "T": 1000, "params": {"eta": 0.01, "c": 256.0}}
-    by_hand = (
-        math.log(4) / 0.01  # ln K/η = 138.63
-        + 256 * 4 * math.log(1000)  # cK ln T = 7073.54
-        + 32 * 0.01 * 2 * 1000 * math.log(8000)  # 32ηαT ln(4KT/α) = 5751.81
-        + 16 * 0.01 * 1000  # 16ηT = 160
-        + 4  # K
-    )
-    assert bounds.theorem2_bound(point) == pytest.approx(by_hand, rel=1e-12)
-    assert by_hand == pytest.approx(13127.98, abs=0.01)
-
-
-def test_theorem3_bound_by_hand():
-    # Line 480 at K = 4, s = 3, T = 1000, L* = 50, c = 256, η = 1/(64K) = 1/256: 1 − 16η = 15/16.
-    point = {"K": 4, "s": 3, "T": 1000, "L_star": 50.0, "params": {"eta": 1 / 256, "c": 256.0}}
-    inner = (3 * math.log(1000) + math.log(4)) * 256 + 256 * 4 * math.log(1000) + 4 + 16 * 50 / 256
-    assert bounds.theorem3_bound(point) == pytest.approx(inner * 16 / 15, rel=1e-12)
-    assert math.isinf(bounds.theorem3_bound({**point, "params": {"eta": 1 / 16, "c": 4.0}}))
-
-
 def test_algorithm4_proof_rate_switches_from_its_first_rate_to_the_small_loss_term():
     point = {"kappa": 3, "s_bar": 2, "L_star": 0.0, "params": {"eta_start": 0.001}}
     assert bounds.algorithm4_proof_rate(point) == pytest.approx(4 / 0.001 + 25)
