@@ -457,3 +457,21 @@ def test_theorem4_dual_never_clipped_bound_is_zero_by_line_315(name):
     """Paper 000 line 315 (§6) with Theorem 4 (line 319): under Condition 2 ||λ_t||₁ ≤ ζ ≤ T^{1/4}, the dual
     never touches the boundary of [0, T^{1/4}]^m, so the share of clipped episodes is at most 0."""
     assert BOUNDS[name].evaluate(POINT_A) == 0.0
+
+
+@by_hand("lemma14_violation")
+def test_lemma14_violation_bound_is_the_multiplier_over_eta_plus_the_occupancy_error(name):
+    """Paper 000 Lemma 14 (line 1017): λ_{t+1,i} ≥ η V̂_{t,i} while the box does not clip, with Lemma 15's
+    Hölder step (line 1037): V_t ≤ V̂_{t,i*} + Σ‖q_τ − q̂_τ‖₁ ≤ max_τ ‖λ_τ‖₁ / η + Σ‖q_τ − q̂_τ‖₁, at the run's
+    η = 2·10⁻⁴, max ‖λ‖₁ = 0.05 and Σ‖q − q̂‖₁ = 120."""
+    point = {"lambda_l1_max": 0.05, "dual_eta": 2e-4, "q_error_l1": 120.0, "dual_clipped": 0.0}
+    assert_by_hand(name, point, [0.05 / 2e-4, 120.0])
+    assert BOUNDS[name].hypotheses(point) and not BOUNDS[name].hypotheses({**point, "dual_clipped": 0.01})
+
+
+@by_hand("lemma16_violation")
+def test_lemma16_violation_bound_equals_line_1120_plus_the_occupancy_error(name):
+    """Paper 000 Lemma 16 (line 1120): V̂_{T,i} ≤ (2 + 2L) T^{1/4} / η, plus Lemma 15's measured Σ‖q − q̂‖₁
+    (line 1037), at L = 3, T = 10⁴ (T^{1/4} = 10), η = 10⁻³ and Σ‖q − q̂‖₁ = 500."""
+    point = {"T": 10_000, "t": 10_000, "L": 3, "dual_eta": 1e-3, "q_error_l1": 500.0}
+    assert_by_hand(name, point, [(2 + 2 * 3) * 10 / 1e-3, 500.0])

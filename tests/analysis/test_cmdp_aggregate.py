@@ -141,6 +141,8 @@ def test_new_cmdp_bounds_are_registered_with_their_metrics():
         "lemma2_q_error",
         "dual_regret_paper",
         "dual_regret_tuned",
+        "lemma14_violation",
+        "lemma16_violation",
     }
 
 

@@ -502,20 +502,26 @@ def test_run_seconds_is_the_job_cost_of_one_batch():
     assert cost[10**3] - slope * 10**3 > 0  # the fixed cost
 
 
-def test_markdown_is_compact_and_counts_the_tested_claims():
+def test_markdown_is_compact_and_counts_the_claims_tested_with_power():
+    blank = {c: "" for c in evidence.CSV_COLUMNS} | {"T_power": math.nan, "cpu_hours_power_run": math.nan,
+                                                     "cpu_hours_power_seeds": math.nan, "role": "claim"}
     table = pd.DataFrame(
         [
-            {**{c: "" for c in evidence.CSV_COLUMNS}, "name": "Theorem 3", "paper": "001", "tested": True,
+            {**blank, "name": "Theorem 3", "paper": "001", "tested": True, "power": "uniform",
              "check": "explicit bound", "regimes": "a (1), b (2), c (3)", "outcome": "holds at 1/1 pts",
              "T_informative": 6.2e4, "cpu_hours_run": 1e-5, "cpu_hours_seeds": 1e-4, "seeds": 10},
-            {**{c: "" for c in evidence.CSV_COLUMNS}, "name": "Theorem 4", "paper": "000", "tested": False,
+            {**blank, "name": "Theorem 4", "paper": "000", "tested": False,
              "check": "explicit bound", "regimes": "d (8)", "why": "implied 8", "T_informative": math.nan,
-             "T_informative_note": "implied", "cpu_hours_run": math.nan, "cpu_hours_seeds": math.nan,
-             "seeds": 0},
+             "T_informative_note": "implied", "T_power_note": "implied", "cpu_hours_run": math.nan,
+             "cpu_hours_seeds": math.nan, "seeds": 0},
+            {**blank, "name": "Exp3.G", "paper": "001", "tested": True, "power": "uniform", "role": "reference",
+             "check": "rate", "regimes": "e (2)", "outcome": "consistent: 0.4", "T_informative": 1e2,
+             "cpu_hours_run": 1e-7, "cpu_hours_seeds": 1e-6, "seeds": 10},
         ]
     )  # fmt: skip
     text = evidence.markdown(table)
-    assert "**1 of 2 claims are tested where they speak**" in text
+    assert "**1 of 2 claims of the two papers are tested with power against uniform play (0 also against" in text
+    assert "1 reference rows" in text and "Exp3.G (001) — *reference*" in text
     assert "a (1), b (2) +1 more" in text and "never: implied at every T searched" in text
     assert "| 6.2e4 |" in text
     assert len(text.splitlines()) < 12
