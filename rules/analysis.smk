@@ -7,7 +7,7 @@ rule regime_summary:
     input:
         instances=regime_instances,
         runs=regime_runs,
-        code=library_code("regime_summary.py"),
+        code=library_code("regime_summary.py", entries="regime"),
     output:
         summary=SUMMARY,
         exponents=EXPONENTS,
@@ -20,6 +20,7 @@ rule regime_summary:
         pdf="figures/{regime}.pdf",
     params:
         bootstrap_resamples=config["bootstrap_resamples"],
+        registry_entries=registry_entries("regime_summary.py", entries="regime"),
         **{field: regime_field(field) for field in REGIME_FIELDS},
     log:
         "logs/regimes/{regime}.log",

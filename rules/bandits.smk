@@ -29,12 +29,13 @@ rule bandit_run:
     """Run one algorithm (constants preset) on its part of the instances, horizons and seeds of a regime."""
     input:
         instances=regime_instances,
-        code=library_code("run_bandit.py", learners="own"),
+        code=library_code("run_bandit.py", learners="own", entries="own"),
     output:
         directory(RUN_PART),
     params:
         runs=runs_of_run_part,
         regime=regime_run_config,
+        registry_entries=registry_entries("run_bandit.py", learners="own", entries="own"),
     log:
         "logs/runs/{regime}/{algorithm}/{constants}/part~{part}.log",
     benchmark:

@@ -8,12 +8,13 @@ for regime in CMDP_REGIMES:
         name:
             f"cmdp_instances_{regime}"
         input:
-            code=library_code("make_cmdp_instance.py"),
+            code=library_code("make_cmdp_instance.py", entries="none"),
         output:
             instance_files(regime),
         params:
             regime=regime,
             instances=config["regimes"][regime]["instances"],
+            registry_entries=registry_entries("make_cmdp_instance.py", entries="none"),
         log:
             f"logs/instances/{regime}.log",
         conda:
@@ -27,12 +28,13 @@ rule cmdp_run:
     """Run PDGD-OPS (or UC-O-GDPS alone) with one constants preset on its part of a regime's runs."""
     input:
         instances=regime_instances,
-        code=library_code("run_cmdp.py", learners="own"),
+        code=library_code("run_cmdp.py", learners="own", entries="own"),
     output:
         directory(RUN_PART),
     params:
         runs=runs_of_run_part,
         regime=regime_run_config,
+        registry_entries=registry_entries("run_cmdp.py", learners="own", entries="own"),
     log:
         "logs/runs/{regime}/{algorithm}/{constants}/part~{part}.log",
     benchmark:

@@ -6,13 +6,14 @@ from pathlib import Path
 from regretlab.config import (
     ConfigError,
     load_schema,
+    regime_bounds,
     regimes_of_kind,
     run_config,
     run_file,
     validate_config,
 )
 from regretlab.cost import RunPart, run_parts, runs_of_part
-from regretlab.imports import job_code
+from regretlab.imports import job_code, job_entries
 from regretlab.seeding import draws_of
 
 # The whole config — schema and cross-field rules (regretlab.checks) — is checked here, while the Snakefile is
@@ -70,18 +71,46 @@ def regime_run_config(wildcards):
     return run_config(config["regimes"][wildcards.regime])
 
 
-def library_code(script, learners="none"):
+def job_scope(wildcards, learners, entries):
+    """What a job builds and reads (regretlab.imports.job_code): the learners it builds, "none", "own" (a run
+    job's algorithm) or "all", and the registry entries it reads: "none", "own" (a run job's algorithm's),
+    "regime" (a summary's: its regime's algorithms and bounds) or "all" (every registry, whole)."""
+    builds = (wildcards.algorithm,) if learners == "own" else {"none": (), "all": None}[learners]
+    if entries == "own":
+        names = (wildcards.algorithm,)
+    elif entries == "regime":
+        entry = config["regimes"][wildcards.regime]
+        names = tuple(sorted({*entry["algorithms"], *regime_bounds(entry)}))
+    else:
+        names = {"none": (), "all": None}[entries]
+    return builds, names
+
+
+def library_code(script, learners="none", entries="all"):
     """An input function: the library files the job's script runs (regretlab.imports.job_code, from the
-    import graph), with the learners it builds: "none", "own" (a run job's algorithm) or "all". As inputs,
+    import graph), with the learners it builds and the registry entries it reads (job_scope). As inputs,
     an edit to one of them reruns the job, and Snakemake names the file ("Updated input files: …");
-    unchanged contents rerun nothing (checksums)."""
+    unchanged contents rerun nothing (checksums). A registry the job reads some entries of is no input:
+    registry_entries stands for it."""
     path = Path(workflow.basedir) / "scripts" / script
 
     def code(wildcards):
-        builds = (wildcards.algorithm,) if learners == "own" else {"none": (), "all": None}[learners]
-        return list(job_code(path, builds))
+        return list(job_code(path, *job_scope(wildcards, learners, entries)))
 
     return code
+
+
+def registry_entries(script, learners="none", entries="all"):
+    """A params function, beside library_code's input: the digests of the registry entries the job reads
+    and of the rest of their modules (regretlab.imports.job_entries), so that adding or editing another
+    entry reruns nothing and editing one it reads reruns it, the reason naming the entry ("Params have
+    changed since last execution: … 'exp3g': '…'")."""
+    path = Path(workflow.basedir) / "scripts" / script
+
+    def digests(wildcards):
+        return job_entries(path, *job_scope(wildcards, learners, entries))
+
+    return digests
 
 
 def run_part(wildcards):

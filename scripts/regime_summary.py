@@ -10,6 +10,7 @@ from regretlab.logs import job_log
 with job_log(snakemake) as log:
     out, params = snakemake.output, dict(snakemake.params.items())
     n_resamples = params.pop("bootstrap_resamples")
+    params.pop("registry_entries")  # a rerun trigger only: what the job reads of the registries
     # The other parameters are the regime's fields, one each, as {"regimes.<regime>.<field>": value} (None:
     # not set), so that a rerun reason names the field (rules/common.smk, regime_field).
     entry = {field: value for field, param in params.items() for value in param.values() if value is not None}

@@ -342,6 +342,11 @@ def _all_bound_names(names: list[str] | dict[str, list[str]]) -> list[str]:
     return [b for group in names.values() for b in group] if isinstance(names, dict) else list(names)
 
 
+def regime_bounds(regime: dict) -> list[str]:
+    """Every bound a validated regime entry draws (its ``bounds``, defaults filled), sorted."""
+    return sorted({b for names in regime.get("bounds", {}).values() for b in _all_bound_names(names)})
+
+
 #: The fields of a regime's entry that no run reads: its title (``theorem``), ``description`` and ``paper``;
 #: ``x`` and ``bounds``, read by the aggregation; ``algorithms`` and ``constants``, which say which run jobs
 #: exist (their wildcards), not what one computes; ``scales`` and ``seeds_per_job``, which the job's runs

@@ -13,18 +13,27 @@ learners of a kind of regime (``regretlab.bandits.algorithms``) — imports ever
 can name them, yet a run job builds one learner only. The edges from a registry to the modules of the
 learners a job does not run are therefore left out; every other edge is kept, including those from one
 learner to another's module (Algorithm 6 uses Algorithm 2's ``corrected_loss``).
+
+A second refinement makes it say which *entries* of a registry a job reads. A registry's file is no input of
+a job that reads some of its entries only (a run job reads its own algorithm's; a summary, its regime's
+bounds'): the job names instead, as a parameter, the digests of those entries' own sources and of the rest of
+the module (:mod:`regretlab.registry_sources`), so that adding or editing one entry reruns the jobs that read
+it and no other, and a reason names the entry (``Params have changed since last execution``).
 """
 
 from __future__ import annotations
 
 import ast
+import importlib
 import os
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
 
+from regretlab import theory
 from regretlab.algorithm_spec import AlgorithmSpec
 from regretlab.kinds import KINDS
+from regretlab.registry_sources import registry_source
 
 #: The package's source folder.
 PACKAGE = Path(__file__).resolve().parent
@@ -162,8 +171,55 @@ def source_files(modules: Iterable[str], relative_to: str | os.PathLike | None =
 
 
 @cache
-def job_code(script: str | os.PathLike, builds: tuple[str, ...] | None = ()) -> tuple[str, ...]:
+def registries() -> dict[str, tuple[str, frozenset[str]]]:
+    """Every registry a job can read entry by entry: its module → the name of its dict literal and its
+    entries' names. These are every kind's algorithm registry (:data:`regretlab.kinds.KINDS`) and the
+    bounds' :data:`regretlab.theory.BOUNDS`."""
+    found = {}
+    for kind in KINDS.values():
+        (module,) = {registering_module(entry) for entry in kind.algorithms.values()}
+        variables = vars(importlib.import_module(module))
+        (name,) = [name for name, value in variables.items() if value is kind.algorithms]
+        found[module] = (name, frozenset(kind.algorithms))
+    found[theory.__name__] = ("BOUNDS", frozenset(theory.BOUNDS))
+    return found
+
+
+def _all_learners() -> dict[str, AlgorithmSpec]:
+    """Algorithm name → registry entry, for every kind."""
+    return {name: entry for kind in KINDS.values() for name, entry in kind.algorithms.items()}
+
+
+def _scoped(modules: set[str], entries: tuple[str, ...] | None) -> dict[str, tuple[str, frozenset[str]]]:
+    """The registries among ``modules`` that a job reading ``entries`` reads entry by entry (none when
+    ``entries`` is None: it reads them whole)."""
+    return {} if entries is None else {m: v for m, v in registries().items() if m in modules}
+
+
+@cache
+def job_code(
+    script: str | os.PathLike, builds: tuple[str, ...] | None = (), entries: tuple[str, ...] | None = None
+) -> tuple[str, ...]:
     """The library files a workflow job runs (:func:`job_modules` over every kind's algorithm registry,
-    :data:`regretlab.kinds.KINDS`), as the workflow names them among the job's inputs."""
-    registry = {name: entry for kind in KINDS.values() for name, entry in kind.algorithms.items()}
-    return tuple(source_files(job_modules(script, registry, builds)))
+    :data:`regretlab.kinds.KINDS`), as the workflow names them among the job's inputs.
+
+    ``entries``: the names of the registry entries the job reads (algorithms and bounds alike), when it reads
+    some only: then no registry's file is among them, :func:`job_entries` stands for it. None: the job reads
+    every registry whole, and their files are among them.
+    """
+    modules = job_modules(script, _all_learners(), builds)
+    return tuple(source_files(modules - set(_scoped(modules, entries))))
+
+
+def job_entries(
+    script: str | os.PathLike, builds: tuple[str, ...] | None = (), entries: tuple[str, ...] | None = None
+) -> dict[str, dict[str, str]]:
+    """What a job reads of the registries its script imports, when it reads some of their entries only
+    (``entries``, as for :func:`job_code`): registry module → the digests of the rest of the module and of
+    each entry read (:meth:`regretlab.registry_sources.RegistrySource.digests`); empty when ``entries`` is
+    None."""
+    modules = job_modules(script, _all_learners(), builds)
+    return {
+        module: registry_source(module_file(module), name).digests(set(entries) & names)
+        for module, (name, names) in sorted(_scoped(modules, entries).items())
+    }
