@@ -17,9 +17,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 #: Kinds of check a claim gets (the ``check`` column of the evidence table). A ``construction`` check holds
-#: for every policy sequence (it can catch a bug, not a learner: counted apart); a ``proof-internal`` claim has
-#: no check (its reason says why).
-KINDS = ("explicit bound", "lower bound", "rate", "mechanism", "construction", "proof-internal", "not recorded")
+#: for every policy sequence (it can catch a bug, not a learner: counted apart); a ``proof-internal`` or
+#: ``not recorded`` claim has no check (its reason says why).
+KINDS = (
+    "explicit bound",
+    "lower bound",
+    "rate",
+    "mechanism",
+    "construction",
+    "proof-internal",
+    "not recorded",
+)
 #: The kinds of a row without a check: its ``reason`` says why (an inequality inside a proof, or one about
 #: quantities the runs do not record).
 UNCHECKED = ("proof-internal", "not recorded")
@@ -178,7 +186,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         "exp3g_fixed_gap", "001", "Exp3.G (Alon et al., fixed gaps)",
-        "Exp3.G on strongly observable graphs: Reg = Õ(√(αT)), on instances where uniform play is linear in T",
+        "Exp3.G on strongly observable graphs: Reg = Õ(√(αT)), where uniform play is linear in T",
         "Table 1 (lines 24–30), §3.1", "rate", ("exp3g_rate",), mechanism=FIXED_GAP, role="reference",
     ),
     Claim(
@@ -269,7 +277,8 @@ CLAIMS: tuple[Claim, ...] = (
         # E^q_δ is linear in the confidence radii: radii too small by the factor E^q_δ / Σ‖q − q̂‖₁ would make
         # the bound fall below the measured error.
         construction=Construction(
-            "an E^q_δ (or confidence radii) more than {factor}× too small", lambda r: r["bound_value"] / r["mean"]
+            "an E^q_δ (or confidence radii) more than {factor}× too small",
+            lambda r: r["bound_value"] / r["mean"],
         ),
         # A property of the confidence sets (10) for any sequence of policies: neither C nor the dual's η
         # enters.
@@ -278,8 +287,8 @@ CLAIMS: tuple[Claim, ...] = (
     Claim(
         "lemma5", "000", "Lemma 5", "every epoch's confidence set contains P, w.p. ≥ 1 − δ",
         "line 548", "construction", ("lemma5_all_epochs_covered",),
-        # P ∈ every set iff max_j ‖P − P̄_j‖₁ / ε_j ≤ 1: radii smaller by the inverse of that ratio (at the seeds'
-        # mean) would leave P outside an epoch's set.
+        # P ∈ every set iff max_j ‖P − P̄_j‖₁ / ε_j ≤ 1: radii smaller by the inverse of that ratio (at the
+        # seeds' mean) would leave P outside an epoch's set.
         construction=Construction(
             "confidence radii ε_j more than {factor}× too small (the seeds' mean largest ‖P − P̄_j‖₁/ε_j)",
             lambda r: 1.0 / r["coverage_ratio_max_mean"],
@@ -301,7 +310,8 @@ CLAIMS: tuple[Claim, ...] = (
         "line 317", "explicit bound", ("theorem4_zeta", "theorem4_dual_never_clipped"),
     ),
     Claim(
-        "lemma14_000", "000", "Lemma 14", "λ_{t,i} ≥ ηV̂_{t−1,i} (so V_t ≤ ‖λ_{t+1}‖₁/η + Σ‖q − q̂‖₁) while unclipped",
+        "lemma14_000", "000", "Lemma 14",
+        "λ_{t,i} ≥ ηV̂_{t−1,i} (so V_t ≤ ‖λ_{t+1}‖₁/η + Σ‖q − q̂‖₁) while unclipped",
         "line 1017 (with Lemma 15, line 1037)", "construction", ("lemma14_violation",),
         # The unclipped dual update's algebra: true for every sequence of estimated occupancies.
         presets=ANY_CONSTANTS,
@@ -364,11 +374,12 @@ def _unchecked(key: str, paper: str, name: str, text: str, source: str, kind: st
 #: The lemmas and corollaries of both papers that no run checks, with the reason (the lemmas a run checks —
 #: paper 000's Lemmas 2, 5, 11, 14, 16 — are rows of :data:`CLAIMS` with their bounds).
 UNCHECKED_CLAIMS: tuple[Claim, ...] = (
-    _unchecked("lemma1_001", "001", "Lemma 1", "OMD step: ⟨p_t − u, ℓ̂_t⟩ ≤ D_ψ(u,p_t) − D_ψ(u,p_{t+1}) + 8‖ℓ̂_t − z1‖²",
+    _unchecked("lemma1_001", "001", "Lemma 1",
+               "OMD step: ⟨p_t − u, ℓ̂_t⟩ ≤ D_ψ(u,p_t) − D_ψ(u,p_{t+1}) + 8‖ℓ̂_t − z1‖²",
                "line 108", "not recorded",
                "on the estimated losses ℓ̂_t of one realisation; the runs record the true losses' regret only "
                "(its preconditions c ≥ 64K, η ≤ 1/(64K) are each run's hypotheses of Theorems 2 and 3)"),
-    _unchecked("lemma6_001", "001", "Lemma 6", "Algorithm 2's OMD step with the a_t correction, for every u ∈ Ω",
+    _unchecked("lemma6_001", "001", "Lemma 6", "Algorithm 2's OMD step with the a_t correction, any u ∈ Ω",
                "line 236", "not recorded",
                "on ℓ̂_t and a_t, not recorded (its precondition on Ω is the hypotheses of Theorems 7 and 8)"),
     _unchecked("lemma9_001", "001", "Lemma 9", "½p_t ≤ p_{t+1} ≤ 2p_t coordinatewise (log-barrier OMD)",
@@ -380,10 +391,10 @@ UNCHECKED_CLAIMS: tuple[Claim, ...] = (
     _unchecked("lemma11_001", "001", "Lemma 11",
                "adaptive Hedge: Σ⟨p̃_t − e_i, ℓ̃_t⟩ ≤ 25ρ ln²(KT) + 10 ln(KT)√(ρ Σℓ̃_{t,i})", "line 512",
                "not recorded", "on Algorithm 1's inner losses ℓ̃_t, not recorded"),
-    _unchecked("lemma12_001", "001", "Lemma 12", "Algorithm 1's meta-regret to every j, with −ρ_{T,j}/(20η ln T)",
+    _unchecked("lemma12_001", "001", "Lemma 12", "Algorithm 1's meta-regret to each j, −ρ_{T,j}/(20η ln T)",
                "line 570", "not recorded",
-               "on the meta-level ℓ̂_t and ρ_{T,j}, not recorded; its η ≤ 1/(64β) is short of the 1/(320β) the "
-               "growth of η_{t,j} to 5η needs (docs/choices-paper001.md)"),
+               "on the meta-level ℓ̂_t and ρ_{T,j}, not recorded; its η ≤ 1/(64β) is short of the 1/(320β) "
+               "the growth of η_{t,j} to 5η needs (docs/choices-paper001.md)"),
     _unchecked("lemma15_001", "001", "Lemma 15", "Algorithm 5, first stage of an epoch: Õ(1/η + ηκL̂_min + κ)",
                "line 807", "not recorded", "on per-epoch sums of ℓ̂_t, not recorded"),
     _unchecked("lemma16_001", "001", "Lemma 16", "Algorithm 5, meta-epoch: Õ(min{√(αT), √(κL̂_min)} + κ)",
@@ -408,9 +419,9 @@ UNCHECKED_CLAIMS: tuple[Claim, ...] = (
                "line 644", "not recorded",
                "on the estimated occupancy q̂_t; Theorem 3 (= Lemmas 9 + 10, on the true q_t) is checked"),
     _unchecked("lemma11_000", "000", "Lemma 11", "‖λ_{t+1}‖₁ − ‖λ_t‖₁ ≤ mηL", "line 719", "proof-internal",
-               "it is the learner's own ceiling on max_τ ‖λ_τ‖₁ (regretlab.theory.CEILINGS): implied at every "
-               "point of every run"),
-    _unchecked("lemma12_000", "000", "Lemma 12", "the excursion of ‖λ‖₁ in Theorem 4's proof lasts > M/(ρ²mη)",
+               "it is the learner's own ceiling on max_τ ‖λ_τ‖₁ (regretlab.theory.CEILINGS): implied at "
+               "every point of every run"),
+    _unchecked("lemma12_000", "000", "Lemma 12", "an excursion of ‖λ‖₁ in Theorem 4's proof lasts > M/(ρ²mη)",
                "line 857", "proof-internal", "about hypothetical t1, t2 inside a proof by contradiction"),
     _unchecked("lemma13_000", "000", "Lemma 13", "Σ λ_tᵀG_tᵀq_t ≥ −λ_{1,T}E^q_δ − R^D_T(0)", "line 987",
                "proof-internal", "Hölder with Lemma 2 and the definition of R^D_T(0)"),

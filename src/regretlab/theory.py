@@ -58,9 +58,9 @@ class BoundSpec:
             apply: the floor a lower bound on a regret must exceed to say anything (Theorem 5's proof bound:
             every learner has at least Σ_t min_i ℓ_{t,i} − L*). None: ``TRIVIAL_BOUNDS[metric]``.
         reference: the minimax learner of the bound's Table 1 column (paper 001, lines 24–30) that the
-            theorem improves on — ``exp3g`` for §3's small-loss bounds, ``exp3g_weak`` for §4's — whose measured
-            value at the same point the aggregate stores beside the bound (``null_reference``); "" for a bound
-            that claims no improvement over a baseline.
+            theorem improves on — ``exp3g`` for §3's small-loss bounds, ``exp3g_weak`` for §4's — whose
+            measured value at the same point the aggregate stores beside the bound (``null_reference``); ""
+            for a bound that claims no improvement over a baseline.
     """
 
     evaluate: Callable[[dict], float]
@@ -490,14 +490,16 @@ BOUNDS: dict[str, BoundSpec] = {
         at_checkpoint=True,
     ),
     "lemma14_violation": BoundSpec(
-        evaluate=lambda n: cmdp_bounds.lemma14_violation(n["lambda_l1_max"], n["dual_eta"], n["q_error_l1"]).value,
+        evaluate=lambda n: (
+            cmdp_bounds.lemma14_violation(n["lambda_l1_max"], n["dual_eta"], n["q_error_l1"]).value
+        ),
         metric="violation",
         explicit=True,
         label="max_τ≤t+1 ‖λ_τ‖₁/η + Σ‖q_τ − q̂_τ‖₁ (Lemma 14, while the dual is unclipped)",
         exponents={"T": 0.5, "t": 0.5},
         source=(
-            "paper 000 Lemma 14 (line 1017: λ_{t+1,i} ≥ ηV̂_{t,i} while the box does not clip) with Lemma 15's "
-            "Hölder step (line 1037), at the run's η and measured Σ‖q − q̂‖₁: true for any sequence of q̂_t"
+            "paper 000 Lemma 14 (line 1017: λ_{t+1,i} ≥ ηV̂_{t,i} while the box does not clip) with Lemma "
+            "15's Hölder step (line 1037), at the run's η and measured Σ‖q − q̂‖₁: true for any q̂_t"
         ),
         hypotheses=lambda n: n["dual_clipped"] == 0,
         metrics=("lambda_l1_max", "dual_eta", "q_error_l1", "dual_clipped"),

@@ -21,7 +21,16 @@ from regretlab.analysis.verdicts import verdict, verdict_table
 from regretlab.bandits.instance import BanditInstance
 from regretlab.bandits.instance import build_instance as build_bandit_instance
 from regretlab.bandits.simulate import run_seeds as run_bandit_seeds
-from regretlab.claims import ANY_CONSTANTS, CLAIMS, KINDS, RATE_SENSES, Claim, Mechanism
+from regretlab.claims import (
+    ANY_CONSTANTS,
+    CLAIMS,
+    KINDS,
+    RATE_SENSES,
+    UNCHECKED,
+    UNCHECKED_CLAIMS,
+    Claim,
+    Mechanism,
+)
 from regretlab.cmdp.bounds import dual_regret_paper
 from regretlab.cmdp.dual import dual_learning_rate, paper_K
 from regretlab.cmdp.runs import build_instance as build_cmdp_instance
@@ -279,6 +288,13 @@ def test_every_claim_is_well_formed_and_drawn_by_the_default_config():
     # Every drawn check belongs to a claim, but for reference lines and Theorem 5's premise (a hypothesis).
     unclaimed = {name for name in drawn - claimed if BOUNDS[name].direction != "reference"}
     assert unclaimed == {"theorem5_premise_rate"}
+    # The rows without a check: each says why, and no key is taken twice.
+    keys = [claim.key for claim in CLAIMS + UNCHECKED_CLAIMS]
+    assert len(set(keys)) == len(keys)
+    for claim in UNCHECKED_CLAIMS:
+        assert claim.kind in UNCHECKED and not claim.bounds and claim.reason and claim.role == "claim", (
+            claim.key
+        )
 
 
 def test_a_mechanism_reads_only_its_columns_and_says_when_they_are_missing():
@@ -298,7 +314,8 @@ def hand_row(verdict_name: str, **extra) -> dict:
         "regime": "r", "instance": "i", "algorithm": "a", "constants": "paper", "T": 1000, "t": 1000,
         "n_seeds": 2, "metric": "regret_best_S", "bound_name": "theorem8_best_S_third",
         "bound_explicit": True, "direction": "upper", "hypotheses_hold": True, "run_hypotheses_hold": True,
-        "verdict": verdict_name, "identical_to": "", "x": 1.0, **extra,
+        "verdict": verdict_name, "identical_to": "", "x": 1.0, "bound_value": 500.0, "null_uniform": 900.0,
+        "null_reference": 800.0, **extra,
     }  # fmt: skip
 
 
@@ -316,6 +333,11 @@ THEOREM8 = next(claim for claim in CLAIMS if claim.key == "theorem8_S")
          "identical runs 1"),
         ([hand_row("violated", L_D_mean=400.0, L_best_S_mean=100.0, hypotheses_hold=False)], False,
          "hypotheses fail 1"),
+        # Uniform play's value at or below the bound: it would pass too (no power).
+        ([hand_row("holds", L_D_mean=400.0, L_best_S_mean=100.0, null_uniform=500.0)], False,
+         "uniform play passes too 1"),
+        ([hand_row("holds", L_D_mean=400.0, L_best_S_mean=100.0, null_uniform=math.nan)], False,
+         "no null value (the metric is the learner's own state) 1"),
     ],
 )  # fmt: skip
 def test_items_are_testable_only_where_every_check_passes(rows, tested, why):
@@ -335,9 +357,9 @@ def test_a_violated_testable_point_is_the_outcome():
 
 @pytest.mark.parametrize(
     ("sense", "low", "high", "word"),
-    [("upper", 0.45, 0.55, "consistent"), ("upper", 0.7, 0.8, "steeper than the rate"),
-     ("upper", 0.1, 0.2, "consistent"), ("tight", 0.1, 0.2, "shallower than the rate"),
-     ("lower", 0.1, 0.2, "shallower than the rate"), ("lower", 0.7, 0.8, "consistent")],
+    [("upper", 0.45, 0.55, "consistent"), ("upper", 0.7, 0.8, "rejected over the measured range"),
+     ("upper", 0.1, 0.2, "consistent"), ("tight", 0.1, 0.2, "rejected over the measured range"),
+     ("lower", 0.1, 0.2, "rejected over the measured range"), ("lower", 0.7, 0.8, "consistent")],
 )  # fmt: skip
 def test_a_slope_is_judged_by_the_rates_sense(sense, low, high, word):
     fit = {
@@ -356,7 +378,7 @@ def fit_row(constants: str, low: float, high: float, **extra) -> dict:
         "regime": "r", "instance": "i", "algorithm": "pdgd_ops", "constants": constants, "x": "T",
         "exponent": (low + high) / 2, "ci_low": low, "ci_high": high, "theory_exponent": 0.75,
         "bound_slope": 0.75, "bound_regime": "asymptotic", "hypotheses_hold": True, "identical_to": "",
-        "bound_name": "theorem6_violation_rate", "metric": "violation", **extra,
+        "bound_name": "theorem6_violation_rate", "metric": "violation", "null_slope": 1.0, **extra,
     }  # fmt: skip
 
 
@@ -370,20 +392,24 @@ def test_only_the_presets_a_theorem_covers_are_counted_and_the_others_are_shown(
         [{"regime": "r", "instance": "i", "algorithm": "pdgd_ops", "constants": "tuned",
           "bound_name": "theorem6_violation_rate", "metric": "violation", "dual_clipped_mean": 0.3}]
     )  # fmt: skip
-    items = evidence._curve_items(theorem6, fits, summary, {("r", "i"): {"numbers": {}}})
+    no_fits = fits.iloc[:0]
+    items = evidence._curve_items(theorem6, fits, summary, {("r", "i"): {"numbers": {}}}, no_fits)
     assert [item.block for item in items] == ["preset", "preset"]
     outcome = evidence._outcome(items)
     assert outcome.startswith("not counted (tuned constants, not the theorem's): consistent: 0.75")
-    assert "steeper than the rate: 0.95 [0.94, 0.97] vs 0.75 (over the measured range" in outcome
+    assert "rejected over the measured range: 0.95 [0.94, 0.97] vs 0.75, accepts ≤ 0.85" in outcome
     assert evidence._count_blocks(items) == "speaks only at constants the theorem does not cover 2"
     # The same curves with the paper's constants are counted, and so are tuned ones for a claim that holds
     # for any constants.
     paper = evidence._curve_items(theorem6, fits.assign(constants="paper"), summary.assign(constants="paper"),
-                                  {("r", "i"): {"numbers": {}}})  # fmt: skip
+                                  {("r", "i"): {"numbers": {}}}, no_fits)  # fmt: skip
     assert [item.block for item in paper] == ["", ""] and not evidence._outcome(paper).startswith("not")
     anyone = Claim("k", "000", "K", "t", "l", "rate", ("theorem6_violation_rate",), presets=ANY_CONSTANTS)
     instances = {("r", "i"): {"numbers": {}}}
-    assert [item.block for item in evidence._curve_items(anyone, fits, summary, instances)] == ["", ""]
+    assert [item.block for item in evidence._curve_items(anyone, fits, summary, instances, no_fits)] == [
+        "",
+        "",
+    ]
 
 
 def test_a_mechanism_the_learners_ceiling_rules_out_blocks_the_search_until_it_can_happen():
@@ -410,7 +436,7 @@ def test_every_claim_declares_presets_and_only_the_any_constants_statements_take
     # Paper 000: Theorem 3 for any C, OGD's inequality for any η, Lemmas 2 and 5 (the confidence sets);
     # paper 001: the explicit bounds proved for a range of constants that each run's hypotheses check.
     assert tuned == {"lemma2", "lemma5", "theorem3_000", "dual_regret", "theorem2", "theorem3", "theorem8_S",
-                     "theorem8_Sbar"}  # fmt: skip
+                     "theorem8_Sbar", "lemma14_000"}  # fmt: skip
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -503,8 +529,12 @@ def test_run_seconds_is_the_job_cost_of_one_batch():
 
 
 def test_markdown_is_compact_and_counts_the_claims_tested_with_power():
-    blank = {c: "" for c in evidence.CSV_COLUMNS} | {"T_power": math.nan, "cpu_hours_power_run": math.nan,
-                                                     "cpu_hours_power_seeds": math.nan, "role": "claim"}
+    blank = {c: "" for c in evidence.CSV_COLUMNS} | {
+        "T_power": math.nan,
+        "cpu_hours_power_run": math.nan,
+        "cpu_hours_power_seeds": math.nan,
+        "role": "claim",
+    }
     table = pd.DataFrame(
         [
             {**blank, "name": "Theorem 3", "paper": "001", "tested": True, "power": "uniform",
@@ -514,13 +544,15 @@ def test_markdown_is_compact_and_counts_the_claims_tested_with_power():
              "check": "explicit bound", "regimes": "d (8)", "why": "implied 8", "T_informative": math.nan,
              "T_informative_note": "implied", "T_power_note": "implied", "cpu_hours_run": math.nan,
              "cpu_hours_seeds": math.nan, "seeds": 0},
-            {**blank, "name": "Exp3.G", "paper": "001", "tested": True, "power": "uniform", "role": "reference",
-             "check": "rate", "regimes": "e (2)", "outcome": "consistent: 0.4", "T_informative": 1e2,
-             "cpu_hours_run": 1e-7, "cpu_hours_seeds": 1e-6, "seeds": 10},
+            {**blank, "name": "Exp3.G", "paper": "001", "tested": True, "power": "uniform",
+             "role": "reference", "check": "rate", "regimes": "e (2)", "outcome": "consistent: 0.4",
+             "T_informative": 1e2, "cpu_hours_run": 1e-7, "cpu_hours_seeds": 1e-6, "seeds": 10},
         ]
     )  # fmt: skip
     text = evidence.markdown(table)
-    assert "**1 of 2 claims of the two papers are tested with power against uniform play (0 also against" in text
+    assert (
+        "**1 of 2 claims of the two papers are tested with power against uniform play (0 also against" in text
+    )
     assert "1 reference rows" in text and "Exp3.G (001) — *reference*" in text
     assert "a (1), b (2) +1 more" in text and "never: implied at every T searched" in text
     assert "| 6.2e4 |" in text

@@ -63,8 +63,8 @@ def test_a_slope_steeper_than_an_upper_rate_is_rejected_and_a_shallower_one_is_n
 def _fit(null_slope: float, **extra) -> dict:
     return {
         "regime": "r", "algorithm": "algorithm6", "metric": "regret_best_S", "instance": "i",
-        "bound_name": "theorem17_best_S", "theory_exponent": 0.5, "bound_slope": 0.47, "null_slope": null_slope,
-        **extra,
+        "bound_name": "theorem17_best_S", "theory_exponent": 0.5, "bound_slope": 0.47,
+        "null_slope": null_slope, **extra,
     }  # fmt: skip
 
 
@@ -88,9 +88,27 @@ def test_the_headline_counts_only_the_papers_claims_tested_with_power():
     table = pd.DataFrame(
         [
             {"role": "claim", "tested": True, "power": "reference", "outcome": "holds", "check": "rate"},
-            {"role": "claim", "tested": True, "power": "uniform", "outcome": f"{REJECTED}: 0.9", "check": "rate"},
-            {"role": "claim", "tested": True, "power": "construction", "outcome": "holds", "check": "construction"},
-            {"role": "claim", "tested": True, "power": "alternative", "outcome": "holds", "check": "lower bound"},
+            {
+                "role": "claim",
+                "tested": True,
+                "power": "uniform",
+                "outcome": f"{REJECTED}: 0.9",
+                "check": "rate",
+            },
+            {
+                "role": "claim",
+                "tested": True,
+                "power": "construction",
+                "outcome": "holds",
+                "check": "construction",
+            },
+            {
+                "role": "claim",
+                "tested": True,
+                "power": "alternative",
+                "outcome": "holds",
+                "check": "lower bound",
+            },
             {"role": "claim", "tested": False, "power": "", "outcome": "", "check": "explicit bound"},
             {"role": "claim", "tested": False, "power": "", "outcome": "", "check": "proof-internal"},
             {"role": "reference", "tested": True, "power": "uniform", "outcome": "holds", "check": "rate"},

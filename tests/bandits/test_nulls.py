@@ -32,7 +32,7 @@ def test_uniform_pseudo_regret_on_a_bernoulli_instance_is_the_mean_loss_minus_L_
 
 def test_uniform_regret_to_the_best_arm_of_S_subtracts_L_best_S_and_other_metrics_have_none():
     # The bipartite graph s = 4, s̄ = 12: means 0.3 on arm 0, 0.9 elsewhere, so (0.3 + 15·0.9)/16 = 0.8625 per
-    # round; at t = 2 000 (of a T = 10⁴ run) with L_{i*_S} = 610, the regret to the best arm of S is 1 725 − 610.
+    # round; at t = 2 000 (of a T = 10⁴ run) with L_{i*_S} = 610, the regret to S's best arm is 1 725 − 610.
     means = [0.9] * 16
     means[0] = 0.3
     instance = _instance_file({"kind": "bernoulli", "means": means}, directed_complete_bipartite(4, 12))
@@ -55,8 +55,8 @@ def test_uniform_regret_on_a_minimax_instance_is_taken_at_the_points_horizon():
 
 def test_switching_totals_count_each_decoys_phases_by_hand():
     # K = 4, best arm 1 (mean 0.2), decoys 0, 2, 3 in turn for 5 rounds each (decoy mean 0.1, the others 1).
-    # t = 23: phases 0..3 full (decoys 0, 2, 3, 0) and 3 rounds of phase 4 (decoy 2): arm 0 is the decoy for 10
-    # rounds, arm 2 for 8, arm 3 for 5.
+    # t = 23: phases 0..3 full (decoys 0, 2, 3, 0) and 3 rounds of phase 4 (decoy 2): arm 0 is the decoy
+    # for 10 rounds, arm 2 for 8, arm 3 for 5.
     environment = SwitchingAdversary(4, 1, 0.2, 0.1, 5)
     totals = expected_totals(environment, 23)
     assert totals == pytest.approx([23 - 0.9 * 10, 23 * 0.2, 23 - 0.9 * 8, 23 - 0.9 * 5], rel=1e-12)

@@ -52,7 +52,8 @@ def test_uniform_violation_under_adversarial_constraints_counts_the_phases():
         adversary="risky_swing",
     )  # fmt: skip
     point = {"T": 1000, "t": 150, "opt": 1.5}
-    assert uniform_value(_instance_file(cmdp, environment), "violation", point) == pytest.approx(-37.5, rel=1e-12)
+    value = uniform_value(_instance_file(cmdp, environment), "violation", point)
+    assert value == pytest.approx(-37.5, rel=1e-12)
 
 
 @pytest.mark.parametrize("seed", range(5))

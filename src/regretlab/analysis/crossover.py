@@ -27,11 +27,15 @@ from regretlab.io import write_text  # noqa: E402
 from regretlab.theory import BOUNDS  # noqa: E402
 
 COLUMNS = [
-    "regime", "instance", "T", "L_star", "L_star_over_T", "algorithm", "constants", "metric", "mean", "ci_low",
-    "ci_high", "reference", "reference_mean", "reference_ci_low", "reference_ci_high", "ratio", "outcome",
+    "regime", "instance", "T", "L_star", "L_star_over_T", "algorithm", "constants", "metric", "mean",
+    "ci_low", "ci_high", "reference", "reference_mean", "reference_ci_low", "reference_ci_high", "ratio",
+    "outcome",
 ]  # fmt: skip
 #: Table 1's columns (paper 001, lines 24–30), by reference learner.
-SECTIONS = {"exp3g": "§3, strongly observable (against Exp3.G)", "exp3g_weak": "§4, weakly observable (against Exp3.G-weak)"}  # fmt: skip
+SECTIONS = {
+    "exp3g": "§3, strongly observable (against Exp3.G)",
+    "exp3g_weak": "§4, weakly observable (against Exp3.G-weak)",
+}
 
 
 def _outcome(low: float, high: float, ref_low: float, ref_high: float) -> str:
@@ -53,7 +57,9 @@ def crossover_table(summaries: list[pd.DataFrame]) -> pd.DataFrame:
             (r["algorithm"], r["instance"], r["T"], r["metric"]): r
             for r in summary[summary["t"] == summary["T"]].to_dict("records")
         }
-        for row in finals.drop_duplicates(["instance", "algorithm", "constants", "T", "metric"]).to_dict("records"):
+        for row in finals.drop_duplicates(["instance", "algorithm", "constants", "T", "metric"]).to_dict(
+            "records"
+        ):
             reference = BOUNDS[row["bound_name"]].reference
             ref = by_point.get((reference, row["instance"], row["T"], row["metric"])) if reference else None
             if ref is None or row["algorithm"] == reference:
@@ -61,8 +67,8 @@ def crossover_table(summaries: list[pd.DataFrame]) -> pd.DataFrame:
             L_star = row.get("L_star_mean", np.nan)
             rows.append(
                 {
-                    "regime": row["regime"], "instance": row["instance"], "T": int(row["T"]), "L_star": L_star,
-                    "L_star_over_T": L_star / row["T"], "algorithm": row["algorithm"],
+                    "regime": row["regime"], "instance": row["instance"], "T": int(row["T"]),
+                    "L_star": L_star, "L_star_over_T": L_star / row["T"], "algorithm": row["algorithm"],
                     "constants": row["constants"], "metric": row["metric"], "mean": row["mean"],
                     "ci_low": row["ci_low"], "ci_high": row["ci_high"], "reference": reference,
                     "reference_mean": ref["mean"], "reference_ci_low": ref["ci_low"],
@@ -109,7 +115,8 @@ def markdown(table: pd.DataFrame) -> str:
         shown = summary.assign(
             smallest_T_beating=[f"{v:.0f}" if np.isfinite(v) else "never (at the measured points)"
                                 for v in summary["smallest_T_beating"]],
-            smallest_L_star_beating=[f"{v:.4g}" if np.isfinite(v) else "" for v in summary["smallest_L_star_beating"]],
+            smallest_L_star_beating=[f"{v:.4g}" if np.isfinite(v) else ""
+                                     for v in summary["smallest_L_star_beating"]],
         )  # fmt: skip
         lines += ["## Per learner\n", to_markdown(shown), ""]
     points = pd.DataFrame(
@@ -118,7 +125,9 @@ def markdown(table: pd.DataFrame) -> str:
             "T": table["T"],
             "L*": [f"{v:.4g}" for v in table["L_star"]],
             "learner": table["algorithm"] + " (" + table["constants"] + ")",
-            "regret": [_interval(*v) for v in zip(table["mean"], table["ci_low"], table["ci_high"], strict=True)],
+            "regret": [
+                _interval(*v) for v in zip(table["mean"], table["ci_low"], table["ci_high"], strict=True)
+            ],
             "reference": [
                 f"{r}: {_interval(m, lo, hi)}" for r, m, lo, hi in zip(
                     table["reference"], table["reference_mean"], table["reference_ci_low"],
@@ -151,7 +160,9 @@ def draw(table: pd.DataFrame):
         ax.set_yscale("log")
         ax.set_xlabel("L*, the best arm's total loss (cumulative loss)", fontsize=8)
         ax.set_ylabel("mean regret / the reference learner's", fontsize=8)
-        ax.set_title(f"{SECTIONS[reference]}\nfilled: beats it (95% intervals apart); open: ties or loses", fontsize=8)
+        ax.set_title(
+            f"{SECTIONS[reference]}\nfilled: beats it (95% intervals apart); open: ties or loses", fontsize=8
+        )
         ax.tick_params(labelsize=7)
         if len(part):
             ax.legend(fontsize=6, frameon=False)

@@ -1,21 +1,27 @@
-"""The evidence table: one row per claim of :data:`regretlab.claims.CLAIMS`, computed from the aggregate
-tables.
+"""The evidence table: one row per claim of :data:`regretlab.claims.CLAIMS` (and a row with its reason for
+each claim of :data:`regretlab.claims.UNCHECKED_CLAIMS`), computed from the aggregate tables.
 
 For each claim (docs/evidence.md explains every column):
 
 * its *items*: the aggregate rows (points) of its explicit bounds and the exponent fits (curves) of its
-  rates. An item is **testable** when the theorem's hypotheses hold there, the check could have failed — an
-  explicit bound's verdict is ``holds`` or ``violated`` (not ``vacuous``, ``implied`` or ``rate only``); a
-  rate's curve has a fitted slope with an interval and its drawn rate grows at the theory's exponent over the
-  curve (``bound_regime`` ``asymptotic``) — the claim's mechanism is exercised (:class:`regretlab.claims.
-  Mechanism`), and its runs are not bit-identical to another curve family's (``identical_to``: counted there);
-* ``tested``: at least one testable item; ``outcome``: the verdicts of the testable points, or the slopes of
-  the testable curves against the exponent (``consistent``, ``steeper``, ``shallower``, per the rate's sense);
-  ``why``: what blocks the other items, counted;
-* ``T_informative``: the smallest horizon at which one of the claim's curves would be testable, found by
-  evaluating the bound functions on the point extrapolated to T (:func:`point_at`) on a log grid of T up to
-  :data:`T_MAX` and bisecting the first step; with the predicted CPU-hours of one run there (and of the
-  curve's seeds) by the cost model (:func:`regretlab.cost.run_seconds`).
+  rates. An item is **testable** when its runs are not bit-identical to another curve family's
+  (``identical_to``), the theorem's hypotheses hold there, the check could have failed — an explicit bound's
+  verdict is ``holds`` or ``violated`` (not ``vacuous``, ``implied`` or ``rate only``); a rate's curve has a
+  fitted slope with an interval and its drawn rate grows at the theory's exponent over the curve
+  (``bound_regime`` ``asymptotic``) —, the claim's mechanism is exercised (:class:`regretlab.claims.
+  Mechanism`), and it has **power**: a learner that does not learn would have failed it (:func:`_point_power`,
+  :func:`_curve_power`: uniform play's value ``null_uniform`` above an upper bound, uniform play's slope
+  ``null_slope`` outside the band a rate accepts; a lower bound's named alternative; a construction check's
+  own verdict);
+* ``tested``: at least one testable item; ``power``: the strongest among them (:data:`POWERS`);
+  ``outcome``: the verdicts of the testable points, or the slopes of the testable curves against the band
+  their rate accepts (``consistent`` or :data:`~regretlab.analysis.exponents.REJECTED`); ``why``: what blocks
+  the other items, counted;
+* ``T_informative``: the smallest horizon at which one of the claim's curves would pass every check but
+  power, and ``T_power``: at which it would also have power, found by evaluating the bound functions and
+  uniform play's value (:attr:`regretlab.kinds.Kind.uniform_value`) on the point extrapolated to T
+  (:func:`point_at`) on a log grid of T up to :data:`T_MAX` and bisecting the first step; with the predicted
+  CPU-hours of one run there (and of the curve's seeds) by the cost model (:func:`regretlab.cost.run_seconds`).
 """
 
 from __future__ import annotations
@@ -806,8 +812,8 @@ def headline(table: pd.DataFrame) -> str:
     n = counts(table)
     rejected = f", {n['rejected']} of them rejected over the measured range" if n["rejected"] else ""
     return (
-        f"{n['powered']} of {n['claims']} claims of the two papers are tested with power against uniform play "
-        f"({n['against_reference']} also against the reference learner){rejected}"
+        f"{n['powered']} of {n['claims']} claims of the two papers are tested with power against uniform "
+        f"play ({n['against_reference']} also against the reference learner){rejected}"
     )
 
 
@@ -842,27 +848,31 @@ def markdown(table: pd.DataFrame) -> str:
             ],
         }
     )  # fmt: skip
-    legend = (
-        f"**{headline(table)}.** {n['construction']} construction checks (true for every policy sequence: they "
-        f"catch bugs, not learners) and {n['alternative']} lower bound (power against the alternative it names) "
-        f"are counted apart; {n['proof_internal']} claims are proof-internal (no check, the reason given); "
-        f"{n['references']} reference rows (prior work's results, an inequality inside a proof) are shown and not "
-        "counted. A claim is *tested* when at ≥ 1 point (or fitted curve) the theorem's hypotheses hold, the "
-        "check could have failed (an explicit bound below the trivial bound and the learner's own ceiling; a "
-        "rate whose drawn curve already has its exponent), the claim's mechanism is exercised, the runs are not "
-        "a copy of another curve's, they use constants the theorem covers, and a learner that does not learn "
-        "would have failed it: `power` `uniform` (uniform play's value on the same instance and horizon is "
-        "above the bound; for a rate, uniform play's slope over the same points is outside the band the check "
-        "accepts), `reference` (the reference learner of its Table 1 column too), `alternative` (a lower "
-        "bound: the learner it names would violate it), `construction`. A rate's slope is `consistent` when "
-        "its interval reaches the accepted band (within 0.1 of the exponent or of the drawn rate's local "
-        f"slope, on the side the rate allows) and `{REJECTED}` otherwise. `T_informative`: the smallest "
-        "horizon at which one curve would pass every check but power; `T_power`: at which it would also have "
-        f"power against uniform play (bound functions and uniform play's value on the extrapolated point; "
-        f"what blocks it below; `> {_number(T_MAX)}` past the search, `never` where no horizon searched "
-        "could), with the cost model's CPU-hours of one run there and of its seeds. How each column is "
-        "computed: docs/evidence.md; every column: figures/evidence.csv.\n\n"
-    )
+    legend = " ".join(
+        [
+            f"**{headline(table)}.** {n['construction']} construction checks (true for every policy",
+            f"sequence: they catch bugs, not learners) and {n['alternative']} lower bound (power against the",
+            f"alternative it names) are counted apart; {n['proof_internal']} claims have no check",
+            "(proof-internal, or about quantities the runs do not record: the reason given);",
+            f"{n['references']} reference rows (prior work's results, an inequality inside a proof) are",
+            "shown and not counted. A claim is *tested* when at ≥ 1 point (or fitted curve) the theorem's",
+            "hypotheses hold, the check could have failed (an explicit bound below the trivial bound and",
+            "the learner's own ceiling; a rate whose drawn curve already has its exponent), the claim's",
+            "mechanism is exercised, the runs are not a copy of another curve's, they use constants the",
+            "theorem covers, and a learner that does not learn would have failed it: `power` `uniform`",
+            "(uniform play's value on the same instance and horizon is above the bound; for a rate, uniform",
+            "play's slope over the same points is outside the band the check accepts), `reference` (the",
+            "reference learner of its Table 1 column too), `alternative` (a lower bound: the learner it",
+            "names would violate it), `construction`. A rate's slope is `consistent` when its interval",
+            "reaches the accepted band (within 0.1 of the exponent or of the drawn rate's local slope, on",
+            f"the side the rate allows), `{REJECTED}` otherwise. `T_informative`: the smallest horizon at",
+            "which one curve would pass every check but power; `T_power`: at which it would also have power",
+            "against uniform play (bound functions and uniform play's value on the extrapolated point; what",
+            f"blocks it below; `> {_number(T_MAX)}` past the search, `never` where no horizon searched",
+            "could), with the cost model's CPU-hours of one run there and of its seeds. How each column is",
+            "computed: docs/evidence.md; every column: figures/evidence.csv.",
+        ]
+    ) + "\n\n"
     return "# Evidence: every claim, tested where it speaks\n\n" + legend + to_markdown(lines)
 
 

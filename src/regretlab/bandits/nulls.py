@@ -20,7 +20,7 @@ from regretlab.bandits.environments import MinimaxGap, StochasticBernoulli, Swit
 from regretlab.bandits.instance import BanditInstance
 from regretlab.bandits.lower_bound import Theorem5Construction, Theorem5Losses
 
-#: Each regret metric's comparator: the total loss the metric subtracts from Σ_t ⟨p_t, ℓ_t⟩ (paper 001 §2, §4).
+#: Each regret metric's comparator: the total loss it subtracts from Σ_t ⟨p_t, ℓ_t⟩ (paper 001 §2, §4).
 COMPARATORS = {
     "pseudo_regret": "L_star",
     "realized_regret": "L_star",
