@@ -7,9 +7,11 @@ learners (a changed bound or claim is seen at once, without rerunning the workfl
 the instance files, and per regime a hash of what its quick-scale aggregate depends on in the config, so
 that a changed regime says the fixture is stale instead of passing on old data.
 
-Refresh after changing a regime of the shipped config (a default run's ``results/`` on that config)::
+Refresh after changing a regime of the shipped config (a default run's ``results/`` on that config), then
+regenerate the golden evidence table (``tests/data/evidence_golden.csv``) and read its diff::
 
     .venv/bin/snakemake && .venv/bin/python tests/evidence_fixture.py results
+    .venv/bin/python tests/evidence_fixture.py --golden && git diff tests/data/evidence_golden.csv
 """
 
 from __future__ import annotations
@@ -85,5 +87,32 @@ def refresh(results: Path) -> None:
     (FIXTURE / "regimes.json").write_text(json.dumps(keys, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
+#: The golden evidence table: what the table says of each claim on the fixture
+#: (tests/test_evidence_golden.py).
+GOLDEN = REPO / "tests" / "data" / "evidence_golden.csv"
+GOLDEN_COLUMNS = ["claim", "role", "check", "tested", "power", "outcome", "why", "T_informative", "T_power"]
+REGENERATE = ".venv/bin/python tests/evidence_fixture.py --golden"
+
+
+def golden_table(table: pd.DataFrame) -> str:
+    """The golden columns of an evidence table as CSV text: per claim its role, check, whether it is tested,
+    its power, its outcome and blocks, and the two horizons (two significant digits)."""
+    shown = table[GOLDEN_COLUMNS].copy()
+    for column in ("T_informative", "T_power"):
+        shown[column] = [f"{value:.2g}" if value == value else "" for value in shown[column]]
+    return shown.to_csv(index=False)
+
+
+def evidence_of_fixture() -> pd.DataFrame:
+    """The evidence table of the fixture, on the shipped config."""
+    from regretlab.analysis.evidence import evidence_table
+
+    summary, exponents, instances, _ = load()
+    return evidence_table([summary], [exponents], instances, shipped_config())
+
+
 if __name__ == "__main__":
-    refresh(Path(sys.argv[1]))
+    if sys.argv[1:] == ["--golden"]:
+        GOLDEN.write_text(golden_table(evidence_of_fixture()), encoding="utf-8")
+    else:
+        refresh(Path(sys.argv[1]))

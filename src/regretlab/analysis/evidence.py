@@ -21,7 +21,8 @@ For each claim (docs/evidence.md explains every column):
   power, and ``T_power``: at which it would also have power, found by evaluating the bound functions and
   uniform play's value (:attr:`regretlab.kinds.Kind.uniform_value`) on the point extrapolated to T
   (:func:`point_at`) on a log grid of T up to :data:`T_MAX` and bisecting the first step; with the predicted
-  CPU-hours of one run there (and of the curve's seeds) by the cost model (:func:`regretlab.cost.run_seconds`).
+  CPU-hours of one run there (and of the curve's seeds) by the cost model
+  (:func:`regretlab.cost.run_seconds`).
 """
 
 from __future__ import annotations
@@ -820,6 +821,8 @@ def headline(table: pd.DataFrame) -> str:
 def markdown(table: pd.DataFrame) -> str:
     """The compact Markdown of the evidence table (one row per claim, short cells) and its legend."""
     n = counts(table)
+    unchecked = table[table["check"].isin(UNCHECKED)]
+    table = table[~table["check"].isin(UNCHECKED)]
     lines = pd.DataFrame(
         {
             "claim": [
@@ -873,7 +876,22 @@ def markdown(table: pd.DataFrame) -> str:
             "computed: docs/evidence.md; every column: figures/evidence.csv.",
         ]
     ) + "\n\n"
-    return "# Evidence: every claim, tested where it speaks\n\n" + legend + to_markdown(lines)
+    rest = pd.DataFrame(
+        {
+            "claim": [f"{r.name} ({r.paper})" for r in unchecked.itertuples()],
+            "statement": unchecked["text"],
+            "source": unchecked["source"],
+            "no check": unchecked["check"],
+            "why": unchecked["why"],
+        }
+    )
+    return (
+        "# Evidence: every claim, tested where it speaks\n\n"
+        + legend
+        + to_markdown(lines)
+        + "\n\n## Claims without a check\n\n"
+        + to_markdown(rest)
+    )
 
 
 def write_evidence_table(

@@ -1,0 +1,61 @@
+"""The evidence table's verdicts pinned: on the shipped fixture (tests/data/evidence_quick) the table built
+by today's code says, claim by claim, exactly what tests/data/evidence_golden.csv says — which claims are
+tested, with which power and outcome, what blocks the others, and their T_informative and T_power. A change
+that alters any of it fails here with the diff; when the change is intended, regenerate the file (command in
+the failure message) and review its diff in the commit."""
+
+from __future__ import annotations
+
+import difflib
+
+import evidence_fixture
+import pandas as pd
+import pytest
+
+from regretlab.analysis import evidence
+from regretlab.claims import CLAIMS_BY_KEY
+
+
+def test_the_evidence_table_of_the_fixture_is_the_golden_one():
+    expected = evidence_fixture.GOLDEN.read_text(encoding="utf-8")
+    actual = evidence_fixture.golden_table(evidence_fixture.evidence_of_fixture())
+    if actual != expected:
+        diff = "".join(
+            difflib.unified_diff(
+                expected.splitlines(keepends=True), actual.splitlines(keepends=True), "golden", "today"
+            )
+        )
+        pytest.fail(f"the evidence table changed; if intended, run {evidence_fixture.REGENERATE}:\n{diff}")
+
+
+def _item(block: str, power: str = "") -> evidence.Item:
+    return evidence.Item("r", block, {"verdict": "holds"}, outcome="holds" if not block else "", power=power)
+
+
+@pytest.mark.parametrize(
+    ("blocks", "tested", "power"),
+    [
+        ([("vacuous", ""), ("", "uniform")], True, "uniform"),  # one testable item suffices
+        ([("vacuous", ""), ("powerless", "")], False, ""),  # none: every item blocked
+        ([("", "uniform"), ("", "reference")], True, "reference"),  # the strongest power
+        ([("", "construction"), ("", "uniform")], True, "uniform"),
+        ([("preset", "uniform")], False, ""),  # shown, not counted
+    ],
+)
+def test_a_claim_is_tested_when_some_item_is_testable_with_its_strongest_power(
+    monkeypatch, blocks, tested, power
+):
+    """The row decision itself, on hand-made mixes of blocked and testable items (claim_row reads the items'
+    blocks; the searches are stubbed)."""
+    items = [_item(block, item_power) for block, item_power in blocks]
+    monkeypatch.setattr(evidence, "_point_items", lambda *args: items)
+    monkeypatch.setattr(evidence, "_curve_items", lambda *args: [])
+    monkeypatch.setattr(evidence, "_explicit_search", lambda *args, **kwargs: None)
+    monkeypatch.setattr(evidence, "_rate_search", lambda *args, **kwargs: None)
+    columns = ["bound_name", "regime", "bound_explicit", "direction", "algorithm", "constants"]
+    columns.append("identical_to")
+    frame = pd.DataFrame(columns=columns)
+    fits = pd.DataFrame(columns=["bound_name", "regime", "bound_explicit"])
+    row = evidence.claim_row(CLAIMS_BY_KEY["theorem3"], frame, fits, {}, {"regimes": {}})
+    assert (row["tested"], row["power"]) == (tested, power)
+    assert row["why"] == ("" if tested else evidence._count_blocks(items))
