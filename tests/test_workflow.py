@@ -339,6 +339,51 @@ def test_interrupted_run_resumes_with_complete_files(smoke_dir, tmp_path, sig):
         assert (tmp_path / name).read_bytes() == (smoke_dir / name).read_bytes(), name
 
 
+def test_ctrl_c_ends_each_interrupted_job_in_one_line(tmp_path):
+    """SIGINT to the process group (Ctrl-C in a terminal) mid-way through a run job: the job says, in one line
+    on stderr and in its log, which job was interrupted and that its output was not written — no traceback
+    (Snakemake prints the failed job's log) — and leaves nothing truncated."""
+    config_path = tmp_path / "long.yaml"
+    config_path.write_text(LONG_RUN_CONFIG)
+    target = "results/runs/long/exp3g/paper/part~0"
+    profile = str(REPO / "profiles" / "default")
+    cmd = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--profile", profile,
+           "--configfile", str(config_path), "--cores", "1", target]  # fmt: skip
+    process = subprocess.Popen(
+        cmd,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # Ctrl-C as in a terminal
+    )
+    log_path = tmp_path / "logs/runs/long/exp3g/paper/part~0.log"
+    deadline = time.monotonic() + 300
+    try:
+        while "T=20000000" not in (log_path.read_text() if log_path.exists() else ""):
+            assert process.poll() is None, "the run finished before it could be interrupted"
+            assert time.monotonic() < deadline, "the long run did not start within 300 s"
+            time.sleep(0.05)
+        time.sleep(0.5)  # well inside the long run
+        os.killpg(process.pid, signal.SIGINT)
+        output, _ = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode != 0
+    line = "regretlab: job interrupted, output not written: rule=bandit_run regime=long algorithm=exp3g"
+    assert "Traceback" not in output and "KeyboardInterrupt" not in output, output
+    assert line in output, output
+    log = log_path.read_text()
+    assert line in log and "Traceback" not in log, log
+    # The interrupted run wrote nothing, not even a temporary file; Snakemake marks the job incomplete.
+    assert not (tmp_path / target / "cliques_2x3/T~20000000").exists()
+    assert not list(tmp_path.rglob("*.tmp")), "a temporary file was left behind"
+    assert list((tmp_path / ".snakemake/incomplete").iterdir())
+
+
 # ---- Reruns only of what changed: the library files a job runs are its inputs (regretlab.imports), and its
 # params hold only what it reads. On a copy of the library (PYTHONPATH), so that it can be edited.
 
