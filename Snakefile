@@ -24,7 +24,10 @@ rule all:
     default_target: True
     input:
         # The aggregate tables are targets too, so that a fresh clone (figures committed, results/ not)
-        # recomputes everything instead of trusting the committed figures.
+        # recomputes everything instead of trusting the committed figures; so are the instance files, so that
+        # a deleted one is rebuilt (Snakemake leaves a missing intermediate file alone while what was made from
+        # it is up to date) along with what reads it.
+        instances=all_instances(),
         summaries=expand(SUMMARY, regime=REGIMES),
         figures=all_figures(),
         tables=rules.tables.output,

@@ -200,6 +200,20 @@ def test_second_run_does_nothing(smoke_dir):
     assert "Nothing to be done" in done.stdout + done.stderr
 
 
+def test_a_deleted_instance_file_is_rebuilt(smoke_dir, tmp_path):
+    """On a copy of the smoke run (modification times kept), a deleted instance file is planned again by the
+    next `snakemake`, with what was made from it; without it being a target, Snakemake would leave the
+    missing intermediate file alone ("Nothing to be done")."""
+    work = tmp_path / "work"
+    shutil.copytree(smoke_dir, work, symlinks=True)
+    (work / "results/instances/smoke_exp3g/cliques_2x3.json").unlink()
+    done = snakemake("--configfile", str(SMOKE), "--dry-run", cwd=work)
+    assert "reason: Missing output files: results/instances/smoke_exp3g/cliques_2x3.json" in done.stdout
+    rules = {rule for rule, _ in planned_jobs(done.stdout)}
+    assert {"bandit_instances_smoke_exp3g", "bandit_run", "regime_summary"} <= rules, done.stdout
+    assert not any("cmdp" in rule for rule in rules), "the other regime's instance or runs were planned"
+
+
 def test_two_runs_from_scratch_give_identical_tables(smoke_dir, tmp_path):
     smoke_run(tmp_path)
     for name in (
