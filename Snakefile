@@ -1,10 +1,17 @@
 # regretlab: instances → runs → aggregate and figure per regime → exponent and verdict tables, report.
 # Everything scientific is in config.yaml; threads and resources live in profiles/.
+import sys
+
 from snakemake.utils import min_version
 
 from regretlab.analysis.verdicts import print_violations
+from regretlab.config import config_syntax_problem
 
 min_version("9.0")
+
+# Snakemake's message for a YAML syntax error names no line: say where it is, in one line, before it reads it.
+if problem := config_syntax_problem("config.yaml"):
+    sys.exit(f"regretlab: {problem}")
 
 
 configfile: "config.yaml"

@@ -260,6 +260,25 @@ def test_bad_config_fails_at_parse_time_in_one_line(tmp_path, old, new, field, a
     assert written <= {("bad.yaml",), (".snakemake", "log")}, written
 
 
+def test_a_yaml_syntax_error_in_config_yaml_names_its_line(tmp_path):
+    """config.yaml (the Snakefile's `configfile:`, read from the working directory) with a YAML syntax
+    error: one line naming the file, line and column, before any job; Snakemake alone says only "Config file
+    is not valid JSON or YAML"."""
+    text = SMOKE.read_text()
+    (tmp_path / "config.yaml").write_text(text.replace("regimes:\n", "regimes: [\n", 1))
+    done = snakemake("--dry-run", cwd=tmp_path, check=False)
+    assert done.returncode != 0
+    line_number = text.splitlines().index("regimes:") + 3  # `    kind: bandit`, two lines down: its colon
+    problems = [line for line in done.stderr.splitlines() if line.startswith("regretlab: ")]
+    assert problems == [
+        f"regretlab: 'config.yaml' is not valid YAML: line {line_number}, column 9: expected ',' or ']', "
+        f"but got ':' (while parsing a flow sequence at line {line_number - 2}, column 10)"
+    ], done.stderr
+    assert "Traceback" not in done.stderr and "WorkflowError" not in done.stderr
+    written = {p.relative_to(tmp_path).parts[:2] for p in tmp_path.rglob("*") if p.is_file()}
+    assert written <= {("config.yaml",), (".snakemake", "log")}, written
+
+
 def test_failed_job_log_holds_its_cause(tmp_path):
     """A run job whose instance file is corrupt fails; its log names the job and holds the traceback."""
     instance = "results/instances/smoke_exp3g/cliques_2x3.json"

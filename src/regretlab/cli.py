@@ -34,7 +34,14 @@ from regretlab.bandits import instance as bandit_instance
 from regretlab.bandits import simulate as bandit_simulate
 from regretlab.checks import run_problems
 from regretlab.cmdp import runs as cmdp_runs
-from regretlab.config import SCALES, ConfigError, load_schema, require_scale, validate_config
+from regretlab.config import (
+    SCALES,
+    ConfigError,
+    load_schema,
+    require_scale,
+    validate_config,
+    yaml_error_line,
+)
 from regretlab.cost import estimate, format_estimate
 from regretlab.kinds import KINDS
 from regretlab.names import did_you_mean, not_one_of
@@ -223,7 +230,7 @@ def load_config(path: str, schema: str) -> dict:
     try:
         config = yaml.safe_load(text)
     except yaml.YAMLError as error:
-        raise ConfigError(f"--config: {path!r} is not valid YAML: {' '.join(str(error).split())}") from None
+        raise ConfigError(f"--config: {path!r} is not valid YAML: {yaml_error_line(error)}") from None
     if not Path(schema).is_file():
         raise ConfigError(f"--schema: no schema file at {schema!r} (run from the repository root)")
     return validate_config(config, schema)

@@ -13,6 +13,7 @@ runs (the Snakefile calls :func:`validate_config` when it is parsed, before the 
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -143,6 +144,42 @@ def _with_defaults(validator_class):
         yield from validate_properties(validator, properties, instance, schema)
 
     return jsonschema.validators.extend(validator_class, {"properties": set_defaults})
+
+
+def yaml_error_line(error: yaml.YAMLError) -> str:
+    """A YAML syntax error in one line: where (line and column, counted from 1, as an editor counts them)
+    and what, with where the construct it broke began (``… (while parsing a flow sequence at line 3,
+    column 6)``)."""
+    if not isinstance(error, yaml.MarkedYAMLError) or error.problem_mark is None:
+        return " ".join(str(error).split())
+    mark = error.problem_mark
+    line = f"line {mark.line + 1}, column {mark.column + 1}: {' '.join(str(error.problem).split())}"
+    if error.context and error.context_mark is not None and error.context_mark.line != mark.line:
+        where = error.context_mark
+        line += f" ({error.context} at line {where.line + 1}, column {where.column + 1})"
+    elif error.context:
+        line += f" ({error.context})"
+    return line
+
+
+def config_syntax_problem(path: str | os.PathLike) -> str | None:
+    """None when the config file at ``path`` parses as Snakemake reads one (JSON, else YAML) or is absent;
+    else one line, ``'<path>' is not valid YAML: line L, column C: <problem>``. Snakemake's own message
+    names no line ("Config file is not valid JSON or YAML"), so the Snakefile calls this first."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    try:
+        json.loads(text)
+        return None
+    except ValueError:
+        pass
+    try:
+        yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        return f"{str(path)!r} is not valid YAML: {yaml_error_line(error)}"
+    return None
 
 
 def load_schema(schema_path: str | os.PathLike) -> dict:
