@@ -85,6 +85,13 @@ def _unexpected_fields(error: jsonschema.ValidationError, allowed: list[str]) ->
     return f"; {', '.join(h.replace('; did', ': did') for h in hints)}" if hints else ""
 
 
+#: The schema's name patterns in words. A name becomes a path component, a figure's file name and part of a
+#: Snakemake wildcard's regex, so it is kept to these characters.
+PATTERN_WORDS = {"^[A-Za-z0-9_]+$": "letters, digits and _ only"}
+#: What the keys of a mapping field name, for an error about a key.
+NAMED_BY_KEY = {"regimes": "regime", "instances": "instance"}
+
+
 def _describe(error: jsonschema.ValidationError, config: dict) -> str:
     """One line naming the field, the problem and, where the schema lists them, the allowed values (with the
     ones close to a misspelt name)."""
@@ -102,6 +109,10 @@ def _describe(error: jsonschema.ValidationError, config: dict) -> str:
     elif error.validator in ("minItems", "minProperties"):
         unit = "item" if error.validator == "minItems" else "entry"
         message += f"; expected at least {error.validator_value} {unit}"
+    elif error.validator == "pattern" and error.validator_value in PATTERN_WORDS:
+        names = "propertyNames" in error.schema_path and error.absolute_path
+        what = f"{NAMED_BY_KEY.get(error.absolute_path[-1], 'entry')} name " if names else ""
+        message = f"{what}{error.instance!r} must be {PATTERN_WORDS[error.validator_value]}"
     return f"config field {_field(error.absolute_path)}: {message}"
 
 
