@@ -390,6 +390,25 @@ def test_a_declined_fit_says_why_in_the_title():
         plt.close(fig)
 
 
+def test_a_curve_without_a_theory_exponent_says_no_theory_nan():
+    """A baseline drawn without a bound has a fitted slope but no theory exponent (NaN): the title gives the
+    slope and no "theory nan"."""
+    baseline = point_rows("exp3_blind", "paper", "fixed_gap", HORIZONS, "", False, ["no bound"] * 3)
+    summary = pd.DataFrame(baseline).assign(bound_value=np.nan, direction="none")
+    exponents = (
+        hand_made_exponents()
+        .iloc[:1]
+        .assign(algorithm="exp3_blind", instance="fixed_gap", theory_exponent=np.nan, bound_explicit=False)
+    )
+    fig = draw_figure(summary, exponents)
+    try:
+        titles = [ax.get_title() for ax in fig.axes]
+        assert any("paper: slope 0.50 [0.45, 0.55]" in title for title in titles), titles
+        assert not any("nan" in title for title in titles), titles
+    finally:
+        _close(fig)
+
+
 def test_a_bound_far_past_the_trivial_one_is_clipped_off_the_axis_with_a_note():
     summary = hand_made_summary()
     far = summary["bound_name"] == "theorem3_rate"

@@ -217,7 +217,9 @@ def _slope_text(exponents: pd.DataFrame, curve: pd.DataFrame) -> str:
     text = f"{first['constants']}: slope {r['exponent']:.2f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}]"
     if pd.notna(r.get("bound_slope", np.nan)):
         text += f", bound {r['bound_slope']:.2f}"
-    return text + f", theory {r['theory_exponent']:g}"
+    if pd.notna(r["theory_exponent"]):  # NaN: no bound, or none with an exponent in this x
+        text += f", theory {r['theory_exponent']:g}"
+    return text
 
 
 def _draw_curve(ax, curve: pd.DataFrame, colour: str, style: dict) -> None:
