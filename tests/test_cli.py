@@ -163,6 +163,19 @@ def test_help_is_plain_words_with_every_choice(capsys):
     assert "algorithms, bounds, families, regimes" in " ".join(texts["list"].split())
 
 
+def test_list_alone_says_what_it_can_list(capsys):
+    """`regretlab list` with no argument: what each WHAT shows, exit 0 (it was a usage error)."""
+    from regretlab.listing import LISTS
+
+    assert main(["list"]) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert captured.err == "" and lines[0] == "regretlab list WHAT [NAME ...] lists one of:"
+    for what, description in LISTS.items():
+        assert any(line.split() == [what, *description.split()] for line in lines), what
+    assert set(LISTS) == {"algorithms", "bounds", "families", "regimes"}
+
+
 def test_list_algorithms_shows_every_kind_with_presets_and_graph_class(capsys):
     assert main(["list", "algorithms"]) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -109,7 +109,7 @@ EPILOG = """examples:
 
 regretlab COMMAND --help lists the command's options and their choices."""
 #: What ``regretlab list`` can list.
-LISTS = ("algorithms", "bounds", "families", "regimes")
+LISTS = tuple(listing.LISTS)
 
 
 def _algorithm_choices() -> str:
@@ -136,7 +136,11 @@ def _parser() -> argparse.ArgumentParser:
         "entries in full (e.g. regretlab list bounds theorem2_bound).",
     )
     listing.add_argument(
-        "what", choices=LISTS, metavar="WHAT", help=f"what to list: one of {', '.join(LISTS)}"
+        "what",
+        nargs="?",
+        choices=LISTS,
+        metavar="WHAT",
+        help=f"what to list: one of {', '.join(LISTS)} (none: say what each shows)",
     )
     listing.add_argument(
         "names", nargs="*", metavar="NAME", help="entries to print in full (default: all, briefly)"
@@ -370,7 +374,9 @@ def _run_summary(args: argparse.Namespace) -> str:
 
 
 def _list(args: argparse.Namespace) -> str:
-    """``regretlab list WHAT [NAME ...]``."""
+    """``regretlab list [WHAT [NAME ...]]``."""
+    if args.what is None:
+        return listing.list_lists()
     if args.what == "algorithms":
         return listing.list_algorithms(args.names)
     if args.what == "bounds":
