@@ -3,13 +3,15 @@ and .md."""
 
 from pathlib import Path
 
-import pandas as pd
-
-from regretlab.analysis.evidence import write_evidence_table
-from regretlab.io import read_json
 from regretlab.logs import job_log
 
 with job_log(snakemake) as log:
+    # Imported inside job_log: a Ctrl-C while the library loads is one line too (regretlab.logs).
+    import pandas as pd
+
+    from regretlab.analysis.evidence import write_evidence_table
+    from regretlab.io import read_json
+
     instances = {
         (Path(path).parent.name, Path(path).stem): read_json(path) for path in snakemake.input.instances
     }
