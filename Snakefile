@@ -1,10 +1,17 @@
 # regretlab: instances → runs → aggregate and figure per regime → exponent and verdict tables, report.
 # Everything scientific is in config.yaml; threads and resources live in profiles/.
+import sys
+
 from snakemake.utils import min_version
 
 from regretlab.analysis.verdicts import print_violations
+from regretlab.config import config_syntax_problem
 
 min_version("9.0")
+
+# Snakemake's message for a YAML syntax error names no line: say where it is, in one line, before it reads it.
+if problem := config_syntax_problem("config.yaml"):
+    sys.exit(f"regretlab: {problem}")
 
 
 configfile: "config.yaml"
@@ -24,7 +31,10 @@ rule all:
     default_target: True
     input:
         # The aggregate tables are targets too, so that a fresh clone (figures committed, results/ not)
-        # recomputes everything instead of trusting the committed figures.
+        # recomputes everything instead of trusting the committed figures; so are the instance files, so that
+        # a deleted one is rebuilt (Snakemake leaves a missing intermediate file alone while what was made from
+        # it is up to date) along with what reads it.
+        instances=all_instances(),
         summaries=expand(SUMMARY, regime=REGIMES),
         figures=all_figures(),
         tables=rules.tables.output,

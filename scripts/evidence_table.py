@@ -3,13 +3,15 @@ and .md."""
 
 from pathlib import Path
 
-import pandas as pd
-
-from regretlab.analysis.evidence import write_evidence_table
-from regretlab.io import read_json
 from regretlab.logs import job_log
 
 with job_log(snakemake) as log:
+    # Imported inside job_log: a Ctrl-C while the library loads is one line too (regretlab.logs).
+    import pandas as pd
+
+    from regretlab.analysis.evidence import headline, write_evidence_table
+    from regretlab.io import read_json
+
     instances = {
         (Path(path).parent.name, Path(path).stem): read_json(path) for path in snakemake.input.instances
     }
@@ -21,4 +23,4 @@ with job_log(snakemake) as log:
         snakemake.output.csv,
         snakemake.output.md,
     )
-    log.info("wrote %s: %d of %d claims tested", snakemake.output.csv, table["tested"].sum(), len(table))
+    log.info("wrote %s: %s", snakemake.output.csv, headline(table))

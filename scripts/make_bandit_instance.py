@@ -2,10 +2,12 @@
 
 from pathlib import Path
 
-from regretlab.bandits.instance import write_instance_file
 from regretlab.logs import job_log
 
 with job_log(snakemake) as log:
+    # Imported inside job_log: a Ctrl-C while the library loads is one line too (regretlab.logs).
+    from regretlab.bandits.instance import write_instance_file
+
     regime = snakemake.params.regime
     for path in snakemake.output:
         name = Path(path).stem

@@ -1,13 +1,15 @@
 """Snakemake adapter: a regime's run tables → its aggregate table and exponent fits → its figure (PNG and
 PDF), drawn from the tables as written (one process per regime: the imports are paid once)."""
 
-import pandas as pd
-
-from regretlab.analysis.aggregate import aggregate_regime
-from regretlab.analysis.figures import plot_regime
 from regretlab.logs import job_log
 
 with job_log(snakemake) as log:
+    # Imported inside job_log: a Ctrl-C while the library loads is one line too (regretlab.logs).
+    import pandas as pd
+
+    from regretlab.analysis.aggregate import aggregate_regime
+    from regretlab.analysis.figures import plot_regime
+
     out, params = snakemake.output, dict(snakemake.params.items())
     n_resamples = params.pop("bootstrap_resamples")
     params.pop("registry_entries")  # a rerun trigger only: what the job reads of the registries

@@ -3,11 +3,13 @@ algorithm and constants preset's runs, regretlab.cost.RunPart; parquet, a row pe
 
 from pathlib import Path
 
-from regretlab.cmdp.runs import run_set_and_write
 from regretlab.logs import job_log
-from regretlab.snapshots import SnapshotPolicy
 
 with job_log(snakemake) as log:
+    # Imported inside job_log: a Ctrl-C while the library loads is one line too (regretlab.logs).
+    from regretlab.cmdp.runs import run_set_and_write
+    from regretlab.snapshots import SnapshotPolicy
+
     w = snakemake.wildcards
     run_set_and_write(
         regime=w.regime,

@@ -1,13 +1,15 @@
 """Snakemake adapter: every regime's exponent fits and aggregate table → figures/exponents.csv and .md (the
 empirical Table 1) and figures/verdicts.csv and .md (verdict counts per bound)."""
 
-import pandas as pd
-
-from regretlab.analysis.tables import write_exponent_table
-from regretlab.analysis.verdicts import write_verdict_table
 from regretlab.logs import job_log
 
 with job_log(snakemake) as log:
+    # Imported inside job_log: a Ctrl-C while the library loads is one line too (regretlab.logs).
+    import pandas as pd
+
+    from regretlab.analysis.tables import write_exponent_table
+    from regretlab.analysis.verdicts import write_verdict_table
+
     inputs, out = snakemake.input, snakemake.output
     write_exponent_table([pd.read_parquet(p) for p in inputs.exponents], out.exponents_csv, out.exponents_md)
     log.info("wrote %s", out.exponents_csv)

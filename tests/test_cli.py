@@ -116,6 +116,27 @@ def test_a_misspelt_name_gets_did_you_mean(argv, named, close, repo, capsys, mon
     assert "one of" in line and f"; did you mean {close}" in line and line.endswith("?"), line
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [["list", "regimes"], ["estimate"], ["run", "--regime", "smoke_exp3g", "--instance", "cliques_2x3",
+     "--algorithm", "exp3g", "-T", "50"]],
+    ids=["list", "estimate", "run"],
+)  # fmt: skip
+def test_a_yaml_syntax_error_names_its_line_and_column(argv, repo, tmp_path, capsys, monkeypatch):
+    """Every command that reads the config says where its YAML breaks, in one line, and nothing else."""
+    monkeypatch.chdir(repo)
+    bad = tmp_path / "bad.yaml"
+    text = (repo / "tests/config/smoke.yaml").read_text()
+    bad.write_text(text.replace("    x: T\n", "    x: T:\n", 1))
+    line_number = text.splitlines().index("    x: T") + 1
+    assert main([*argv, "--config", str(bad)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.splitlines() == [
+        f"regretlab: error: --config: {str(bad)!r} is not valid YAML: line {line_number}, column 9: "
+        "mapping values are not allowed here"
+    ]
+
+
 def test_an_algorithm_of_another_kind_is_named_as_such(repo, capsys, monkeypatch):
     """exp3g for a CMDP regime: the CMDP algorithms are allowed, and exp3g is a bandit one."""
     monkeypatch.chdir(repo)
@@ -140,6 +161,19 @@ def test_help_is_plain_words_with_every_choice(capsys):
         assert all(name in " ".join(texts["run"].split()) for name in kind.presets)
     assert "paper, tuned" in texts["run"]
     assert "algorithms, bounds, families, regimes" in " ".join(texts["list"].split())
+
+
+def test_list_alone_says_what_it_can_list(capsys):
+    """`regretlab list` with no argument: what each WHAT shows, exit 0 (it was a usage error)."""
+    from regretlab.listing import LISTS
+
+    assert main(["list"]) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert captured.err == "" and lines[0] == "regretlab list WHAT [NAME ...] lists one of:"
+    for what, description in LISTS.items():
+        assert any(line.split() == [what, *description.split()] for line in lines), what
+    assert set(LISTS) == {"algorithms", "bounds", "families", "regimes"}
 
 
 def test_list_algorithms_shows_every_kind_with_presets_and_graph_class(capsys):

@@ -229,6 +229,34 @@ def test_bad_config_names_field_and_allowed_values(mutate, field, allowed, schem
     assert allowed in str(error.value)
 
 
+@pytest.mark.parametrize(
+    ("mapping", "old", "new", "line"),
+    [
+        (
+            lambda c: c["regimes"],
+            "smoke_cmdp",
+            "smoke-cmdp",
+            "config field regimes: regime name 'smoke-cmdp' must be letters, digits and _ only",
+        ),
+        (
+            lambda c: regime(c)["instances"],
+            "cliques_2x3",
+            "cliques 2x3",
+            "config field regimes.smoke_exp3g.instances: instance name 'cliques 2x3' must be letters, digits "
+            "and _ only",
+        ),
+    ],
+    ids=["regime", "instance"],
+)
+def test_a_bad_name_says_letters_digits_and_underscore_only(mapping, old, new, line, schema_path):
+    """A regime or instance name becomes a path, a figure's file name and part of a wildcard's regex."""
+    config = smoke()
+    mapping(config)[new] = mapping(config).pop(old)
+    with pytest.raises(ConfigError) as error:
+        validate_config(config, schema_path)
+    assert str(error.value).splitlines() == [line]
+
+
 def test_seed_batches_cover_every_seed_once():
     assert seed_batches(7, 3) == [[0, 1, 2], [3, 4, 5], [6]]
     assert seed_batches(2, 5) == [[0, 1]]

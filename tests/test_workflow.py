@@ -200,6 +200,20 @@ def test_second_run_does_nothing(smoke_dir):
     assert "Nothing to be done" in done.stdout + done.stderr
 
 
+def test_a_deleted_instance_file_is_rebuilt(smoke_dir, tmp_path):
+    """On a copy of the smoke run (modification times kept), a deleted instance file is planned again by the
+    next `snakemake`, with what was made from it; without it being a target, Snakemake would leave the
+    missing intermediate file alone ("Nothing to be done")."""
+    work = tmp_path / "work"
+    shutil.copytree(smoke_dir, work, symlinks=True)
+    (work / "results/instances/smoke_exp3g/cliques_2x3.json").unlink()
+    done = snakemake("--configfile", str(SMOKE), "--dry-run", cwd=work)
+    assert "reason: Missing output files: results/instances/smoke_exp3g/cliques_2x3.json" in done.stdout
+    rules = {rule for rule, _ in planned_jobs(done.stdout)}
+    assert {"bandit_instances_smoke_exp3g", "bandit_run", "regime_summary"} <= rules, done.stdout
+    assert not any("cmdp" in rule for rule in rules), "the other regime's instance or runs were planned"
+
+
 def test_two_runs_from_scratch_give_identical_tables(smoke_dir, tmp_path):
     smoke_run(tmp_path)
     for name in (
@@ -244,6 +258,25 @@ def test_bad_config_fails_at_parse_time_in_one_line(tmp_path, old, new, field, a
     assert "Traceback" not in done.stderr and 'File "' not in done.stderr
     written = {p.relative_to(tmp_path).parts[:2] for p in tmp_path.rglob("*") if p.is_file()}
     assert written <= {("bad.yaml",), (".snakemake", "log")}, written
+
+
+def test_a_yaml_syntax_error_in_config_yaml_names_its_line(tmp_path):
+    """config.yaml (the Snakefile's `configfile:`, read from the working directory) with a YAML syntax
+    error: one line naming the file, line and column, before any job; Snakemake alone says only "Config file
+    is not valid JSON or YAML"."""
+    text = SMOKE.read_text()
+    (tmp_path / "config.yaml").write_text(text.replace("regimes:\n", "regimes: [\n", 1))
+    done = snakemake("--dry-run", cwd=tmp_path, check=False)
+    assert done.returncode != 0
+    line_number = text.splitlines().index("regimes:") + 3  # `    kind: bandit`, two lines down: its colon
+    problems = [line for line in done.stderr.splitlines() if line.startswith("regretlab: ")]
+    assert problems == [
+        f"regretlab: 'config.yaml' is not valid YAML: line {line_number}, column 9: expected ',' or ']', "
+        f"but got ':' (while parsing a flow sequence at line {line_number - 2}, column 10)"
+    ], done.stderr
+    assert "Traceback" not in done.stderr and "WorkflowError" not in done.stderr
+    written = {p.relative_to(tmp_path).parts[:2] for p in tmp_path.rglob("*") if p.is_file()}
+    assert written <= {("config.yaml",), (".snakemake", "log")}, written
 
 
 def test_failed_job_log_holds_its_cause(tmp_path):
@@ -337,6 +370,51 @@ def test_interrupted_run_resumes_with_complete_files(smoke_dir, tmp_path, sig):
         pq.read_table(run)  # every run file is complete and readable
     for name in ("results/summary/smoke_exp3g.parquet", "figures/exponents.csv"):
         assert (tmp_path / name).read_bytes() == (smoke_dir / name).read_bytes(), name
+
+
+def test_ctrl_c_ends_each_interrupted_job_in_one_line(tmp_path):
+    """SIGINT to the process group (Ctrl-C in a terminal) mid-way through a run job: the job says, in one line
+    on stderr and in its log, which job was interrupted and that its output was not written — no traceback
+    (Snakemake prints the failed job's log) — and leaves nothing truncated."""
+    config_path = tmp_path / "long.yaml"
+    config_path.write_text(LONG_RUN_CONFIG)
+    target = "results/runs/long/exp3g/paper/part~0"
+    profile = str(REPO / "profiles" / "default")
+    cmd = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--profile", profile,
+           "--configfile", str(config_path), "--cores", "1", target]  # fmt: skip
+    process = subprocess.Popen(
+        cmd,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # Ctrl-C as in a terminal
+    )
+    log_path = tmp_path / "logs/runs/long/exp3g/paper/part~0.log"
+    deadline = time.monotonic() + 300
+    try:
+        while "T=20000000" not in (log_path.read_text() if log_path.exists() else ""):
+            assert process.poll() is None, "the run finished before it could be interrupted"
+            assert time.monotonic() < deadline, "the long run did not start within 300 s"
+            time.sleep(0.05)
+        time.sleep(0.5)  # well inside the long run
+        os.killpg(process.pid, signal.SIGINT)
+        output, _ = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode != 0
+    line = "regretlab: job interrupted, output not written: rule=bandit_run regime=long algorithm=exp3g"
+    assert "Traceback" not in output and "KeyboardInterrupt" not in output, output
+    assert line in output, output
+    log = log_path.read_text()
+    assert line in log and "Traceback" not in log, log
+    # The interrupted run wrote nothing, not even a temporary file; Snakemake marks the job incomplete.
+    assert not (tmp_path / target / "cliques_2x3/T~20000000").exists()
+    assert not list(tmp_path.rglob("*.tmp")), "a temporary file was left behind"
+    assert list((tmp_path / ".snakemake/incomplete").iterdir())
 
 
 # ---- Reruns only of what changed: the library files a job runs are its inputs (regretlab.imports), and its

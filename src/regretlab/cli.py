@@ -34,7 +34,14 @@ from regretlab.bandits import instance as bandit_instance
 from regretlab.bandits import simulate as bandit_simulate
 from regretlab.checks import run_problems
 from regretlab.cmdp import runs as cmdp_runs
-from regretlab.config import SCALES, ConfigError, load_schema, require_scale, validate_config
+from regretlab.config import (
+    SCALES,
+    ConfigError,
+    load_schema,
+    require_scale,
+    validate_config,
+    yaml_error_line,
+)
 from regretlab.cost import estimate, format_estimate
 from regretlab.kinds import KINDS
 from regretlab.names import did_you_mean, not_one_of
@@ -102,7 +109,7 @@ EPILOG = """examples:
 
 regretlab COMMAND --help lists the command's options and their choices."""
 #: What ``regretlab list`` can list.
-LISTS = ("algorithms", "bounds", "families", "regimes")
+LISTS = tuple(listing.LISTS)
 
 
 def _algorithm_choices() -> str:
@@ -129,7 +136,11 @@ def _parser() -> argparse.ArgumentParser:
         "entries in full (e.g. regretlab list bounds theorem2_bound).",
     )
     listing.add_argument(
-        "what", choices=LISTS, metavar="WHAT", help=f"what to list: one of {', '.join(LISTS)}"
+        "what",
+        nargs="?",
+        choices=LISTS,
+        metavar="WHAT",
+        help=f"what to list: one of {', '.join(LISTS)} (none: say what each shows)",
     )
     listing.add_argument(
         "names", nargs="*", metavar="NAME", help="entries to print in full (default: all, briefly)"
@@ -223,7 +234,7 @@ def load_config(path: str, schema: str) -> dict:
     try:
         config = yaml.safe_load(text)
     except yaml.YAMLError as error:
-        raise ConfigError(f"--config: {path!r} is not valid YAML: {' '.join(str(error).split())}") from None
+        raise ConfigError(f"--config: {path!r} is not valid YAML: {yaml_error_line(error)}") from None
     if not Path(schema).is_file():
         raise ConfigError(f"--schema: no schema file at {schema!r} (run from the repository root)")
     return validate_config(config, schema)
@@ -363,7 +374,9 @@ def _run_summary(args: argparse.Namespace) -> str:
 
 
 def _list(args: argparse.Namespace) -> str:
-    """``regretlab list WHAT [NAME ...]``."""
+    """``regretlab list [WHAT [NAME ...]]``."""
+    if args.what is None:
+        return listing.list_lists()
     if args.what == "algorithms":
         return listing.list_algorithms(args.names)
     if args.what == "bounds":

@@ -13,6 +13,7 @@ runs (the Snakefile calls :func:`validate_config` when it is parsed, before the 
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,6 +85,13 @@ def _unexpected_fields(error: jsonschema.ValidationError, allowed: list[str]) ->
     return f"; {', '.join(h.replace('; did', ': did') for h in hints)}" if hints else ""
 
 
+#: The schema's name patterns in words. A name becomes a path component, a figure's file name and part of a
+#: Snakemake wildcard's regex, so it is kept to these characters.
+PATTERN_WORDS = {"^[A-Za-z0-9_]+$": "letters, digits and _ only"}
+#: What the keys of a mapping field name, for an error about a key.
+NAMED_BY_KEY = {"regimes": "regime", "instances": "instance"}
+
+
 def _describe(error: jsonschema.ValidationError, config: dict) -> str:
     """One line naming the field, the problem and, where the schema lists them, the allowed values (with the
     ones close to a misspelt name)."""
@@ -101,6 +109,10 @@ def _describe(error: jsonschema.ValidationError, config: dict) -> str:
     elif error.validator in ("minItems", "minProperties"):
         unit = "item" if error.validator == "minItems" else "entry"
         message += f"; expected at least {error.validator_value} {unit}"
+    elif error.validator == "pattern" and error.validator_value in PATTERN_WORDS:
+        names = "propertyNames" in error.schema_path and error.absolute_path
+        what = f"{NAMED_BY_KEY.get(error.absolute_path[-1], 'entry')} name " if names else ""
+        message = f"{what}{error.instance!r} must be {PATTERN_WORDS[error.validator_value]}"
     return f"config field {_field(error.absolute_path)}: {message}"
 
 
@@ -143,6 +155,42 @@ def _with_defaults(validator_class):
         yield from validate_properties(validator, properties, instance, schema)
 
     return jsonschema.validators.extend(validator_class, {"properties": set_defaults})
+
+
+def yaml_error_line(error: yaml.YAMLError) -> str:
+    """A YAML syntax error in one line: where (line and column, counted from 1, as an editor counts them)
+    and what, with where the construct it broke began (``… (while parsing a flow sequence at line 3,
+    column 6)``)."""
+    if not isinstance(error, yaml.MarkedYAMLError) or error.problem_mark is None:
+        return " ".join(str(error).split())
+    mark = error.problem_mark
+    line = f"line {mark.line + 1}, column {mark.column + 1}: {' '.join(str(error.problem).split())}"
+    if error.context and error.context_mark is not None and error.context_mark.line != mark.line:
+        where = error.context_mark
+        line += f" ({error.context} at line {where.line + 1}, column {where.column + 1})"
+    elif error.context:
+        line += f" ({error.context})"
+    return line
+
+
+def config_syntax_problem(path: str | os.PathLike) -> str | None:
+    """None when the config file at ``path`` parses as Snakemake reads one (JSON, else YAML) or is absent;
+    else one line, ``'<path>' is not valid YAML: line L, column C: <problem>``. Snakemake's own message
+    names no line ("Config file is not valid JSON or YAML"), so the Snakefile calls this first."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    try:
+        json.loads(text)
+        return None
+    except ValueError:
+        pass
+    try:
+        yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        return f"{str(path)!r} is not valid YAML: {yaml_error_line(error)}"
+    return None
 
 
 def load_schema(schema_path: str | os.PathLike) -> dict:

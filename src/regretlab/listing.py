@@ -12,6 +12,7 @@
 
 Each takes optional names; with names, it prints those entries in full, and an unknown name is a
 :class:`~regretlab.config.ConfigError` listing the allowed ones and the close ones ("did you mean").
+:func:`list_lists` says what these are (``regretlab list`` alone).
 """
 
 from __future__ import annotations
@@ -26,6 +27,14 @@ from regretlab.config import ConfigError, presets_of
 from regretlab.kinds import KINDS, algorithm_spec
 from regretlab.names import not_one_of
 from regretlab.theory import BOUNDS
+
+#: What ``regretlab list WHAT`` can list, each with what it shows.
+LISTS = {
+    "algorithms": "every kind's algorithms: constants presets, the feedback graphs they are valid on",
+    "bounds": "every bound: its metric, explicit or rate, upper or lower, where the paper states it",
+    "families": "graph families, loss kinds and CMDP families, with their parameters",
+    "regimes": "the regimes a config holds (--config FILE, default config.yaml) at a scale",
+}
 
 
 def _table(header: list[str], rows: list[list[str]], indent: str = "") -> list[str]:
@@ -54,6 +63,18 @@ def _algorithm(name: str) -> tuple[str, str, str]:
         graph_class = spec.graph_class
         return graph_class, GRAPH_CLASSES[graph_class].description, spec.description
     return "-", "layered loop-free CMDPs (paper 000 §3)", algorithm_spec(name).description
+
+
+def list_lists() -> str:
+    """What can be listed, one line each, and how to list it."""
+    rows = [[what, description] for what, description in LISTS.items()]
+    return "\n".join(
+        [
+            "regretlab list WHAT [NAME ...] lists one of:",
+            *_table(["WHAT", "what it shows"], rows, indent="  "),
+            "With names, those entries in full (e.g. regretlab list bounds theorem2_bound).",
+        ]
+    )
 
 
 def list_algorithms(names: list[str] | None = None) -> str:

@@ -214,6 +214,36 @@ def test_explicit_bounds_say_whose_constants_they_have():
     assert "at the tuned preset's η, not the paper's η" in footer and "paper's constants" not in footer
 
 
+def test_two_explicit_bounds_on_one_algorithm_are_told_apart_in_the_legend():
+    """Theorem 7's regret bound and its corrected version, both explicit, on PDGD-OPS in one panel: each
+    has its own legend entry (name and formula) and its own line style; a single bound keeps the shared
+    entry alone."""
+    rows = []
+    for name, factor in (("theorem7_regret", 10), ("theorem7_regret_corrected", 20)):
+        rows += [
+            {**row, "bound_value": factor * row["mean"], "bound_label": f"{name} formula"}
+            for row in point_rows("pdgd_ops", "paper", "i", [1000, 10_000], name, True, ["holds", "holds"])
+        ]
+    summary = pd.DataFrame(rows).assign(metric="regret")
+    fig = draw_figure(summary, hand_made_exponents().iloc[:0])
+    try:
+        handles = fig.legends[0].legend_handles
+        labels = [" ".join(text.get_text().split()) for text in fig.legends[0].get_texts()]  # wrapped
+        told = [i for i, label in enumerate(labels) if label.startswith("theorem7_regret")]
+        assert [labels[i] for i in told] == [
+            "theorem7_regret: theorem7_regret formula",
+            "theorem7_regret_corrected: theorem7_regret_corrected formula",
+        ], labels
+        assert handles[told[0]].get_linestyle() != handles[told[1]].get_linestyle()
+        drawn = {line.get_linestyle() for line in _lines(fig.axes[0]) if len(line.get_xdata()) == 2}
+        assert {handles[i].get_linestyle() for i in told} <= drawn  # the lines drawn are those of the legend
+        assert "explicit bound, paper's constants" in labels
+    finally:
+        _close(fig)
+    _, labels = footer_and_legend(summary[summary["bound_name"] == "theorem7_regret"])
+    assert not any(label.startswith("theorem7_regret") for label in labels)
+
+
 def test_a_bound_off_every_axis_gets_no_legend_entry():
     """Theorem 2's vacuous bound was in the legend though only "off the axis" was drawn."""
     summary = pd.DataFrame(
@@ -388,6 +418,25 @@ def test_a_declined_fit_says_why_in_the_title():
         import matplotlib.pyplot as plt
 
         plt.close(fig)
+
+
+def test_a_curve_without_a_theory_exponent_says_no_theory_nan():
+    """A baseline drawn without a bound has a fitted slope but no theory exponent (NaN): the title gives the
+    slope and no "theory nan"."""
+    baseline = point_rows("exp3_blind", "paper", "fixed_gap", HORIZONS, "", False, ["no bound"] * 3)
+    summary = pd.DataFrame(baseline).assign(bound_value=np.nan, direction="none")
+    exponents = (
+        hand_made_exponents()
+        .iloc[:1]
+        .assign(algorithm="exp3_blind", instance="fixed_gap", theory_exponent=np.nan, bound_explicit=False)
+    )
+    fig = draw_figure(summary, exponents)
+    try:
+        titles = [ax.get_title() for ax in fig.axes]
+        assert any("paper: slope 0.50 [0.45, 0.55]" in title for title in titles), titles
+        assert not any("nan" in title for title in titles), titles
+    finally:
+        _close(fig)
 
 
 def test_a_bound_far_past_the_trivial_one_is_clipped_off_the_axis_with_a_note():

@@ -62,6 +62,9 @@ UNIFORM_GREY = "#7a7a7a"
 EXPLICIT_BOUND_COLOUR = "#1a1a1a"
 RATE_COLOUR = "#8c8c8c"
 VACUOUS_ALPHA = 0.3
+#: Line styles telling apart the bounds of one kind (direction, explicit or not) that one algorithm draws in
+#: one panel, in bound-name order; the first keeps its kind's style. Dotted is the trivial bound's.
+TOLD_APART_LINESTYLES = ("--", (0, (6, 1.5, 1, 1.5)), (0, (1, 1.5, 4, 1.5)))
 #: How footers write the learner parameters bounds are evaluated at (any other by its name).
 PARAMETER_SYMBOLS = {"eta": "η", "eta_bar": "η̄", "delta": "δ", "gamma": "γ", "eta_start": "η₁"}
 #: The swept variables that are not metrics, by name: their axis label given the kind's time unit.
@@ -220,7 +223,8 @@ def _slope_text(exponents: pd.DataFrame, curve: pd.DataFrame) -> str:
     text = f"{first['constants']}: slope {r['exponent']:.2f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}]"
     if pd.notna(r.get("bound_slope", np.nan)):
         text += f", bound {r['bound_slope']:.2f}"
-    text += f", theory {r['theory_exponent']:g}"
+    if pd.notna(r["theory_exponent"]):  # NaN: no bound, or none with an exponent in this x
+        text += f", theory {r['theory_exponent']:g}"
     return text + (" — REJECTED over the measured range" if r.get("rate_verdict") == REJECTED else "")
 
 
@@ -306,6 +310,9 @@ class Drawn:
         trivial: some panel draws the trivial bound.
         uniform: some panel draws uniform play's value (the null learner, ``null_uniform``).
         rejected: some panel has a rate whose fitted slope is rejected over the measured range.
+        told_apart: ``(direction, explicit, bound_name, linestyle) → legend label`` of every visible bound
+            drawn in a panel next to another of its kind on the same algorithm (the legend lists each, else
+            they would share their kind's one entry).
     """
 
     bound_styles: set[tuple[str, bool]] = field(default_factory=set)
@@ -316,12 +323,15 @@ class Drawn:
     trivial: bool = False
     uniform: bool = False
     rejected: bool = False
+    told_apart: dict[tuple[str, bool, str, object], str] = field(default_factory=dict)
 
 
-def _draw_bound(ax, rows: pd.DataFrame) -> None:
+def _draw_bound(ax, rows: pd.DataFrame, linestyle=None) -> None:
     """One bound along the curve's points (sorted by x), faded where its verdict is ``vacuous`` or
-    ``implied``; an informative point between faded ones (no informative segment to draw) gets a tick."""
+    ``implied``; an informative point between faded ones (no informative segment to draw) gets a tick.
+    ``linestyle`` replaces its kind's (:data:`TOLD_APART_LINESTYLES`)."""
     style = _bound_style(rows["direction"].iloc[0], bool(rows["bound_explicit"].iloc[0]))
+    style |= {"linestyle": linestyle} if linestyle is not None else {}
     faded = rows["verdict"].isin(["vacuous", "implied"]).to_numpy()
     x, y = rows["x"].to_numpy(), rows["bound_value"].to_numpy()
     ax.plot(x, y, alpha=VACUOUS_ALPHA if faded.any() else 1.0, zorder=1, **style)
@@ -349,10 +359,29 @@ def _family_label(family: str, algorithm: str | None = None) -> str:
     return constants if name == algorithm else f"{name} ({constants})"
 
 
-def _record_visible(ax, bounds: list[pd.DataFrame], drawn: Drawn) -> None:
-    """Add to ``drawn`` the bounds with a point inside the axes' final y-range."""
+def _told_apart(bounds: list[pd.DataFrame]) -> list:
+    """The line style of each of a panel's bounds where one algorithm draws others of its kind (the first its
+    kind's own, the next ones :data:`TOLD_APART_LINESTYLES`), else None."""
+    kinds = [
+        (r["algorithm"].iloc[0], r["direction"].iloc[0], bool(r["bound_explicit"].iloc[0])) for r in bounds
+    ]
+    styles = []
+    for i, (_, direction, explicit) in enumerate(kinds):
+        nth = kinds[:i].count(kinds[i])
+        if kinds.count(kinds[i]) == 1:
+            styles.append(None)
+        elif nth == 0:
+            styles.append(_bound_style(direction, explicit)["linestyle"])
+        else:
+            styles.append(TOLD_APART_LINESTYLES[(nth - 1) % len(TOLD_APART_LINESTYLES)])
+    return styles
+
+
+def _record_visible(ax, bounds: list[pd.DataFrame], drawn: Drawn, linestyles: list) -> None:
+    """Add to ``drawn`` the bounds with a point inside the axes' final y-range (``linestyles``: those of
+    :func:`_told_apart`)."""
     low, high = ax.get_ylim()
-    for rows in bounds:
+    for rows, linestyle in zip(bounds, linestyles, strict=True):
         y = rows["bound_value"].to_numpy(dtype=float)
         shown = np.isfinite(y) & (y >= low) & (y <= high)
         if not shown.any():
@@ -362,6 +391,10 @@ def _record_visible(ax, bounds: list[pd.DataFrame], drawn: Drawn) -> None:
         drawn.visible_bounds.add((first["algorithm"], first["bound_name"]))
         if first["bound_explicit"]:
             drawn.explicit_bounds.add(first["bound_name"])
+        if linestyle is not None:
+            label = textwrap.fill(f"{first['bound_name']}: {first['bound_label']}", 44)
+            kind = (first["direction"], bool(first["bound_explicit"]))
+            drawn.told_apart[(*kind, first["bound_name"], linestyle)] = label
         drawn.vacuous |= bool((rows["verdict"].to_numpy()[shown] == "vacuous").any())
         drawn.implied |= bool((rows["verdict"].to_numpy()[shown] == "implied").any())
 
@@ -406,7 +439,9 @@ def _draw_panel(
         presets = list(bound_rows["constants"].unique())
         chosen = "paper" if "paper" in presets else sorted(presets)[0]
         bounds.append(bound_rows[bound_rows["constants"] == chosen].sort_values("x"))
-        _draw_bound(ax, bounds[-1])
+    linestyles = _told_apart(bounds)
+    for rows, linestyle in zip(bounds, linestyles, strict=True):
+        _draw_bound(ax, rows, linestyle)
     any_vacuous = any((rows["verdict"] == "vacuous").any() for rows in bounds)
     violated = data[data["verdict"] == "violated"]  # of every preset, not only the one whose bound is drawn
     if not violated.empty:
@@ -441,7 +476,7 @@ def _draw_panel(
             va="top",
             color=RATE_COLOUR,
         )
-    _record_visible(ax, bounds, drawn)
+    _record_visible(ax, bounds, drawn, linestyles)
     return slopes
 
 
@@ -559,7 +594,11 @@ def legend_handles(summary: pd.DataFrame, drawn: Drawn, colours: dict[str, str])
             label += " (lower)" if row.direction == "lower" else ""
         else:
             label = "rate, unit constant" + (" (lower)" if row.direction == "lower" else "")
-        handles.append(Line2D([], [], label=label, **_bound_style(row.direction, bool(row.bound_explicit))))
+        style = _bound_style(row.direction, bool(row.bound_explicit))
+        handles.append(Line2D([], [], label=label, **style))
+        for (direction, explicit, _, linestyle), told in drawn.told_apart.items():  # this kind's, told apart
+            if (direction, explicit) == (row.direction, bool(row.bound_explicit)):
+                handles.append(Line2D([], [], label=told, **(style | {"linestyle": linestyle})))
     if drawn.vacuous:
         handles.append(
             Line2D([], [], color=EXPLICIT_BOUND_COLOUR, alpha=VACUOUS_ALPHA, label="vacuous bound")
