@@ -885,13 +885,8 @@ def markdown(table: pd.DataFrame) -> str:
             "why": unchecked["why"],
         }
     )
-    return (
-        "# Evidence: every claim, tested where it speaks\n\n"
-        + legend
-        + to_markdown(lines)
-        + "\n\n## Claims without a check\n\n"
-        + to_markdown(rest)
-    )
+    text = "# Evidence: every claim, tested where it speaks\n\n" + legend + to_markdown(lines)
+    return text + ("\n\n## Claims without a check\n\n" + to_markdown(rest) if len(rest) else "")
 
 
 def write_evidence_table(
