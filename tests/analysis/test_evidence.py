@@ -398,8 +398,8 @@ def test_only_the_presets_a_theorem_covers_are_counted_and_the_others_are_shown(
     outcome = evidence._outcome(items)
     # The rejected slope comes first: a failure over the measured range is never hidden behind a pass.
     assert outcome.startswith(
-        "not counted (tuned constants, not the theorem's): rejected over the measured range: 0.95 [0.94, 0.97] "
-        "vs 0.75, accepts ≤ 0.85; consistent: 0.75"
+        "not counted (tuned constants, not the theorem's): rejected over the measured range: "
+        "0.95 [0.94, 0.97] vs 0.75, accepts ≤ 0.85; consistent: 0.75"
     )
     assert evidence._count_blocks(items) == "speaks only at constants the theorem does not cover 2"
     # The same curves with the paper's constants are counted, and so are tuned ones for a claim that holds
