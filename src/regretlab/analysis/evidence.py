@@ -820,7 +820,7 @@ def headline(table: pd.DataFrame) -> str:
 
 def markdown(table: pd.DataFrame) -> str:
     """The compact Markdown of the evidence table (one row per claim, short cells) and its legend."""
-    n = counts(table)
+    n, title = counts(table), headline(table)
     unchecked = table[table["check"].isin(UNCHECKED)]
     table = table[~table["check"].isin(UNCHECKED)]
     lines = pd.DataFrame(
@@ -853,7 +853,7 @@ def markdown(table: pd.DataFrame) -> str:
     )  # fmt: skip
     legend = " ".join(
         [
-            f"**{headline(table)}.** {n['construction']} construction checks (true for every policy",
+            f"**{title}.** {n['construction']} construction checks (true for every policy",
             f"sequence: they catch bugs, not learners) and {n['alternative']} lower bound (power against the",
             f"alternative it names) are counted apart; {n['proof_internal']} claims have no check",
             "(proof-internal, or about quantities the runs do not record: the reason given);",
