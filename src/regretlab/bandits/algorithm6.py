@@ -56,15 +56,11 @@ from regretlab.kernels import kernel
 ETA_BAR_CAP = 1.0 / 25.0
 
 
-def eta_bar_of(eta: float, s: int) -> float:
-    """η̄ = min{s^{−2/3} η^{4/3}, 1/25} (line 1093, capped for Lemma 6; see the module docstring)."""
-    return min(s ** (-2.0 / 3.0) * eta ** (4.0 / 3.0), ETA_BAR_CAP)
-
-
 @kernel
 def set_epoch(eta, s, rates):
-    """``rates = [η, η̄, θ = √η̄, μ = η√η̄/s]`` of an epoch with learning rate ``eta`` (η̄ capped at 1/25)."""
-    eta_bar = min(s ** (-2.0 / 3.0) * eta ** (4.0 / 3.0), 1.0 / 25.0)
+    """``rates = [η, η̄, θ = √η̄, μ = η√η̄/s]`` of an epoch with learning rate ``eta``: η̄ = min{s^{−2/3}
+    η^{4/3}, :data:`ETA_BAR_CAP`} (line 1093, capped for Lemma 6; see the module docstring)."""
+    eta_bar = min(s ** (-2.0 / 3.0) * eta ** (4.0 / 3.0), ETA_BAR_CAP)
     rates[0] = eta
     rates[1] = eta_bar
     rates[2] = math.sqrt(eta_bar)
