@@ -266,7 +266,8 @@ class ConfidenceSetProjector:
         self.flow_multipliers = np.zeros(self._flow_rhs.size)
         self._P_t = np.zeros(n)
         self._epsilon = np.zeros(n_pairs)
-        # Pieces of every pair's projection Π_K (see _evaluate): two slots per pair, the one in use in _where.
+        # Pieces of every pair's projection Π_K (flow_newton.Pieces): two slots per pair, the one in use in
+        # _where.
         d = int(np.diff(self._starts).max())
         self._pieces = empty_pieces(n_pairs, d)
         self._where = np.zeros(n_pairs, dtype=np.int64)
