@@ -2,7 +2,7 @@
 
 numba keys a cached function by its own source file's modification time and size only: after an edit of a file
 whose functions a kernel of another file calls, inlines or reads constants from (``bandits/omd.py``'s steps
-are inlined into every OMD learner's round, ``cmdp/projection.py``'s Newton steps into the PDGD-OPS episode),
+are inlined into every OMD learner's round, ``cmdp/flow_newton.py``'s Newton steps into the PDGD-OPS episode),
 numba would load the caller's old machine code and the run would silently play the old code
 (``tests/test_numba_cache.py`` shows it). So :func:`use_source_keyed_cache`, called by
 ``regretlab/__init__.py`` before anything imports numba, points numba's cache (``NUMBA_CACHE_DIR``) at

@@ -75,9 +75,6 @@ def test_unit_constant_rates():
     assert rate5.value == 800.0 and not rate5.explicit and rate5.exponent == 0.5
     rate6 = bounds.theorem6_rate(T)
     assert rate6.value == pytest.approx(100**0.75) and not rate6.explicit and rate6.exponent == 0.75
-    reward, violation = bounds.theorem7_rates(T, M, L, RHO, 1.5)
-    assert reward.value == pytest.approx(75.0) and reward.exponent == 1.0
-    assert violation.value == 800.0 and violation.exponent == 0.5 and not violation.explicit
 
 
 def all_bounds(horizon):
@@ -93,7 +90,6 @@ def all_bounds(horizon):
         *bounds.theorem7(horizon, DELTA, L, X, A, M, RHO, 1.5, True)[:2],
         bounds.theorem5_rate(horizon, M, L, RHO),
         bounds.theorem6_rate(horizon),
-        *bounds.theorem7_rates(horizon, M, L, RHO, 1.5),
     ]
     return values
 

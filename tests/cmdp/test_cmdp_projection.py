@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from numba import njit
 from scipy.optimize import linprog
 
-from regretlab.cmdp import projection
+from regretlab.cmdp import pair_projection, projection
 from regretlab.cmdp.occupancy import (
     layer_of_state,
     layer_slices,
@@ -308,7 +308,7 @@ def test_pair_projection_matches_cvxpy_and_certifies_its_multipliers(d):
         p_bar = [rng.dirichlet(np.ones(d)), np.zeros(d), rng.dirichlet(np.ones(d)) * 0.7][trial % 3]
         eps = rng.choice([0.05, 0.3, 1.0, 3.0]) if trial % 3 != 1 else rng.choice([0.5, 1.5])
         z = rng.normal(size=d) * rng.choice([0.01, 1.0, 10.0])
-        k = projection._pair_active_set(z, p_bar, eps, x, N, u, work, 1e-14 * max(1.0, np.abs(z).max()))
+        k = pair_projection._pair_active_set(z, p_bar, eps, x, N, u, work, 1e-14 * max(1.0, np.abs(z).max()))
         assert k >= 0
         v, w = cp.Variable(d, nonneg=True), cp.Variable(d)
         deviation = v - p_bar * cp.sum(v)
@@ -329,7 +329,8 @@ def test_pair_projection_matches_cvxpy_and_certifies_its_multipliers(d):
         assert np.all(u[:k] >= -1e-12)
         np.testing.assert_allclose(x, z + normals @ u[:k], atol=1e-12 * max(1.0, np.abs(z).max()))
         np.testing.assert_allclose(normals.T @ x, 0.0, atol=1e-12 * max(1.0, np.abs(z).max()))
-        assert x.min() >= -1e-12 and projection._budget(x, p_bar, eps) <= 1e-12 * max(1.0, np.abs(z).max())
+        scale = max(1.0, np.abs(z).max())
+        assert x.min() >= -1e-12 and pair_projection.budget_excess(x, p_bar, eps) <= 1e-12 * scale
 
 
 @pytest.mark.parametrize("d", [1, 3, 5, 20])
@@ -343,9 +344,9 @@ def test_zero_piece_check_matches_the_cone_support_lp(d):
         eps = rng.choice([0.05, 0.3, 0.9, 1.0, 2.5])
         z = rng.normal(size=d) - rng.choice([0.0, 0.5, 2.0])
         expected = cone_support(z, p_bar, eps) <= 1e-12
-        assert projection._zero_is_projection(z, p_bar, eps, 1e-12) == expected
+        assert pair_projection.zero_is_projection(z, p_bar, eps, 1e-12) == expected
     # P̄ summing to neither 0 nor 1: undecided (the active-set method decides).
-    assert not projection._zero_is_projection(np.ones(d), np.full(d, 0.5 / d), 0.3, 1e-12)
+    assert not pair_projection.zero_is_projection(np.ones(d), np.full(d, 0.5 / d), 0.3, 1e-12)
 
 
 @njit
@@ -359,7 +360,7 @@ def numba_argsort(z):
     st.lists(
         st.sampled_from([-1.0, -0.0, 0.0, 0.5, 2.0, np.nan, -np.inf, np.inf]) | st.floats(-3, 3),
         min_size=1,
-        max_size=projection._SMALL_SORT,
+        max_size=pair_projection._SMALL_SORT,
     )
 )
 def test_selection_order_is_numbas_argsort_order(values):
@@ -368,7 +369,7 @@ def test_selection_order_is_numbas_argsort_order(values):
     z = np.array(values)
     order, j = [], -1
     for _ in range(z.size):
-        j = projection._next_in_order(z, j)
+        j = pair_projection._next_in_order(z, j)
         order.append(j)
     assert order == numba_argsort(z).tolist()
 

@@ -74,6 +74,7 @@ Readings:
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -83,7 +84,7 @@ from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.kernels import kernel
 
-# Indices into the learner's integer state (an array, so the compiled kernel can update it in place).
+# Indices into stage 1's progress array (an array, so the compiled kernel can update it in place).
 _META_EPOCH = 0  # m, the current meta-epoch (1-based)
 _EPOCHS = 1  # epochs begun so far in stage 1, over all meta-epochs
 _STAGE2_START = 2  # first round of stage 2; 0 while stage 1 runs
@@ -116,34 +117,61 @@ def _reset_epoch(p, p_hat, epoch_sums):
         epoch_sums[i] = 0.0
 
 
+class Stage1Setup(NamedTuple):
+    """The constants of stage 1 (Theorem 14's tuning).
+
+    Attributes:
+        clique_of: ``(K,)`` int64, the clique of the partition {C_1, …, C_κ} each arm belongs to.
+        eta_init: η_init = 1/(4κ), the η of a meta-epoch's first epoch (R3).
+        eps_init: ε = 1/(2κ), the clipping threshold of a meta-epoch's first epoch (R3).
+        eta_floor: √(1/(αT)): a halved η at most this ends the meta-epoch (R4).
+        n_meta_epochs: ⌊log₂ T⌋, the meta-epochs before stage 2 (R7).
+        horizon: T.
+        adjacency: ``(K, K)`` bool, ``adjacency[j, i]`` iff j observes i.
+    """
+
+    clique_of: np.ndarray
+    eta_init: float
+    eps_init: float
+    eta_floor: float
+    n_meta_epochs: int
+    horizon: int
+    adjacency: np.ndarray
+
+
+class Stage1State(NamedTuple):
+    """Stage 1's state, updated in place by :func:`play_stage1` (the last two arrays are per-round buffers).
+
+    Attributes:
+        p: ``(K,)`` p_t, the clipped distribution played (R1).
+        p_hat: ``(K,)`` p̂_t, the unclipped OMD state (R6).
+        epoch_sums: ``(K,)`` Σ_{τ=T_λ+1}^{t} ℓ̂_{τ,i} of the current epoch (R6, the doubling test).
+        rates: ``(2,)`` ``[η, ε]`` of the current epoch.
+        progress: ``(3,)`` int64, indexed by ``_META_EPOCH``, ``_EPOCHS`` and ``_STAGE2_START``.
+        clique_mass: ``(κ,)`` scratch for the cliques' p̂-masses (R1).
+        loss_est: ``(K,)`` scratch for ℓ̂_t (R5).
+    """
+
+    p: np.ndarray
+    p_hat: np.ndarray
+    epoch_sums: np.ndarray
+    rates: np.ndarray
+    progress: np.ndarray
+    clique_mass: np.ndarray
+    loss_est: np.ndarray
+
+
 @kernel
-def play_stage1(
-    p,
-    p_hat,
-    epoch_sums,
-    rates,
-    state,
-    clique_of,
-    clique_mass,
-    eta_init,
-    eps_init,
-    eta_floor,
-    n_meta_epochs,
-    horizon,
-    adjacency,
-    losses,
-    uniforms,
-    t0,
-    loss_est,
-    cum_loss,
-    sums,
-    checkpoints,
-    position,
-    records,
-):
-    """Rounds ``t0+1 …`` of Algorithm 5's first stage (see the module docstring), until the chunk ends or
-    stage 2 starts. Updates ``p``, ``p̂``, the epoch's sums of ℓ̂, ``rates = [η, ε]`` and ``state`` in place;
-    allocates nothing. Returns the number of rounds played (fewer than the chunk's if stage 2 starts)."""
+def play_stage1(setup, state, losses, uniforms, t0, cum_loss, sums, checkpoints, position, records):
+    """Rounds ``t0+1 …`` of Algorithm 5's first stage (see the module docstring) with losses
+    ``losses (n, K)`` and one uniform per round ``uniforms (n,)``, until the chunk ends or stage 2 starts.
+    Updates ``state`` (:class:`Stage1State`) and the tracker's arrays in place; allocates nothing. Returns the
+    number of rounds played (fewer than the chunk's if stage 2 starts)."""
+    clique_of, adjacency = setup.clique_of, setup.adjacency
+    horizon, n_meta_epochs = setup.horizon, setup.n_meta_epochs
+    eta_init, eps_init, eta_floor = setup.eta_init, setup.eps_init, setup.eta_floor
+    p, p_hat, epoch_sums, rates = state.p, state.p_hat, state.epoch_sums, state.rates
+    progress, clique_mass, loss_est = state.progress, state.clique_mass, state.loss_est
     k = p.shape[0]
     kappa = clique_mass.shape[0]
     eta = rates[0]
@@ -181,15 +209,15 @@ def play_stage1(
             if t == horizon:  # the game is over: nothing begins after round T
                 break
             if eta <= eta_floor:
-                if state[_META_EPOCH] == n_meta_epochs:
-                    state[_STAGE2_START] = t + 1
+                if progress[_META_EPOCH] == n_meta_epochs:
+                    progress[_STAGE2_START] = t + 1
                     rates[0] = eta
                     rates[1] = eps
                     return r + 1
-                state[_META_EPOCH] += 1
+                progress[_META_EPOCH] += 1
                 eta = eta_init
                 eps = eps_init
-            state[_EPOCHS] += 1
+            progress[_EPOCHS] += 1
             _reset_epoch(p, p_hat, epoch_sums)
     rates[0] = eta
     rates[1] = eps
@@ -245,16 +273,26 @@ class Algorithm5:
         self.eta_floor = math.sqrt(1.0 / (alpha * horizon))
         self.n_meta_epochs = horizon.bit_length() - 1  # ⌊log₂ T⌋ (R7)
         self.horizon = horizon
-        self.p = np.full(k, 1.0 / k)
-        self.p_hat = np.full(k, 1.0 / k)
         # stage 2, from scratch: untouched until it starts, then fed this learner's uniforms (see play)
         self.stage2 = Theorem2(graph, horizon, rng, constants)
-        self._epoch_sums = np.zeros(k)
-        self._rates = np.array([self.eta_init, self.eps_init])  # [η, ε]
-        self._state = np.array([1, 1, 0], dtype=np.int64)  # see the _META_EPOCH … constants
-        self._clique_mass = np.zeros(self.kappa)
-        self._adjacency = np.ascontiguousarray(graph.adjacency)
-        self._loss_est = np.zeros(k)
+        self.setup = Stage1Setup(
+            clique_of=self.clique_of,
+            eta_init=self.eta_init,
+            eps_init=self.eps_init,
+            eta_floor=self.eta_floor,
+            n_meta_epochs=self.n_meta_epochs,
+            horizon=horizon,
+            adjacency=np.ascontiguousarray(graph.adjacency),
+        )
+        self.state = Stage1State(
+            p=np.full(k, 1.0 / k),
+            p_hat=np.full(k, 1.0 / k),
+            epoch_sums=np.zeros(k),
+            rates=np.array([self.eta_init, self.eps_init]),
+            progress=np.array([1, 1, 0], dtype=np.int64),  # see the _META_EPOCH … constants
+            clique_mass=np.zeros(self.kappa),
+            loss_est=np.zeros(k),
+        )
         self._rng = rng
         self.params: dict = {
             "eta_init": self.eta_init,
@@ -270,26 +308,36 @@ class Algorithm5:
         self.hypotheses = {"T_at_least_2K": horizon >= 2 * k}  # §2; Lemma 15 uses it for κε ≤ 1/2
 
     @property
+    def p(self) -> np.ndarray:
+        """``(K,)`` stage 1's played distribution p_t."""
+        return self.state.p
+
+    @property
+    def p_hat(self) -> np.ndarray:
+        """``(K,)`` stage 1's OMD state p̂_t."""
+        return self.state.p_hat
+
+    @property
     def eta(self) -> float:
         """The current η of stage 1."""
-        return float(self._rates[0])
+        return float(self.state.rates[0])
 
     @property
     def epsilon(self) -> float:
         """The current clipping threshold ε of stage 1."""
-        return float(self._rates[1])
+        return float(self.state.rates[1])
 
     @property
     def stage2_start(self) -> int | None:
         """The first round of stage 2, or None while stage 1 runs."""
-        start = int(self._state[_STAGE2_START])
+        start = int(self.state.progress[_STAGE2_START])
         return start if start > 0 else None
 
     def _record_progress(self) -> None:
         self.params.update(
             {
-                "meta_epochs": int(self._state[_META_EPOCH]),
-                "epochs": int(self._state[_EPOCHS]),
+                "meta_epochs": int(self.state.progress[_META_EPOCH]),
+                "epochs": int(self.state.progress[_EPOCHS]),
                 "stage2_started": self.stage2_start is not None,
                 "stage2_start_round": self.stage2_start,
                 "eta": self.eta,
@@ -306,26 +354,7 @@ class Algorithm5:
         uniforms = self._rng.random(losses.shape[0])
         played = 0
         if self.stage2_start is None:
-            played = play_stage1(
-                self.p,
-                self.p_hat,
-                self._epoch_sums,
-                self._rates,
-                self._state,
-                self.clique_of,
-                self._clique_mass,
-                self.eta_init,
-                self.eps_init,
-                self.eta_floor,
-                self.n_meta_epochs,
-                self.horizon,
-                self._adjacency,
-                losses,
-                uniforms,
-                t0,
-                self._loss_est,
-                *tracker.arrays(),
-            )
+            played = play_stage1(self.setup, self.state, losses, uniforms, t0, *tracker.arrays())
             self._record_progress()
         if played < losses.shape[0]:
             self.stage2.play_with_uniforms(losses[played:], uniforms[played:], t0 + played, tracker)

@@ -40,6 +40,7 @@ Choices where the text is ambiguous or breaks (docs/choices-paper001.md):
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -56,15 +57,11 @@ from regretlab.kernels import kernel
 ETA_BAR_CAP = 1.0 / 25.0
 
 
-def eta_bar_of(eta: float, s: int) -> float:
-    """η̄ = min{s^{−2/3} η^{4/3}, 1/25} (line 1093, capped for Lemma 6; see the module docstring)."""
-    return min(s ** (-2.0 / 3.0) * eta ** (4.0 / 3.0), ETA_BAR_CAP)
-
-
 @kernel
 def set_epoch(eta, s, rates):
-    """``rates = [η, η̄, θ = √η̄, μ = η√η̄/s]`` of an epoch with learning rate ``eta`` (η̄ capped at 1/25)."""
-    eta_bar = min(s ** (-2.0 / 3.0) * eta ** (4.0 / 3.0), 1.0 / 25.0)
+    """``rates = [η, η̄, θ = √η̄, μ = η√η̄/s]`` of an epoch with learning rate ``eta``: η̄ = min{s^{−2/3}
+    η^{4/3}, :data:`ETA_BAR_CAP`} (line 1093, capped for Lemma 6; see the module docstring)."""
+    eta_bar = min(s ** (-2.0 / 3.0) * eta ** (4.0 / 3.0), ETA_BAR_CAP)
     rates[0] = eta
     rates[1] = eta_bar
     rates[2] = math.sqrt(eta_bar)
@@ -99,36 +96,58 @@ def clip_on_s(p_hat, in_s, mu, out):
     return clipped
 
 
-@kernel
-def play_rounds(
-    p,
-    p_hat,
-    p_first,
-    in_s,
-    s,
-    rates,
-    lower,
-    epoch_sum,
-    counters,
-    reset_rounds,
-    adjacency,
-    losses,
-    uniforms,
-    t0,
-    loss_est,
-    grad,
-    cum_loss,
-    sums,
-    checkpoints,
-    position,
-    records,
-):
-    """Rounds ``t0+1 … t0+n`` of Algorithm 6 (steps 1–6 of the module docstring); allocates nothing.
+class Setup(NamedTuple):
+    """The constants of a run of Algorithm 6.
 
-    ``rates = [η, η̄, √η̄, μ]``; ``epoch_sum[i] = Σ_{τ in epoch} ℓ̂_{τ,i}``; ``counters = [resets, rounds
-    after which clipping removed at least one arm, arms clipped in total]``; ``reset_rounds`` receives the
-    rounds t after which a reset happened.
+    Attributes:
+        p_first: ``(K,)`` p_1 = 1/(2s) on S, 1/(2s̄) on S̄ (line 1090), where every epoch starts.
+        in_s: ``(K,)`` bool, the self-loop nodes S.
+        s: |S| (a float: it enters η̄ = s^{−2/3} η^{4/3} and μ = η√η̄/s).
+        lower: ``(K,)`` zeros, the lower bounds of Ω handed to the OMD step (Ω's only constraint is on Σ_S p).
+        adjacency: ``(K, K)`` bool, ``adjacency[j, i]`` iff j observes i.
     """
+
+    p_first: np.ndarray
+    in_s: np.ndarray
+    s: float
+    lower: np.ndarray
+    adjacency: np.ndarray
+
+
+class State(NamedTuple):
+    """The learner's state, updated in place by :func:`play_rounds` (the last two arrays are per-round
+    buffers).
+
+    Attributes:
+        p: ``(K,)`` p_t, the clipped distribution played (line 1108).
+        p_hat: ``(K,)`` p̂_t, the unclipped OMD iterate (line 1106).
+        rates: ``(4,)`` ``[η, η̄, √η̄, μ]`` of the current epoch (:func:`set_epoch`).
+        epoch_sum: ``(K,)`` Σ_{τ in epoch} ℓ̂_{τ,i} on S (line 1112; 0 on S̄).
+        counters: ``(3,)`` int64, [resets, rounds after which clipping removed at least one arm, arms
+            clipped in total].
+        reset_rounds: ``(R,)`` int64, the rounds t after which a reset happened (the first ``counters[0]``).
+        loss_est: ``(K,)`` scratch for ℓ̂_t.
+        grad: ``(K,)`` scratch for ℓ̂_t + a_t (line 1104).
+    """
+
+    p: np.ndarray
+    p_hat: np.ndarray
+    rates: np.ndarray
+    epoch_sum: np.ndarray
+    counters: np.ndarray
+    reset_rounds: np.ndarray
+    loss_est: np.ndarray
+    grad: np.ndarray
+
+
+@kernel
+def play_rounds(setup, state, losses, uniforms, t0, cum_loss, sums, checkpoints, position, records):
+    """Rounds ``t0+1 … t0+n`` of Algorithm 6 (steps 1–6 of the module docstring, lines 1093–1112) with
+    losses ``losses (n, K)`` and one uniform per round ``uniforms (n,)``; updates ``state`` (:class:`State`)
+    and the tracker's arrays in place and allocates nothing."""
+    p_first, in_s, s, lower, adjacency = setup.p_first, setup.in_s, setup.s, setup.lower, setup.adjacency
+    p, p_hat, rates, epoch_sum = state.p, state.p_hat, state.rates, state.epoch_sum
+    counters, reset_rounds, loss_est, grad = state.counters, state.reset_rounds, state.loss_est, state.grad
     k = p.shape[0]
     for r in range(losses.shape[0]):
         t = t0 + r + 1
@@ -203,20 +222,27 @@ class Algorithm6:
         self.in_s = graph.self_loops.copy()
         self.p_first = np.where(self.in_s, 1.0 / (2 * s), 1.0 / (2 * graph.s_bar))
         self.eta_start = min(1.0 / 5.0, 1.0 / s)
-        self.p = self.p_first.copy()
-        self.p_hat = self.p_first.copy()
-        self.rates = np.zeros(4)
-        set_epoch(self.eta_start, float(s), self.rates)
-        self.lower = np.zeros(k)
-        self.epoch_sum = np.zeros(k)
-        self.counters = np.zeros(3, dtype=np.int64)
+        rates = np.zeros(4)
+        set_epoch(self.eta_start, float(s), rates)
+        self.setup = Setup(
+            p_first=self.p_first,
+            in_s=self.in_s,
+            s=float(s),
+            lower=np.zeros(k),
+            adjacency=np.ascontiguousarray(graph.adjacency),
+        )
         # The λ-th reset needs s/η_λ² ≤ min_S Σ ℓ̂ ≤ T/μ_λ (ℓ̂ ≤ 1/μ_λ on the S arms kept), i.e.
-        # s^{−1/3}η_λ^{−1/3}
-        # ≤ T, so 2^{λ−1} ≤ s η_1 T³ ≤ T³: at most 3 log2(T) + 1 resets.
-        self.reset_rounds = np.zeros(3 * int(math.log2(horizon + 1)) + 8, dtype=np.int64)
-        self._adjacency = np.ascontiguousarray(graph.adjacency)
-        self._loss_est = np.zeros(k)
-        self._grad = np.zeros(k)
+        # s^{−1/3}η_λ^{−1/3} ≤ T, so 2^{λ−1} ≤ s η_1 T³ ≤ T³: at most 3 log2(T) + 1 resets.
+        self.state = State(
+            p=self.p_first.copy(),
+            p_hat=self.p_first.copy(),
+            rates=rates,
+            epoch_sum=np.zeros(k),
+            counters=np.zeros(3, dtype=np.int64),
+            reset_rounds=np.zeros(3 * int(math.log2(horizon + 1)) + 8, dtype=np.int64),
+            loss_est=np.zeros(k),
+            grad=np.zeros(k),
+        )
         self._rng = rng
         self.hypotheses = {
             "eta_start_at_most_1_5": self.eta_start <= 0.2,
@@ -225,24 +251,39 @@ class Algorithm6:
         }
 
     @property
+    def p(self) -> np.ndarray:
+        """``(K,)`` p_t, the clipped distribution played next."""
+        return self.state.p
+
+    @property
+    def p_hat(self) -> np.ndarray:
+        """``(K,)`` p̂_t, the unclipped OMD iterate."""
+        return self.state.p_hat
+
+    @property
+    def epoch_sum(self) -> np.ndarray:
+        """``(K,)`` Σ_{τ in epoch} ℓ̂_{τ,i} on S (0 on S̄)."""
+        return self.state.epoch_sum
+
+    @property
     def eta(self) -> float:
         """The current η (halved at every reset)."""
-        return float(self.rates[0])
+        return float(self.state.rates[0])
 
     @property
     def eta_bar(self) -> float:
         """The current η̄ = min{s^{−2/3} η^{4/3}, 1/25}."""
-        return float(self.rates[1])
+        return float(self.state.rates[1])
 
     @property
     def mu(self) -> float:
         """The current clipping threshold μ = η√η̄/s."""
-        return float(self.rates[3])
+        return float(self.state.rates[3])
 
     @property
     def n_resets(self) -> int:
         """How many resets have happened (the number of epochs is one more)."""
-        return int(self.counters[0])
+        return int(self.state.counters[0])
 
     @property
     def params(self) -> dict:
@@ -260,30 +301,14 @@ class Algorithm6:
             "eta_bar_final": self.eta_bar,
             "n_resets": self.n_resets,
             "n_epochs": n_epochs,
-            "reset_rounds": [int(t) for t in self.reset_rounds[: self.n_resets]],
+            "reset_rounds": [int(t) for t in self.state.reset_rounds[: self.n_resets]],
             "eta_bar_capped_epochs": capped,
-            "clipping_rounds": int(self.counters[1]),
-            "clipped_arms": int(self.counters[2]),
+            "clipping_rounds": int(self.state.counters[1]),
+            "clipped_arms": int(self.state.counters[2]),
         }
 
     def play(self, losses: np.ndarray, t0: int, tracker: Tracker) -> None:
         """Play the rounds whose losses are ``losses (n, K)``, the first being round ``t0 + 1``."""
         play_rounds(
-            self.p,
-            self.p_hat,
-            self.p_first,
-            self.in_s,
-            float(self.s),
-            self.rates,
-            self.lower,
-            self.epoch_sum,
-            self.counters,
-            self.reset_rounds,
-            self._adjacency,
-            losses,
-            self._rng.random((losses.shape[0],)),
-            t0,
-            self._loss_est,
-            self._grad,
-            *tracker.arrays(),
+            self.setup, self.state, losses, self._rng.random((losses.shape[0],)), t0, *tracker.arrays()
         )

@@ -37,6 +37,7 @@ Choices where the text is ambiguous or has typos (docs/choices-paper001.md):
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -101,36 +102,58 @@ def set_epoch(delta, gamma, in_d, lower, rates):
         lower[i] = delta if in_d[i] else 0.0
 
 
-@kernel
-def play_rounds(
-    p,
-    p_first,
-    in_s,
-    in_d,
-    gamma,
-    rates,
-    lower,
-    epoch_sum,
-    counters,
-    reset_rounds,
-    adjacency,
-    losses,
-    uniforms,
-    t0,
-    loss_est,
-    grad,
-    cum_loss,
-    sums,
-    checkpoints,
-    position,
-    records,
-):
-    """Rounds ``t0+1 … t0+n`` of Algorithm 7 (steps 1–5 of the module docstring); allocates nothing.
+class Setup(NamedTuple):
+    """The constants of a run of Algorithm 7.
 
-    ``rates = [δ, η, η̄, δ^{−1/γ}]``; ``epoch_sum[0] = Σ_{τ in epoch} Σ_{i∈D} ℓ̂_{τ,i}``; ``counters[0]``
-    counts the
-    resets, whose rounds go to ``reset_rounds``.
+    Attributes:
+        p_first: ``(K,)`` p_1 (1/(2s) on S and 1/(2s̄) on S̄, or uniform if S = ∅), where every epoch starts.
+        in_s: ``(K,)`` bool, the self-loop nodes S.
+        in_d: ``(K,)`` bool, the set D of line 1329 (:func:`dominating_set_with_s_node`).
+        gamma: γ ∈ [1/3, 1/2] (Theorem 18).
+        adjacency: ``(K, K)`` bool, ``adjacency[j, i]`` iff j observes i.
     """
+
+    p_first: np.ndarray
+    in_s: np.ndarray
+    in_d: np.ndarray
+    gamma: float
+    adjacency: np.ndarray
+
+
+class State(NamedTuple):
+    """The learner's state, updated in place by :func:`play_rounds` (the last two arrays are per-round
+    buffers).
+
+    Attributes:
+        p: ``(K,)`` p_t.
+        rates: ``(4,)`` ``[δ, η, η̄, δ^{−1/γ}]`` of the current epoch (:func:`set_epoch`).
+        lower: ``(K,)`` the lower bounds of the epoch's Ω: δ on D, 0 elsewhere.
+        epoch_sum: ``(1,)`` Σ_{τ in epoch} Σ_{i∈D} ℓ̂_{τ,i} (line 1325).
+        counters: ``(1,)`` int64, the number of resets.
+        reset_rounds: ``(R,)`` int64, the rounds t after which a reset happened (the first ``counters[0]``).
+        loss_est: ``(K,)`` scratch for ℓ̂_t.
+        grad: ``(K,)`` scratch for ℓ̂_t + a_t.
+    """
+
+    p: np.ndarray
+    rates: np.ndarray
+    lower: np.ndarray
+    epoch_sum: np.ndarray
+    counters: np.ndarray
+    reset_rounds: np.ndarray
+    loss_est: np.ndarray
+    grad: np.ndarray
+
+
+@kernel
+def play_rounds(setup, state, losses, uniforms, t0, cum_loss, sums, checkpoints, position, records):
+    """Rounds ``t0+1 … t0+n`` of Algorithm 7 (steps 1–5 of the module docstring) with losses
+    ``losses (n, K)`` and one uniform per round ``uniforms (n,)``; updates ``state`` (:class:`State`) and the
+    tracker's arrays in place and allocates nothing."""
+    p_first, in_s, in_d = setup.p_first, setup.in_s, setup.in_d
+    gamma, adjacency = setup.gamma, setup.adjacency
+    p, rates, lower, epoch_sum = state.p, state.rates, state.lower, state.epoch_sum
+    counters, reset_rounds, loss_est, grad = state.counters, state.reset_rounds, state.loss_est, state.grad
     k = p.shape[0]
     for r in range(losses.shape[0]):
         t = t0 + r + 1
@@ -197,21 +220,27 @@ class Algorithm7:
         caps = [delta_cap(self.gamma, tuned), 1.0 / (4 * self.d)] + ([1.0 / (4 * s)] if s > 0 else [])
         self.delta_start = min(caps)
         self.paper_delta_start = min([1.0 / 125.0, *caps[1:]])
-        self.p = np.zeros(k)
-        self.lower = np.zeros(k)
-        self.rates = np.zeros(4)
-        self.epoch_sum = np.zeros(1)
-        self.counters = np.zeros(1, dtype=np.int64)
-        self._begin(self.delta_start)
+        self.setup = Setup(
+            p_first=self.p_first,
+            in_s=self.in_s,
+            in_d=self.in_d,
+            gamma=self.gamma,
+            adjacency=np.ascontiguousarray(graph.adjacency),
+        )
         # The λ-th reset needs δ_λ^{−1/γ} ≤ Σ_epoch Σ_D ℓ̂ ≤ T d/δ_λ (ℓ̂_i ≤ 1/δ_λ on D, line 1363), so
         # 2^{(λ−1)(1/γ−1)} ≤ T d δ_1^{1−1/γ}: at most log2(T d) / (1/γ − 1) + log2(1/δ_1) + 1 resets.
-        self.reset_rounds = np.zeros(
-            int(math.log2(horizon * self.d) / (1.0 / self.gamma - 1.0) - math.log2(self.delta_start)) + 4,
-            dtype=np.int64,
+        max_resets = int(math.log2(horizon * self.d) / (1.0 / self.gamma - 1.0) - math.log2(self.delta_start))
+        self.state = State(
+            p=np.zeros(k),
+            rates=np.zeros(4),
+            lower=np.zeros(k),
+            epoch_sum=np.zeros(1),
+            counters=np.zeros(1, dtype=np.int64),
+            reset_rounds=np.zeros(max_resets + 4, dtype=np.int64),
+            loss_est=np.zeros(k),
+            grad=np.zeros(k),
         )
-        self._adjacency = np.ascontiguousarray(graph.adjacency)
-        self._loss_est = np.zeros(k)
-        self._grad = np.zeros(k)
+        self._begin(self.delta_start)
         self._rng = rng
         eta, eta_bar = self.rates[1], self.rates[2]
         self.hypotheses = {
@@ -230,6 +259,26 @@ class Algorithm7:
         self.p[:] = self.p_first
 
     @property
+    def p(self) -> np.ndarray:
+        """``(K,)`` p_t, the distribution played next."""
+        return self.state.p
+
+    @property
+    def rates(self) -> np.ndarray:
+        """``(4,)`` ``[δ, η, η̄, δ^{−1/γ}]`` of the current epoch."""
+        return self.state.rates
+
+    @property
+    def lower(self) -> np.ndarray:
+        """``(K,)`` the lower bounds of the current Ω: δ on D, 0 elsewhere."""
+        return self.state.lower
+
+    @property
+    def epoch_sum(self) -> np.ndarray:
+        """``(1,)`` Σ_{τ in epoch} Σ_{i∈D} ℓ̂_{τ,i}."""
+        return self.state.epoch_sum
+
+    @property
     def delta(self) -> float:
         """The current δ (halved at every reset)."""
         return float(self.rates[0])
@@ -237,7 +286,7 @@ class Algorithm7:
     @property
     def n_resets(self) -> int:
         """How many resets have happened (the number of epochs is one more)."""
-        return int(self.counters[0])
+        return int(self.state.counters[0])
 
     @property
     def params(self) -> dict:
@@ -253,28 +302,12 @@ class Algorithm7:
             "eta_bar_final": float(self.rates[2]),
             "n_resets": self.n_resets,
             "n_epochs": self.n_resets + 1,
-            "reset_rounds": [int(t) for t in self.reset_rounds[: self.n_resets]],
+            "reset_rounds": [int(t) for t in self.state.reset_rounds[: self.n_resets]],
             "delta_final_at_least_1_over_T": self.delta >= 1.0 / self.horizon,
         }
 
     def play(self, losses: np.ndarray, t0: int, tracker: Tracker) -> None:
         """Play the rounds whose losses are ``losses (n, K)``, the first being round ``t0 + 1``."""
         play_rounds(
-            self.p,
-            self.p_first,
-            self.in_s,
-            self.in_d,
-            self.gamma,
-            self.rates,
-            self.lower,
-            self.epoch_sum,
-            self.counters,
-            self.reset_rounds,
-            self._adjacency,
-            losses,
-            self._rng.random((losses.shape[0],)),
-            t0,
-            self._loss_est,
-            self._grad,
-            *tracker.arrays(),
+            self.setup, self.state, losses, self._rng.random((losses.shape[0],)), t0, *tracker.arrays()
         )

@@ -143,11 +143,6 @@ def realised_totals(instance: BanditInstance, horizon: int, env_rng: np.random.G
     return totals
 
 
-def realised_L_star(instance: BanditInstance, horizon: int, env_rng: np.random.Generator) -> float:
-    """L* = min_i Σ_t ℓ_{t,i} of the loss sequence ``env_rng`` will produce (see :func:`realised_totals`)."""
-    return float(realised_totals(instance, horizon, env_rng).min())
-
-
 def oracle_values(instance: BanditInstance, totals: np.ndarray) -> dict[str, float]:
     """The oracle quantities of paper 001 from the realised totals: L*, L_{i*_S} (§4, line 212) and
     L_D = (1/d) Σ_{i∈D} L_i (line 212) over the graph's minimum weakly dominating set (NaN if S or D is

@@ -74,9 +74,8 @@ class Theorem2:
         ``tuned``: the same algorithm with the log-barrier weight c = K (the 64 of Lemma 1 replaced by 1).
 
     α is the graph's independence number (an upper bound from a heuristic when K > 20, which only makes η
-    smaller). ``L_star`` is accepted for a uniform constructor signature and ignored: the theorem's tuning
-    does not use L*. Raises ValueError on a graph that is not strongly observable, or if T ≤ K (Ω is then
-    empty or a point).
+    smaller). Raises ValueError on a graph that is not strongly observable, or if T ≤ K (Ω is then empty or
+    a point).
     """
 
     name = "theorem2"
@@ -88,7 +87,6 @@ class Theorem2:
         horizon: int,
         rng: np.random.Generator,
         constants: str = "paper",
-        L_star: float | None = None,
     ) -> None:
         require_preset(self.name, self.presets, constants)
         graph.require_observability(Observability.STRONG, "The algorithm of Theorem 2")
@@ -97,7 +95,9 @@ class Theorem2:
         self.lower = clipped_simplex_bounds(k, horizon)
         self.c = float(64 * k if constants == "paper" else k)
         self.eta = 1.0 / math.sqrt(alpha * horizon)
-        self.p = np.full(k, 1.0 / k)  # p_1 = argmin_Ω ψ: ψ is symmetric, so the uniform distribution
+        # p_1 = argmin_Ω ψ: ψ is symmetric and strictly convex, so its minimiser over the simplex is the
+        # uniform distribution, which lies in Ω (1/K ≥ 1/T)
+        self.p = np.full(k, 1.0 / k)
         self._adjacency = np.ascontiguousarray(graph.adjacency)
         self._loss_est = np.zeros(k)
         self._work = hybrid_workspace(k)

@@ -315,11 +315,3 @@ def theorem5_rate(T: int, m: int, L: int, rho: float) -> Bound:
 def theorem6_rate(T: int) -> Bound:
     """``T^{3/4}``: the Õ(T^{3/4}) of Theorem 6 for ``R_T`` and ``V_T`` (lines 405-409), unit constant."""
     return Bound(T**0.75, False, 0.75, "Theorem 6, paper lines 407-409")
-
-
-def theorem7_rates(T: int, m: int, L: int, rho: float, opt: float) -> tuple[Bound, Bound]:
-    """Theorem 7's Ω(ρ/(1+ρ) T·OPT) reward (line 433) and Õ(ζ√T) violation (line 435), unit constants."""
-    return (
-        Bound(rho / (1 + rho) * T * opt, False, 1.0, "Theorem 7, paper line 433"),
-        Bound(theorem4_zeta(m, L, rho).value * math.sqrt(T), False, 0.5, "Theorem 7, paper line 435"),
-    )

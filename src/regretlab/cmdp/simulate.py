@@ -380,8 +380,9 @@ def play_episodes(
     Algorithm 4 alone, with every recorded sum, in place; returns ``(last, failed)``.
 
     ``learner = (q̂, π, λ, ℓ, trajectory, q̂ pairs, target, reals, ints)``; ``confidence = (N, M, N_start,
-    M_start, eps_numerator, P̄, ε)``; ``projector`` the projector's
-    :attr:`~regretlab.cmdp.projection.ConfidenceSetProjector.kernel_arrays` and a solution buffer;
+    M_start, eps_numerator, P̄, ε)``; ``projector = (arrays, solution)``: the projector's
+    :attr:`~regretlab.cmdp.projection.ConfidenceSetProjector.kernel_arrays` (its
+    :class:`~regretlab.cmdp.projection.ProjectorArrays`) and a solution buffer;
     ``evaluator = (q, q pairs, sums, violation, Σ ℓ, level_loss, level_played, level_ell, per_ell_interval,
     regret_offset, q(x), best-response values, interval regrets)`` (the last three are buffers: nothing is
     allocated per episode). Per episode: the true occupancy of ``π_t``, the trajectory,
@@ -394,10 +395,8 @@ def play_episodes(
     """
     q_hat, policy, lam, loss, trajectory, q_hat_pairs, target, reals, ints = learner
     N, M, N_start, M_start, eps_numerator, P_bar, epsilon = confidence
-    (triples, flow_rhs, p_starts, P_t, eps_t, out_row, in_row, nu, pieces, where, state, counts, scratch) = (
-        projector[:13]
-    )
-    solution = projector[13]
+    arrays, solution = projector
+    triples = arrays.triples
     q, q_pairs, sums, violation, cum_loss = evaluator[:5]
     level_loss, level_played, level_ell, per_ell, offset, occupancy, values, regrets = evaluator[5:]
     xs, as_ = triples[0], triples[1]
@@ -474,27 +473,10 @@ def play_episodes(
             covered, ratio = coverage_check(P, P_bar, epsilon)
             ints[_COVERED] += covered
             reals[_COVER_RATIO] = max(reals[_COVER_RATIO], ratio)
-            reset_confidence_set(P_bar, epsilon, triples, P_t, eps_t, pieces, where, nu, state)
+            reset_confidence_set(P_bar, epsilon, arrays)
         for k in range(target.shape[0]):
             target[k] = q_hat[xs[k], as_[k], triples[2][k]] - eta * loss[xs[k], as_[k]]
-        if not project_newton(
-            target,
-            flow_rhs,
-            p_starts,
-            P_t,
-            eps_t,
-            out_row,
-            in_row,
-            nu,
-            pieces,
-            where,
-            state,
-            counts,
-            solution,
-            ints[_MAX_STEPS],
-            ints[_MAX_RIDGES],
-            scratch,
-        ):
+        if not project_newton(target, arrays, solution, ints[_MAX_STEPS], ints[_MAX_RIDGES]):
             return episode, True
         finish_update(q_hat, triples, solution, policy)
     return t_stop, False
@@ -592,7 +574,7 @@ def simulate(
     ints = np.array([confidence.epoch, 0, dual, *limits], dtype=np.int64)
     projector = primal.projector
     arrays = projector.kernel_arrays
-    n_triples = arrays[0][0].size
+    n_triples = arrays.triples[0].size
     state = (
         primal.q_hat,
         primal.policy,
@@ -613,7 +595,7 @@ def simulate(
         confidence.P_bar,
         confidence.epsilon,
     )
-    solver = (*arrays, np.zeros(n_triples))
+    solver = (arrays, np.zeros(n_triples))
 
     records = np.full((checkpoints.size, len(RECORD_COLUMNS)), np.nan)
     last = int(checkpoints[-1])
@@ -657,7 +639,7 @@ def simulate(
                 t, t_stop, t0, uniforms, r_chunk, G_chunk, P, starts, state, counters, solver, evaluator
             )
             if failed:  # Newton failed: OSQP, Clarabel, then the rest of the episode
-                finish_update(primal.q_hat, arrays[0], projector.solve(state[6], True), primal.policy)
+                finish_update(primal.q_hat, arrays.triples, projector.solve(state[6], True), primal.policy)
             if t == checkpoints[position]:
                 optimum = t * benchmark.opt
                 started = int(ints[_EPOCH]) - 1  # epochs 2..i, whose sets Lemma 5 is about
