@@ -29,7 +29,8 @@ def test_the_evidence_table_of_the_fixture_is_the_golden_one():
 
 
 def _item(block: str, power: str = "") -> evidence.Item:
-    return evidence.Item("r", block, {"verdict": "holds"}, outcome="holds" if not block else "", power=power)
+    outcome = "holds" if block in ("", "preset") else ""
+    return evidence.Item("r", block, {"verdict": "holds", "constants": "tuned"}, outcome=outcome, power=power)
 
 
 @pytest.mark.parametrize(

@@ -119,6 +119,8 @@ def test_smoke_run_produces_every_file(smoke_dir):
         "figures/verdicts.md",
         "figures/evidence.csv",
         "figures/evidence.md",
+        "figures/crossover.md",
+        "figures/crossover.png",
         "results/summary/smoke_exp3g.parquet",
         "figures/smoke_cmdp.png",
         "figures/smoke_cmdp.pdf",
@@ -127,14 +129,16 @@ def test_smoke_run_produces_every_file(smoke_dir):
         assert (smoke_dir / name).stat().st_size > 0, name
     summary = pd.read_parquet(smoke_dir / "results/summary/smoke_exp3g.parquet")
     assert SUMMARY_COLUMNS <= set(summary.columns)
-    assert not summary.isna().any().any()
+    # Uniform play's value everywhere; no reference learner in the smoke regimes.
+    assert summary["null_reference"].isna().all() and summary["null_uniform"].notna().all()
+    assert not summary.drop(columns="null_reference").isna().any().any()
     assert sorted(set(summary["T"])) == [200, 800]
     assert (summary["n_seeds"] == 3).all()
     cmdp = pd.read_parquet(smoke_dir / "results/summary/smoke_cmdp.parquet")
     assert SUMMARY_COLUMNS - {
         f"{m}_{s}" for m in KINDS["bandit"].metrics for s in ("mean", "ci_low", "ci_high")
     } <= set(cmdp.columns)
-    assert not cmdp.isna().any().any()
+    assert not cmdp.drop(columns="null_reference").isna().any().any()
     assert set(cmdp["metric"]) == {"regret", "violation"} and sorted(set(cmdp["T"])) == [60, 120]
     exponents = pd.read_csv(smoke_dir / "figures/exponents.csv")
     assert list(exponents.columns) == EXPONENT_COLUMNS
@@ -461,6 +465,7 @@ def test_editing_one_learner_reruns_only_its_run_jobs(library_copy):
         module.write_text(source, encoding="utf-8")
     assert planned_jobs(done.stdout) == [
         ("bandit_run", "regime=smoke_exp3g, algorithm=theorem2, constants=paper, part=0"),
+        ("crossover", ""),  # it reads every summary
         ("evidence_table", ""),  # it builds learners (their constants at other horizons)
         ("regime_summary", "regime=smoke_exp3g"),
         ("tables", ""),
@@ -515,7 +520,7 @@ def test_adding_an_algorithm_reruns_no_run_job_and_editing_one_entry_reruns_its_
     )
     learner = (REPO / "docs" / "recipes" / "exp3_blind.py").read_text(encoding="utf-8")
     done = dry_run_after(library_copy, {registry: added, bandits / "exp3_blind.py": learner})
-    assert planned_jobs(done) == [("evidence_table", ""), ("tables", "")], done
+    assert planned_jobs(done) == [("crossover", ""), ("evidence_table", ""), ("tables", "")], done
 
     assert source.count('label="Exp3.G",') == 1
     done = dry_run_after(
@@ -523,6 +528,7 @@ def test_adding_an_algorithm_reruns_no_run_job_and_editing_one_entry_reruns_its_
     )
     assert planned_jobs(done) == [
         ("bandit_run", "regime=smoke_exp3g, algorithm=exp3g, constants=paper, part=0"),
+        ("crossover", ""),
         ("evidence_table", ""),
         ("regime_summary", "regime=smoke_exp3g"),
         ("tables", ""),
@@ -534,7 +540,7 @@ def test_adding_an_algorithm_reruns_no_run_job_and_editing_one_entry_reruns_its_
     )
     assert source.count(helper) == 1
     done = dry_run_after(library_copy, {registry: source.replace(helper, helper + "    # an edit\n")})
-    assert planned_jobs(done) == [("evidence_table", ""), ("tables", "")], done
+    assert planned_jobs(done) == [("crossover", ""), ("evidence_table", ""), ("tables", "")], done
     helper = "        clipped_simplex_bounds(graph.n_arms, horizon)\n"  # Theorem 2's (and 3's, Algorithm 5's)
     assert source.count(helper) == 1
     done = dry_run_after(library_copy, {registry: source.replace(helper, helper + "        # an edit\n")})
@@ -556,7 +562,7 @@ def test_editing_one_bounds_entry_reruns_only_the_summaries_that_draw_it(library
     for old, (regime, bound) in edits.items():
         assert source.count(old) == 1, old
         done = dry_run_after(library_copy, {theory: source.replace(old, old.replace('",', ' (edited)",'))})
-        expected = [("evidence_table", ""), ("regime_summary", f"regime={regime}"), ("tables", "")]
+        expected = [("crossover", ""), ("evidence_table", ""), ("regime_summary", f"regime={regime}"), ("tables", "")]
         assert planned_jobs(done) == expected, done
         assert "reason: Params have changed since last execution" in done and f"'{bound}': '" in done
     # A comment reruns no summary (the evidence table, which reads theory.py whole, reruns).
@@ -564,7 +570,8 @@ def test_editing_one_bounds_entry_reruns_only_the_summaries_that_draw_it(library
         library_copy,
         {theory: source.replace("\n\n\ndef _checkpoint(", "\n\n\n# a comment\ndef _checkpoint(")},
     )
-    assert not [job for job in planned_jobs(done) if job[0] != "evidence_table"], done
+    whole = ("crossover", "evidence_table")
+    assert not [job for job in planned_jobs(done) if job[0] not in whole], done
 
 
 def test_a_title_or_another_scale_reruns_no_simulation(library_copy, tmp_path):
@@ -582,7 +589,7 @@ def test_a_title_or_another_scale_reruns_no_simulation(library_copy, tmp_path):
     edited = tmp_path / "edited.yaml"
     edited.write_text(text, encoding="utf-8")
     done = snakemake("--configfile", str(edited), "-n", cwd=work, env=env)
-    expected = [("evidence_table", ""), ("regime_summary", "regime=smoke_cmdp"), ("tables", "")]
+    expected = [("crossover", ""), ("evidence_table", ""), ("regime_summary", "regime=smoke_cmdp"), ("tables", "")]
     assert planned_jobs(done.stdout) == expected, done.stdout
     # Snakemake lists the changed parameters before and now, each whole, in no fixed order
     reason = re.search(r"Params have changed since last execution: .* before: (.*) now: (.*)", done.stdout)

@@ -106,7 +106,7 @@ def test_the_two_gamma_runs_differ_with_the_paper_constants(config, regime_name)
 
 def test_best_in_D_is_recorded_and_as_configured_in_every_weakly_observable_instance(config):
     regimes = weak_parts_regimes(config)
-    assert len(regimes) == 8
+    assert len(regimes) == 10  # the eight of Theorems 7, 8, 17, 18 and the two sweeps in T
     for regime_name in regimes:
         for name, instance in instances(config, regime_name).items():
             spec = config["regimes"][regime_name]["instances"][name]["losses"]
@@ -116,8 +116,10 @@ def test_best_in_D_is_recorded_and_as_configured_in_every_weakly_observable_inst
 
 
 def test_every_adaptive_regime_shares_the_draws_of_its_oracle_regime(config):
-    """The four adaptive regimes name their oracle regime in draws_from and repeat its instances."""
-    for regime_name in [r for r in regimes_of_kind(config, "bandit") if r.startswith("weak_adaptive_")]:
+    """The four adaptive regimes against L* name their oracle regime in draws_from and repeat its instances
+    (the sweeps in T, ``*_vs_T``, have instances of their own and no oracle regime)."""
+    adaptive = [r for r in regimes_of_kind(config, "bandit") if r.startswith("weak_adaptive_")]
+    for regime_name in [r for r in adaptive if not r.endswith("_vs_T")]:
         regime = config["regimes"][regime_name]
         source = regime_name.replace("weak_adaptive_", "weak_")
         assert regime["draws_from"] == source
@@ -297,20 +299,28 @@ def test_no_two_presets_drawn_in_a_bandit_regime_run_identically(config):
 def test_theorem2s_explicit_bound_is_below_the_trivial_one_at_the_regimes_largest_quick_horizon(config):
     """theorem2_explicit_bound exists because the proof's bound exceeds T at every other quick horizon: at its
     largest horizon the bound, at the learner's own η and c, is below T (so the check can fail), at its
-    smallest it is not (the vacuous side of the transition); the instance is the minimax gap."""
+    smallest it is not (the vacuous side of the transition); on the minimax instance uniform play's regret is far
+    below the bound (no power), on the wide gap above it at the largest horizon (power), computed."""
+    from regretlab.bandits.nulls import uniform_value
     from regretlab.theory import BOUNDS
 
     regime = config["regimes"]["theorem2_explicit_bound"]
     horizons = regime["scales"]["quick"]["horizons"]
-    ((name, instance),) = instances(config, "theorem2_explicit_bound").items()
-    assert regime["instances"][name]["losses"]["kind"] == "minimax"
-    ratios = []
-    for horizon in horizons:
-        learner = make_learner("theorem2", instance.at_horizon(horizon), horizon, np.random.default_rng(0))
-        assert all(learner.hypotheses.values())
-        point = {"T": horizon, **instance.numbers, "params": learner.params}
-        ratios.append(BOUNDS["theorem2_bound"].evaluate(point) / horizon)
-    assert ratios[-1] < 0.85 and ratios[0] > 1.0
+    built = instances(config, "theorem2_explicit_bound")
+    assert [regime["instances"][n]["losses"]["kind"] for n in built] == ["minimax", "bernoulli"]
+    for name, instance in built.items():
+        ratios = []
+        for horizon in horizons:
+            learner = make_learner("theorem2", instance.at_horizon(horizon), horizon, np.random.default_rng(0))
+            assert all(learner.hypotheses.values())
+            point = {"T": horizon, **instance.numbers, "params": learner.params}
+            ratios.append(BOUNDS["theorem2_bound"].evaluate(point) / horizon)
+        assert ratios[-1] < 0.85 and ratios[0] > 1.0
+        # Uniform play at the largest horizon, with L* at its expectation T · (best arm's mean).
+        T = horizons[-1]
+        best = min(instance.at_horizon(T).environment.means)
+        null = uniform_value(instance.to_dict(), "pseudo_regret", {"T": T, "t": T, "L_star": best * T}) / T
+        assert (null > ratios[-1]) is (name == "figure1_wide_gap"), (name, null, ratios[-1])
     others = [max(r["scales"]["quick"]["horizons"]) for n, r in config["regimes"].items()
               if n != "theorem2_explicit_bound" and "theorem2" in r.get("algorithms", [])]  # fmt: skip
     assert max(others) < horizons[0]
