@@ -106,7 +106,7 @@ def copy_repository(repo: Path, destination: Path) -> list[str]:
 
 def configure(copy: Path, pyproject: str, module_file: str, tests: list[str], top: list[str]) -> None:
     """Append ``[tool.mutmut]`` for one module to the copy's pyproject.toml (JSON lists are TOML lists);
-    ``top``: the copy's top-level entries, copied beside ``mutants/src`` (the tests read config, schemas …)."""
+    ``top``: the copy's top-level entries, copied beside ``mutants/src`` (the tests read config, schemas)."""
     also_copy = sorted(set(top) - {"src", "tests", "pyproject.toml"})
     section = "\n".join(
         [
@@ -168,8 +168,12 @@ def function_lines(source: str) -> dict[str, int]:
 def describe(copy: Path, module_file: str, name: str, source: str) -> str:
     """``path:line name: <original> => <mutant>``, from ``mutmut show`` (a diff of the function)."""
     diff = mutmut(copy, "show", name)
-    removed = [line[1:].strip() for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")]
-    added = [line[1:].strip() for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
+    removed = [
+        line[1:].strip() for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")
+    ]
+    added = [
+        line[1:].strip() for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")
+    ]
     local = name.split(".")[-1].rsplit("__mutmut_", 1)[0]
     local = local[2:] if local.startswith("x_") else local.replace("xǁ", "").replace("ǁ", ".")
     start = function_lines(source).get(local, 1)
@@ -180,7 +184,9 @@ def describe(copy: Path, module_file: str, name: str, source: str) -> str:
     return f"{module_file}:{line} {name}: {' | '.join(removed)} => {' | '.join(added)}"
 
 
-def run_module(copy: Path, pyproject: str, top: list[str], name: str, max_children: int, log) -> tuple[dict, list[str]]:
+def run_module(
+    copy: Path, pyproject: str, top: list[str], name: str, max_children: int, log
+) -> tuple[dict, list[str]]:
     module_file, tests = MODULES[name]
     if (copy / KILLS).exists():
         tests = [*tests, KILLS]
