@@ -165,15 +165,20 @@ def function_lines(source: str) -> dict[str, int]:
     return lines
 
 
-def describe(copy: Path, module_file: str, name: str, source: str) -> str:
-    """``path:line name: <original> => <mutant>``, from ``mutmut show`` (a diff of the function)."""
-    diff = mutmut(copy, "show", name)
-    removed = [
-        line[1:].strip() for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")
-    ]
-    added = [
-        line[1:].strip() for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")
-    ]
+#: Run in the copy: the diff of each mutant (names on stdin) against its function, as ``mutmut show`` prints.
+_DIFFS = """
+import json, sys
+from mutmut.mutation.diff_apply import get_diff_for_mutant
+names = json.loads(sys.stdin.read())
+print(json.dumps({name: get_diff_for_mutant(name, path=sys.argv[1]) for name in names}))
+"""
+
+
+def describe(module_file: str, name: str, diff: str, source: str) -> str:
+    """``path:line name: <original> => <mutant>``, from the diff of the mutated function."""
+    lines = diff.splitlines()
+    removed = [line[1:].strip() for line in lines if line.startswith("-") and not line.startswith("---")]
+    added = [line[1:].strip() for line in lines if line.startswith("+") and not line.startswith("+++")]
     local = name.split(".")[-1].rsplit("__mutmut_", 1)[0]
     local = local[2:] if local.startswith("x_") else local.replace("xǁ", "").replace("ǁ", ".")
     start = function_lines(source).get(local, 1)
@@ -199,10 +204,22 @@ def run_module(
     counts = {status: sum(1 for s in found.values() if s == status) for status in set(found.values())}
     caught = sum(counts.get(status, 0) for status in CAUGHT)
     source = (copy / module_file).read_text()
+    alive = sorted(
+        (mutant for mutant in found if found[mutant] not in CAUGHT),
+        key=lambda m: (m.rsplit("__mutmut_", 1)[0], int(m.rsplit("_", 1)[1])),
+    )
+    diffs = subprocess.run(
+        [sys.executable, "-c", _DIFFS, module_file],
+        cwd=copy,
+        input=json.dumps(alive),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    diffs = json.loads(diffs)
     survivors = [
-        f"{found[mutant].upper().replace(' ', '-')} {describe(copy, module_file, mutant, source)}"
-        for mutant in sorted(found, key=lambda m: (m.rsplit("__mutmut_", 1)[0], int(m.rsplit("_", 1)[1])))
-        if found[mutant] not in CAUGHT
+        f"{found[mutant].upper().replace(' ', '-')} {describe(module_file, mutant, diffs[mutant], source)}"
+        for mutant in alive
     ]
     named = ("killed", "survived", "timeout", "no tests")
     row = {
