@@ -8,7 +8,9 @@ import math
 
 import pytest
 
+from regretlab import theory
 from regretlab.bandits import bounds as bandit_bounds
+from regretlab.cmdp import bounds as cmdp_bounds
 from regretlab.theory import BOUNDS
 
 REL = 1e-12
@@ -217,3 +219,111 @@ def test_theorem5_values_are_nan_without_a_measured_epsilon():
     assert math.isnan(value("theorem5_proof_lower", point))
     assert math.isnan(BOUNDS["theorem5_proof_lower"].trivial(point))
     assert math.isnan(value("theorem5_proof_lower", point | {"theorem5_epsilon": 0.25}))
+
+
+# ---- Paper 000: Condition 2, ceilings (``implied``), trivial bounds (``vacuous``), the presets' bounds ----
+
+
+@pytest.mark.parametrize(("rho", "T", "holds"), [(5.0, 256, True), (4.99, 256, False), (5.0, 255, False)])
+def test_condition2_at_its_threshold(rho, T, holds):
+    """ρ ≥ T^{−1/8} L √(20m) (paper 000 §3.5): at m = 5, L = 1, T = 2⁸ the threshold is 0.5 · 10 = 5."""
+    point = {"rho": rho, "T": T, "L": 1, "m": 5}
+    for name in ("theorem5_regret", "theorem5_violation", "theorem7_regret"):
+        assert BOUNDS[name].hypotheses(point) is holds
+
+
+def test_zeta_root_t_rate_is_at_the_horizon():
+    """ζ√T (Theorem 5, lines 377–379) with ζ = 20mL²/ρ² = 80 at m = L = 1, ρ = 1/2: 800 at T = 100, whatever
+    the checkpoint."""
+    point = {"T": 100, "t": 25, "m": 1, "L": 1, "rho": 0.5}
+    assert value("theorem5_regret_rate", point) == pytest.approx(800.0, rel=REL)
+
+
+@pytest.mark.parametrize(("t", "expected"), [(100, 4.0), (1000, 20.0)])
+def test_dual_ceiling_is_the_smaller_of_box_and_steps(t, expected):
+    """min{mT^{1/4}, ηmLt} (Lemma 11 and App. C's box): m T^{1/4} = 20, ηmL t = 0.04 t."""
+    point = {"m": 2, "T": 10_000, "L": 2, "t": t, "params": {"eta": 0.01}}
+    for metric in ("lambda_l1_max", "lambda_l1"):
+        assert theory.ceiling(metric, "pdgd_ops", point) == pytest.approx(expected, rel=REL)
+    assert math.isnan(theory.ceiling("lambda_l1_max", "uc_o_gdps", point))
+    assert math.isnan(theory.ceiling("violation", "pdgd_ops", point))
+
+
+@pytest.mark.parametrize(("t", "expected"), [(1000, 0.5), (500, 0.0), (400, 0.0)])
+def test_dual_clipped_ceiling(t, expected):
+    """max{0, t − ⌊T^{1/4}/(ηL)⌋}/t: no clipping before episode T^{1/4}/(ηL) = 10/0.02 = 500."""
+    point = {"T": 10_000, "L": 2, "t": t, "params": {"eta": 0.01}}
+    assert theory.ceiling("dual_clipped", "pdgd_ops", point) == pytest.approx(expected, abs=1e-15)
+
+
+@pytest.mark.parametrize(("lambda_l1", "expected"), [(0.0, 8.0), (4.0, 8.0 - 1.96**2 / 0.02)])
+def test_dual_regret_ceiling(lambda_l1, expected):
+    """ηmL²t/2 − max{0, ‖λ_t‖₁/√m − η√m L}²/(2η) (App. C.1.1): η = 0.01, m = 4, L = 2, t = 100 give 8 and,
+    at ‖λ_t‖₁ = 4, a drift 2 − 0.04 = 1.96."""
+    point = {"m": 4, "L": 2, "t": 100, "T": 10_000, "lambda_l1": lambda_l1, "params": {"eta": 0.01}}
+    assert theory.ceiling("dual_regret", "pdgd_ops", point) == pytest.approx(expected, rel=REL)
+
+
+def test_trivial_bounds():
+    """t for a bandit regret; 2Lℓ̄t for a primal regret; none (NaN) for ‖λ‖₁'s running maximum."""
+    assert theory.trivial_bound(BOUNDS["theorem2_bound"], {"t": 50}) == 50.0
+    assert math.isnan(theory.trivial_bound(BOUNDS["theorem4_zeta"], {"t": 50}))
+
+
+def test_bounds_for_a_preset():
+    """One list for every preset, or a mapping preset → list (a preset it does not name has none)."""
+    regime = {"bounds": {"a": ["x", "y"], "b": {"paper": ["x"], "tuned": ["r"]}}}
+    assert theory.bounds_for(regime, "a", "tuned") == ["x", "y"]
+    assert theory.bounds_for(regime, "b", "tuned") == ["r"]
+    assert theory.bounds_for(regime, "b", "other") == []
+
+
+# ---- Paper 000's bounds (regretlab.cmdp.bounds): the η = 0 guard, the dual regret at each preset's η -----
+
+
+def test_lemma14_violation_without_a_step_is_infinite():
+    """‖λ_{t+1}‖₁/η + Σ‖q − q̂‖₁ bounds nothing at η = 0 (+∞, not an error)."""
+    point = {"lambda_l1_max": 1.0, "dual_eta": 0.0, "q_error_l1": 2.0}
+    assert value("lemma14_violation", point) == math.inf
+
+
+def test_dual_regret_at_each_presets_eta_over_the_whole_run():
+    """η m L² T/2 (lines 711–715) at T = 100, m = 1, L = 2: ``tuned`` η = D/(L√(mT)) with D = min{L/ρ,
+    √m T^{1/4}} = √10 gives 10√10; the paper's η = 1/(100 m|X||A|√(T ln(T²/δ))) at |X||A| = 2, δ = 0.01
+    gives 1/(10 √(ln 10⁶))."""
+    tuned = cmdp_bounds.dual_regret_tuned(100, 1, 2, 0.5)
+    assert tuned.value == pytest.approx(10 * math.sqrt(10), rel=REL)
+    paper = cmdp_bounds.dual_regret_paper(100, 0.01, 1, 2, 2, 1)
+    assert paper.value == pytest.approx(1 / (10 * math.sqrt(math.log(1e6))), rel=REL)
+
+
+def test_every_cmdp_bound_says_whether_it_is_explicit_and_its_exponent():
+    """Each :class:`~regretlab.cmdp.bounds.Bound` carries the paper's constants or not, and the theory
+    exponent of T the module docstring lists (1/2 for the √T terms, 3/4 without Condition 2, 1 for
+    Theorem 7's regret and reward, 0 for ζ and Lemma 14)."""
+    T, delta, L, X, A, m, rho = 100, 0.01, 2, 6, 2, 1, 0.5
+    b = cmdp_bounds
+    cases = [
+        (b.lemma2_Eq(T, delta, L, X, A), True, 0.5),
+        (b.lemma3_Er(T, delta, L), True, 0.5),
+        (b.lemma4_EG(T, delta, L), True, 0.5),
+        (b.theorem4_zeta(m, L, rho), True, 0.0),
+        (b.lemma14_violation(1.0, 0.1, 2.0), True, 0.0),
+        (b.lemma16_violation(T, L, 0.1), True, 0.75),
+        (b.dual_regret(T, 0.1, m, L), True, 0.5),
+        (b.theorem3(T, delta, L, X, A, 1.0, 1.0, 1.0, T), True, 0.5),
+        *((bound, True, 0.5) for bound in b.theorem5(T, delta, L, X, A, m, rho, True)),
+        *((bound, True, 0.75) for bound in b.theorem6(T, delta, L, X, A, m, True)),
+        *zip(b.theorem7(T, delta, L, X, A, m, rho, 1.0, True), [True] * 3, [1.0, 0.5, 1.0], strict=True),
+        *zip(
+            b.theorem7_corrected(T, delta, L, X, A, m, rho, 1.0, True),
+            [True] * 3,
+            [1.0, 0.5, 1.0],
+            strict=True,
+        ),
+        (b.theorem5_rate(T, m, L, rho), False, 0.5),
+        (b.theorem6_rate(T), False, 0.75),
+        *zip(b.theorem7_rates(T, m, L, rho, 1.0), [False] * 2, [1.0, 0.5], strict=True),
+    ]
+    for index, (bound, explicit, exponent) in enumerate(cases):
+        assert bound.explicit is explicit and bound.exponent == exponent, (index, bound)
