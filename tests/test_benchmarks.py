@@ -34,3 +34,16 @@ def test_benchmark_prints_json_lines(args):
     assert done.returncode == 0, done.stderr[-3000:]
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert lines and all(KEYS <= set(line) and line["value"] > 0 for line in lines)
+
+
+def test_mutation_script_help():
+    """benchmarks/mutation.py (minutes per module: not run here) parses its arguments, lists its modules."""
+    done = subprocess.run(
+        [sys.executable, "benchmarks/mutation.py", "--help"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "--modules" in done.stdout and "bandits.bounds" in done.stdout

@@ -1,4 +1,5 @@
-"""envs/*.yaml pin exactly the versions pyproject.toml pins."""
+"""envs/*.yaml pin exactly the versions pyproject.toml pins: all of its dependencies, and any tool of its
+`test` extra they carry (e.g. mutmut for benchmarks/mutation.py) at the extra's version."""
 
 import re
 import tomllib
@@ -19,10 +20,16 @@ def pins(requirements: list[str]) -> dict[str, str]:
 
 
 def test_conda_envs_pin_the_pyproject_versions():
-    project = pins(tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"])
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    project = pins(pyproject["dependencies"])
+    extra = pins(pyproject["optional-dependencies"]["test"])
     envs = sorted((REPO / "envs").glob("*.yaml"))
     assert envs
     for env in envs:
         spec = yaml.safe_load(env.read_text())
         pip = next(d["pip"] for d in spec["dependencies"] if isinstance(d, dict) and "pip" in d)
-        assert pins([p for p in pip if not p.startswith("-")]) == project, env.name
+        found = pins([p for p in pip if not p.startswith("-")])
+        assert {name: v for name, v in found.items() if name not in extra} == project, env.name
+        assert {name: v for name, v in found.items() if name in extra} == {
+            name: extra[name] for name in found if name in extra
+        }, env.name

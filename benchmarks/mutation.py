@@ -1,0 +1,266 @@
+"""Mutation score of the modules that decide what regretlab reports, with mutmut 3 (issue 22, item 4).
+
+Copies the repository's files (git-tracked, plus untracked ones that are not ignored, so that a test being
+written counts) into a temporary directory and, for each module of :data:`MODULES` (or the ``--modules``
+subset), configures mutmut there (``[tool.mutmut]`` of the copy's pyproject.toml: ``source_paths = ["src"]``,
+``only_mutate`` the module, ``pytest_add_cli_args_test_selection`` the test files that exercise it) and runs
+``mutmut run``. mutmut mutates the copy's ``mutants/src`` and puts it first on ``sys.path`` (its forced-fail
+run checks that the tests import the mutated copy, not the checkout), then runs, for each mutant, only the
+selected tests that reach the mutated function. The working tree is never touched.
+
+Prints one JSON object per module, ``{"name", "metric": "mutation_score", "value", "unit": "%", "killed",
+"survived", "timeout", "no_tests", "other", "mutants", "seconds"}`` (value = (killed + timeout) / mutants),
+each followed by one line per mutant not killed: ``SURVIVED path:line mutant_name: <original> => <mutant>``
+(or ``NO-TESTS``, ``SUSPICIOUS`` …). mutmut 3 mutates function bodies only: a module-level table (such as
+:data:`regretlab.theory.BOUNDS`) is covered through the functions it calls. Takes minutes per module.
+
+    python benchmarks/mutation.py [--modules bandits.bounds cmdp.bounds theory] [--max-children 2]
+                                  [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+#: The new tests written to kill survivors; part of every module's selection.
+KILLS = "tests/test_mutation_kills.py"
+
+#: Module → (its file, the test files that exercise it: those that import it and pin what it reports).
+MODULES: dict[str, tuple[str, list[str]]] = {
+    "bandits.bounds": (
+        "src/regretlab/bandits/bounds.py",
+        ["tests/test_bounds_by_hand.py", "tests/cmdp/test_cmdp_bounds.py"],
+    ),
+    "cmdp.bounds": (
+        "src/regretlab/cmdp/bounds.py",
+        ["tests/test_bounds_by_hand.py", "tests/cmdp/test_cmdp_bounds.py"],
+    ),
+    "theory": (
+        "src/regretlab/theory.py",
+        [
+            "tests/test_bounds_by_hand.py",
+            "tests/cmdp/test_cmdp_bounds.py",
+            "tests/analysis/test_verdicts.py",
+        ],
+    ),
+    "analysis.verdicts": (
+        "src/regretlab/analysis/verdicts.py",
+        ["tests/analysis/test_verdicts.py", "tests/analysis/test_evidence.py"],
+    ),
+    "claims": (
+        "src/regretlab/claims.py",
+        ["tests/analysis/test_evidence.py", "tests/analysis/test_power.py", "tests/test_evidence_power.py"],
+    ),
+    "analysis.evidence": (
+        "src/regretlab/analysis/evidence.py",
+        [
+            "tests/analysis/test_evidence.py",
+            "tests/analysis/test_power.py",
+            "tests/analysis/test_verdicts.py",
+            "tests/test_evidence_power.py",
+        ],
+    ),
+    "analysis.aggregate": (
+        "src/regretlab/analysis/aggregate.py",
+        ["tests/analysis/test_analysis.py", "tests/analysis/test_cmdp_aggregate.py"],
+    ),
+    "bandits.nulls": ("src/regretlab/bandits/nulls.py", ["tests/bandits/test_nulls.py"]),
+    "cmdp.nulls": ("src/regretlab/cmdp/nulls.py", ["tests/cmdp/test_cmdp_nulls.py"]),
+}
+
+#: mutmut's statuses that count as the tests catching the mutant.
+CAUGHT = ("killed", "timeout")
+
+
+def repository_files(repo: Path) -> list[str]:
+    """The files of the checkout: tracked, and untracked but not ignored (deleted ones left out)."""
+    listing = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=repo,
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    return sorted({name for name in listing.split("\0") if name and (repo / name).is_file()})
+
+
+def copy_repository(repo: Path, destination: Path) -> list[str]:
+    """Copy :func:`repository_files` to ``destination``; returns their top-level entries."""
+    names = repository_files(repo)
+    for name in names:
+        target = destination / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(repo / name, target)
+    return sorted({Path(name).parts[0] for name in names})
+
+
+def configure(copy: Path, pyproject: str, module_file: str, tests: list[str], top: list[str]) -> None:
+    """Append ``[tool.mutmut]`` for one module to the copy's pyproject.toml (JSON lists are TOML lists);
+    ``top``: the copy's top-level entries, copied beside ``mutants/src`` (the tests read config, schemas)."""
+    also_copy = sorted(set(top) - {"src", "tests", "pyproject.toml"})
+    section = "\n".join(
+        [
+            "",
+            "[tool.mutmut]",
+            'source_paths = ["src"]',
+            f"only_mutate = {json.dumps([module_file])}",
+            f"pytest_add_cli_args_test_selection = {json.dumps(tests)}",
+            'pytest_add_cli_args = ["-q", "-p", "no:cacheprovider"]',
+            f"also_copy = {json.dumps(also_copy)}",
+            "",
+        ]
+    )
+    (copy / "pyproject.toml").write_text(pyproject + section)
+
+
+def mutmut(copy: Path, *args: str, log=None) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "mutmut", *args],
+        cwd=copy,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    if log is not None:
+        log.write(done.stdout)
+    if done.returncode != 0:
+        raise RuntimeError(f"mutmut {' '.join(args)} failed ({done.returncode}):\n{done.stdout[-4000:]}")
+    return done.stdout
+
+
+def statuses(results: str) -> dict[str, str]:
+    """``mutmut results --all true``'s ``    name: status`` lines."""
+    found = {}
+    for line in results.splitlines():
+        match = re.fullmatch(r"\s+(\S+__mutmut_\d+): (.+)", line)
+        if match:
+            found[match.group(1)] = match.group(2).strip()
+    return found
+
+
+def function_lines(source: str) -> dict[str, int]:
+    """The first line of every function and method (decorators included), by mutmut's local name
+    (``f``, or ``Class.method`` for methods)."""
+    lines = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                    lines[f"{node.name}.{item.name}"] = min(
+                        [item.lineno, *(d.lineno for d in item.decorator_list)]
+                    )
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            lines[node.name] = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+    return lines
+
+
+#: Run in the copy: the diff of each mutant (names on stdin) against its function, as ``mutmut show`` prints.
+_DIFFS = """
+import json, sys
+from mutmut.mutation.diff_apply import get_diff_for_mutant
+names = json.loads(sys.stdin.read())
+print(json.dumps({name: get_diff_for_mutant(name, path=sys.argv[1]) for name in names}))
+"""
+
+
+def describe(module_file: str, name: str, diff: str, source: str) -> str:
+    """``path:line name: <original> => <mutant>``, from the diff of the mutated function."""
+    lines = diff.splitlines()
+    removed = [line[1:].strip() for line in lines if line.startswith("-") and not line.startswith("---")]
+    added = [line[1:].strip() for line in lines if line.startswith("+") and not line.startswith("+++")]
+    local = name.split(".")[-1].rsplit("__mutmut_", 1)[0]
+    local = local[2:] if local.startswith("x_") else local.replace("xǁ", "").replace("ǁ", ".")
+    start = function_lines(source).get(local, 1)
+    line = start
+    text = source.splitlines()
+    if removed:
+        line = next((i + 1 for i in range(start - 1, len(text)) if text[i].strip() == removed[0]), start)
+    return f"{module_file}:{line} {name}: {' | '.join(removed)} => {' | '.join(added)}"
+
+
+def run_module(
+    copy: Path, pyproject: str, top: list[str], name: str, max_children: int, log
+) -> tuple[dict, list[str]]:
+    module_file, tests = MODULES[name]
+    if (copy / KILLS).exists():
+        tests = [*tests, KILLS]
+    shutil.rmtree(copy / "mutants", ignore_errors=True)
+    configure(copy, pyproject, module_file, tests, top)
+    start = time.perf_counter()
+    mutmut(copy, "run", "--max-children", str(max_children), log=log)
+    seconds = time.perf_counter() - start
+    found = statuses(mutmut(copy, "results", "--all", "true"))
+    counts = {status: sum(1 for s in found.values() if s == status) for status in set(found.values())}
+    caught = sum(counts.get(status, 0) for status in CAUGHT)
+    source = (copy / module_file).read_text()
+    alive = sorted(
+        (mutant for mutant in found if found[mutant] not in CAUGHT),
+        key=lambda m: (m.rsplit("__mutmut_", 1)[0], int(m.rsplit("_", 1)[1])),
+    )
+    diffs = subprocess.run(
+        [sys.executable, "-c", _DIFFS, module_file],
+        cwd=copy,
+        input=json.dumps(alive),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    diffs = json.loads(diffs)
+    survivors = [
+        f"{found[mutant].upper().replace(' ', '-')} {describe(module_file, mutant, diffs[mutant], source)}"
+        for mutant in alive
+    ]
+    named = ("killed", "survived", "timeout", "no tests")
+    row = {
+        "name": name,
+        "metric": "mutation_score",
+        "value": round(100.0 * caught / len(found), 1) if found else float("nan"),
+        "unit": "%",
+        "killed": counts.get("killed", 0),
+        "survived": counts.get("survived", 0),
+        "timeout": counts.get("timeout", 0),
+        "no_tests": counts.get("no tests", 0),
+        "other": sum(n for status, n in counts.items() if status not in named),
+        "mutants": len(found),
+        "seconds": round(seconds, 1),
+    }
+    return row, survivors
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--modules", nargs="+", choices=list(MODULES), default=list(MODULES))
+    parser.add_argument("--max-children", type=int, default=2, help="mutants tested in parallel")
+    parser.add_argument("--keep", type=Path, help="work in DIR (kept afterwards) instead of a temporary one")
+    args = parser.parse_args()
+    work = args.keep or Path(tempfile.mkdtemp(prefix="regretlab-mutation-"))
+    try:
+        copy = work / "repo"
+        shutil.rmtree(copy, ignore_errors=True)
+        top = copy_repository(REPO, copy)
+        pyproject = (copy / "pyproject.toml").read_text()
+        with open(work / "mutmut.log", "w") as log:
+            for name in args.modules:
+                row, survivors = run_module(copy, pyproject, top, name, args.max_children, log)
+                print(json.dumps(row), flush=True)
+                for line in survivors:
+                    print(line, flush=True)
+    finally:
+        if args.keep is None:
+            shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
