@@ -299,8 +299,8 @@ def test_no_two_presets_drawn_in_a_bandit_regime_run_identically(config):
 def test_theorem2s_explicit_bound_is_below_the_trivial_one_at_the_regimes_largest_quick_horizon(config):
     """theorem2_explicit_bound exists because the proof's bound exceeds T at every other quick horizon: at its
     largest horizon the bound, at the learner's own η and c, is below T (so the check can fail), at its
-    smallest it is not (the vacuous side of the transition); on the minimax instance uniform play's regret is far
-    below the bound (no power), on the wide gap above it at the largest horizon (power), computed."""
+    smallest it is not (the vacuous side of the transition); on the minimax instance uniform play's regret is
+    far below the bound (no power), on the wide gap above it at the largest horizon (power), computed."""
     from regretlab.bandits.nulls import uniform_value
     from regretlab.theory import BOUNDS
 
@@ -311,7 +311,8 @@ def test_theorem2s_explicit_bound_is_below_the_trivial_one_at_the_regimes_larges
     for name, instance in built.items():
         ratios = []
         for horizon in horizons:
-            learner = make_learner("theorem2", instance.at_horizon(horizon), horizon, np.random.default_rng(0))
+            rng = np.random.default_rng(0)
+            learner = make_learner("theorem2", instance.at_horizon(horizon), horizon, rng)
             assert all(learner.hypotheses.values())
             point = {"T": horizon, **instance.numbers, "params": learner.params}
             ratios.append(BOUNDS["theorem2_bound"].evaluate(point) / horizon)
