@@ -323,7 +323,6 @@ def test_every_cmdp_bound_says_whether_it_is_explicit_and_its_exponent():
         ),
         (b.theorem5_rate(T, m, L, rho), False, 0.5),
         (b.theorem6_rate(T), False, 0.75),
-        *zip(b.theorem7_rates(T, m, L, rho, 1.0), [False] * 2, [1.0, 0.5], strict=True),
     ]
     for index, (bound, explicit, exponent) in enumerate(cases):
         assert bound.explicit is explicit and bound.exponent == exponent, (index, bound)
