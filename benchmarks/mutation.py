@@ -60,7 +60,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     ),
     "claims": (
         "src/regretlab/claims.py",
-        ["tests/analysis/test_evidence.py", "tests/analysis/test_power.py", "tests/test_evidence_power.py"],
+        ["tests/analysis/test_evidence.py", "tests/analysis/test_power.py", "tests/test_evidence_golden.py"],
     ),
     "analysis.evidence": (
         "src/regretlab/analysis/evidence.py",
@@ -68,7 +68,8 @@ MODULES: dict[str, tuple[str, list[str]]] = {
             "tests/analysis/test_evidence.py",
             "tests/analysis/test_power.py",
             "tests/analysis/test_verdicts.py",
-            "tests/test_evidence_power.py",
+            "tests/analysis/test_cmdp_aggregate.py",
+            "tests/test_evidence_golden.py",
         ],
     ),
     "analysis.aggregate": (
@@ -77,7 +78,27 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     ),
     "bandits.nulls": ("src/regretlab/bandits/nulls.py", ["tests/bandits/test_nulls.py"]),
     "cmdp.nulls": ("src/regretlab/cmdp/nulls.py", ["tests/cmdp/test_cmdp_nulls.py"]),
+    "analysis.exponents": (
+        "src/regretlab/analysis/exponents.py",
+        [
+            "tests/analysis/test_analysis.py",
+            "tests/analysis/test_cmdp_aggregate.py",
+            "tests/analysis/test_power.py",
+            "tests/analysis/test_verdicts.py",
+        ],
+    ),
 }
+
+#: Tests left out of every mutation run: each mutant reruns every selected test that reaches the mutated
+#: function, and these take 7–65 s each (real runs, the whole fixture's evidence table), so with them a module
+#: would take hours. The pytest suite runs them; the fast tests below pin what they pin, on hand-made input.
+SLOW = [
+    "tests/test_evidence_golden.py::test_the_evidence_table_of_the_fixture_is_the_golden_one",
+    "tests/analysis/test_evidence.py::test_every_dual_ceiling_holds_at_every_checkpoint_of_real_runs",
+    "tests/analysis/test_evidence.py::test_extrapolated_points_reproduce_the_aggregate_bound_where_they_were_measured",
+    "tests/analysis/test_evidence.py::test_identical_runs_are_detected_exactly_on_real_runs",
+    "tests/analysis/test_evidence.py::test_algorithm5_presets_coincide_while_stage_2_never_starts",
+]
 
 #: mutmut's statuses that count as the tests catching the mutant.
 CAUGHT = ("killed", "timeout")
@@ -115,12 +136,17 @@ def configure(copy: Path, pyproject: str, module_file: str, tests: list[str], to
             'source_paths = ["src"]',
             f"only_mutate = {json.dumps([module_file])}",
             f"pytest_add_cli_args_test_selection = {json.dumps(tests)}",
-            'pytest_add_cli_args = ["-q", "-p", "no:cacheprovider"]',
+            f"pytest_add_cli_args = {json.dumps(['-q', '-p', 'no:cacheprovider', *deselected(tests)])}",
             f"also_copy = {json.dumps(also_copy)}",
             "",
         ]
     )
     (copy / "pyproject.toml").write_text(pyproject + section)
+
+
+def deselected(tests: list[str]) -> list[str]:
+    """``--deselect`` options for the :data:`SLOW` tests among the selected test files."""
+    return [arg for node in SLOW if node.split("::")[0] in tests for arg in ("--deselect", node)]
 
 
 def mutmut(copy: Path, *args: str, log=None) -> str:
