@@ -81,6 +81,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "analysis.exponents": (
         "src/regretlab/analysis/exponents.py",
         [
+            "tests/analysis/test_exponents.py",
             "tests/analysis/test_analysis.py",
             "tests/analysis/test_cmdp_aggregate.py",
             "tests/analysis/test_power.py",

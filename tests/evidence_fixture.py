@@ -16,6 +16,7 @@ regenerate the golden evidence table (``tests/data/evidence_golden.csv``) and re
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import sys
@@ -101,6 +102,19 @@ def golden_table(table: pd.DataFrame) -> str:
     for column in ("T_informative", "T_power"):
         shown[column] = [f"{value:.2g}" if value == value else "" for value in shown[column]]
     return shown.to_csv(index=False)
+
+
+@functools.cache
+def inputs() -> tuple[pd.DataFrame, pd.DataFrame, dict, dict]:
+    """The fixture's aggregate rows, exponent fits and instances, and the shipped config, read once per
+    process (the evidence table only reads them)."""
+    summary, exponents, instances, _ = load()
+    return summary, exponents, instances, shipped_config()
+
+
+def golden_rows() -> pd.DataFrame:
+    """The golden table (:data:`GOLDEN`) as written, one row per claim, indexed by claim."""
+    return pd.read_csv(GOLDEN, dtype=str, keep_default_na=False).set_index("claim")  # cells as written
 
 
 def evidence_of_fixture() -> pd.DataFrame:

@@ -7,6 +7,7 @@ the failure message) and review its diff in the commit."""
 from __future__ import annotations
 
 import difflib
+import io
 
 import evidence_fixture
 import pandas as pd
@@ -26,6 +27,31 @@ def test_the_evidence_table_of_the_fixture_is_the_golden_one():
             )
         )
         pytest.fail(f"the evidence table changed; if intended, run {evidence_fixture.REGENERATE}:\n{diff}")
+
+
+#: A few claims whose rows take well under a second each, one of each way a row is decided: a rate untested
+#: (T_informative from the rate search), a rate tested against the reference learner, an explicit bound
+#: untested with a T_power, one tested against uniform play below the smallest horizon searched, a
+#: mechanism tested against the reference, a construction check, a lower bound with its alternative, and
+#: an explicit bound that is never informative.
+QUICK_CLAIMS = [
+    "theorem14", "theorem17", "theorem5_000", "theorem3_000", "theorem8_S", "lemma14_000", "theorem5",
+    "dual_regret", "theorem7_S",
+]  # fmt: skip
+
+
+#: CSV cells as written (strings, empty cells kept empty).
+AS_WRITTEN = {"dtype": str, "keep_default_na": False}
+
+
+@pytest.mark.parametrize("key", QUICK_CLAIMS)
+def test_a_claims_row_on_the_fixture_is_its_golden_row(key):
+    """The golden row of one claim, computed alone (seconds, not the whole table's half minute): what
+    ``benchmarks/mutation.py`` runs for every mutant of the evidence table's code."""
+    summary, exponents, instances, config = evidence_fixture.inputs()
+    row = evidence.claim_row(CLAIMS_BY_KEY[key], summary, exponents, instances, config)
+    actual = pd.read_csv(io.StringIO(evidence_fixture.golden_table(pd.DataFrame([row]))), **AS_WRITTEN)
+    assert actual.set_index("claim").loc[key].to_dict() == evidence_fixture.golden_rows().loc[key].to_dict()
 
 
 def _item(block: str, power: str = "") -> evidence.Item:

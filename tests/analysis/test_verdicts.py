@@ -43,6 +43,39 @@ def test_every_verdict_is_reachable(args, expected):
     assert verdict(*args) == expected
 
 
+@pytest.mark.parametrize(
+    ("args", "kwargs", "expected"),
+    [
+        # An interval that ends exactly at the bound is on its side: the bound holds.
+        (("upper", True, 100.0, 1000.0, 40.0, 100.0), {}, "holds"),
+        (("lower", True, 0.4, 0.0, 0.4, 0.5), {}, "holds"),
+        # A bound exactly at the trivial bound (or the ceiling) says nothing more than it.
+        (("upper", True, 1000.0, 1000.0, 40.0, 60.0), {}, "vacuous"),
+        (("lower", True, 0.1, 0.1, 0.4, 0.5), {}, "vacuous"),
+        (("upper", True, math.nan, 1000.0, 40.0, 60.0), {}, "vacuous"),
+        (("lower", True, -math.inf, math.nan, 0.4, 0.5), {}, "vacuous"),
+        (("upper", True, 100.0, 1000.0, 40.0, 60.0), {"ceiling": 100.0}, "implied"),
+        (("upper", True, 100.0, 1000.0, 40.0, 60.0), {"ceiling": 100.5}, "holds"),
+        (("lower", True, 0.3, 0.0, 0.4, 0.5), {"ceiling": 0.3}, "implied"),
+        (("lower", True, 0.3, 0.0, 0.4, 0.5), {"ceiling": 0.2}, "holds"),
+        # A bound on a probability inside its binomial interval: inconclusive, at either end as the
+        # direction says (an upper bound at the interval's top end is crossed by no seed; a lower one at its
+        # bottom end neither).
+        (("lower", True, 0.9, 0.0, 0.63, 1.0), {"proportion": True}, "inconclusive"),
+        (("lower", True, 1.0, 0.0, 0.63, 1.0), {"proportion": True}, "inconclusive"),
+        (("lower", True, 0.63, 0.0, 0.63, 1.0), {"proportion": True}, "holds"),
+        (("lower", True, 0.5, 0.0, 0.63, 1.0), {"proportion": True}, "holds"),
+        (("upper", True, 0.2, 1.0, 0.1, 0.4), {"proportion": True}, "inconclusive"),
+        (("upper", True, 0.1, 1.0, 0.1, 0.4), {"proportion": True}, "inconclusive"),
+        (("upper", True, 0.4, 1.0, 0.1, 0.4), {"proportion": True}, "holds"),
+        (("upper", True, 0.05, 1.0, 0.1, 0.4), {"proportion": True}, "violated"),
+        (("lower", True, 0.9, 0.0, 0.63, 1.0), {}, "violated"),  # not a proportion: crossed
+    ],
+)
+def test_verdict_at_each_boundary(args, kwargs, expected):
+    assert verdict(*args, **kwargs) == expected
+
+
 def test_a_violation_is_never_hidden_by_vacuity_and_directions_are_checked():
     assert verdict("upper", True, 2000.0, 1000.0, 1500.0, 2500.0) == "violated"
     with pytest.raises(ValueError, match="direction"):
