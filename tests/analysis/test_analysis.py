@@ -10,6 +10,7 @@ from regretlab.analysis.aggregate import fit_exponents, summarise
 from regretlab.analysis.bootstrap import mean_interval
 from regretlab.analysis.exponents import fit_exponent, loglog_slope
 from regretlab.analysis.tables import EXPONENT_COLUMNS, exponent_table, to_markdown
+from regretlab.graphs.families import figure1_graph
 from regretlab.theory import BOUNDS
 
 
@@ -160,3 +161,18 @@ def test_sweep_in_L_star_fits_one_curve_across_instances():
     assert len(exponents) == 1 and exponents["instance"].iloc[0] == "all"
     assert exponents["exponent"].iloc[0] == pytest.approx(0.5, abs=0.02)
     assert exponents["theory_exponent"].iloc[0] == 0.0  # Exp3.G's bound does not depend on L*
+
+
+def test_the_summary_stores_uniform_plays_expected_regret_not_the_learners():
+    """On the Figure-1 graph (K = 7) with Bernoulli means 0.3 and six times 0.65, uniform play loses
+    (0.3 + 6·0.65)/7 = 0.6 per round; the runs measured L* = 0.3·T, so uniform play's pseudo-regret at T is
+    0.3·T (the learner's own, ≈ 3√T, is what the ``mean`` column holds: 97 and 316 at T = 10³, 10⁴)."""
+    means = [0.3] + [0.65] * 6
+    instance = {
+        "graph": figure1_graph().to_dict(),
+        "losses": {"kind": "bernoulli", "means": means},
+        "numbers": {"K": 7, "alpha": 2, "kappa": 2},
+    }
+    summary = summarise("r", REGIME, {"i": instance}, synthetic_runs(), 50)
+    final = summary[summary["t"] == summary["T"]]
+    np.testing.assert_allclose(final["null_uniform"], [30.0, 300.0, 3000.0], rtol=1e-12)
