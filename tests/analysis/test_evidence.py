@@ -29,6 +29,7 @@ from regretlab.claims import (
     UNCHECKED,
     UNCHECKED_CLAIMS,
     Claim,
+    Construction,
     Mechanism,
 )
 from regretlab.cmdp.bounds import dual_regret_paper
@@ -307,6 +308,13 @@ def test_a_mechanism_reads_only_its_columns_and_says_when_they_are_missing():
     strict = Mechanism("x > 1", ("x",), lambda p: p["x"], 1.0, strict=True, metrics=("regret",))
     assert strict.exercised(1.0) is False and strict.exercised(1.01) is True
     assert strict.concerns("regret") and not strict.concerns("violation")
+
+
+def test_a_construction_check_says_what_it_would_catch_at_its_weakest_point():
+    radius = Construction("a confidence radius {factor}× too small", lambda row: row["factor"])
+    assert radius.describe([2.5, math.nan, 1.25, math.inf]) == "a confidence radius 1.25× too small"
+    assert radius.describe([1.23456]) == "a confidence radius 1.23× too small"
+    assert radius.describe([math.nan]) == "" and radius.describe([]) == ""
 
 
 def hand_row(verdict_name: str, **extra) -> dict:
