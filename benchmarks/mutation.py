@@ -74,7 +74,12 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     ),
     "analysis.aggregate": (
         "src/regretlab/analysis/aggregate.py",
-        ["tests/analysis/test_analysis.py", "tests/analysis/test_cmdp_aggregate.py"],
+        [
+            "tests/analysis/test_analysis.py",
+            "tests/analysis/test_cmdp_aggregate.py",
+            "tests/analysis/test_evidence.py",
+            "tests/analysis/test_verdicts.py",
+        ],
     ),
     "bandits.nulls": ("src/regretlab/bandits/nulls.py", ["tests/bandits/test_nulls.py"]),
     "cmdp.nulls": ("src/regretlab/cmdp/nulls.py", ["tests/cmdp/test_cmdp_nulls.py"]),

@@ -91,15 +91,22 @@ def refresh(results: Path) -> None:
 #: The golden evidence table: what the table says of each claim on the fixture
 #: (tests/test_evidence_golden.py).
 GOLDEN = REPO / "tests" / "data" / "evidence_golden.csv"
-GOLDEN_COLUMNS = ["claim", "role", "check", "tested", "power", "outcome", "why", "T_informative", "T_power"]
+GOLDEN_COLUMNS = [
+    "claim", "role", "check", "tested", "power", "outcome", "why", "T_informative", "T_power", "regimes",
+    "points", "testable_items", "mechanism_values", "identical", "T_informative_curve", "T_informative_note",
+    "seeds", "cpu_hours_run", "T_power_curve", "T_power_note", "cpu_hours_power_run",
+]  # fmt: skip
+#: The golden columns written with two significant digits (the cost model's hours, the horizons searched).
+ROUNDED = ("T_informative", "T_power", "cpu_hours_run", "cpu_hours_power_run")
 REGENERATE = ".venv/bin/python tests/evidence_fixture.py --golden"
 
 
 def golden_table(table: pd.DataFrame) -> str:
     """The golden columns of an evidence table as CSV text: per claim its role, check, whether it is tested,
-    its power, its outcome and blocks, and the two horizons (two significant digits)."""
+    its power, its outcome and blocks, its items, and the two horizons with their curves, notes and costs
+    (two significant digits)."""
     shown = table[GOLDEN_COLUMNS].copy()
-    for column in ("T_informative", "T_power"):
+    for column in ROUNDED:
         shown[column] = [f"{value:.2g}" if value == value else "" for value in shown[column]]
     return shown.to_csv(index=False)
 

@@ -1,6 +1,7 @@
 """The evidence table's verdicts pinned: on the shipped fixture (tests/data/evidence_quick) the table built
 by today's code says, claim by claim, exactly what tests/data/evidence_golden.csv says — which claims are
-tested, with which power and outcome, what blocks the others, and their T_informative and T_power. A change
+tested, with which power and outcome, what blocks the others, their items (regimes, counts, mechanism values,
+identical families), and their T_informative and T_power with the curve, note and CPU-hours. A change
 that alters any of it fails here with the diff; when the change is intended, regenerate the file (command in
 the failure message) and review its diff in the commit."""
 
