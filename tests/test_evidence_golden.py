@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import difflib
 import io
+import re
 
 import evidence_fixture
 import pandas as pd
 import pytest
 
 from regretlab.analysis import evidence
-from regretlab.claims import CLAIMS_BY_KEY
+from regretlab.claims import CLAIMS_BY_KEY, UNCHECKED_CLAIMS
 
 
 def test_the_evidence_table_of_the_fixture_is_the_golden_one():
@@ -53,6 +54,56 @@ def test_a_claims_row_on_the_fixture_is_its_golden_row(key):
     row = evidence.claim_row(CLAIMS_BY_KEY[key], summary, exponents, instances, config)
     actual = pd.read_csv(io.StringIO(evidence_fixture.golden_table(pd.DataFrame([row]))), **AS_WRITTEN)
     assert actual.set_index("claim").loc[key].to_dict() == evidence_fixture.golden_rows().loc[key].to_dict()
+
+
+def test_the_evidence_files_of_one_claims_rows(tmp_path):
+    """The table of Theorem 5's (paper 000) rows of the fixture: a row for each claim those bounds check and
+    one for each claim without a check; the CSV keeps six significant digits (T_informative ≈ 1.26·10⁹,
+    T_power ≈ 3.07·10¹¹) and the Markdown is the table's."""
+    summary, exponents, instances, config = evidence_fixture.inputs()
+    bounds = CLAIMS_BY_KEY["theorem5_000"].bounds
+    csv, md = tmp_path / "evidence.csv", tmp_path / "evidence.md"
+    table = evidence.write_evidence_table(
+        [summary[summary["bound_name"].isin(bounds)]],
+        [exponents[exponents["bound_name"].isin(bounds)]],
+        instances,
+        config,
+        csv,
+        md,
+    )
+    assert list(table["claim"]) == ["theorem5_000", "theorem7_000", *(c.key for c in UNCHECKED_CLAIMS)]
+    assert list(table.columns) == evidence.CSV_COLUMNS
+    line = next(
+        line for line in csv.read_text(encoding="utf-8").splitlines() if line.startswith("theorem5_000,")
+    )
+    assert re.search(r",1\.26\d{3}e\+09,cmdp_theorem5/", line) and re.search(
+        r",3\.07\d*e\+11,cmdp_theorem5/", line
+    )
+    assert md.read_text(encoding="utf-8") == evidence.markdown(table)
+    written = pd.read_csv(io.StringIO(evidence_fixture.golden_table(table.iloc[:1])), **AS_WRITTEN)
+    assert written.iloc[0].to_dict() == {
+        "claim": "theorem5_000",
+        **evidence_fixture.golden_rows().loc["theorem5_000"],
+    }
+
+
+#: The columns of figures/evidence.csv that are numbers (the others are text, empty cells kept empty).
+NUMBERS = ["points", "testable_items", "seeds", "T_informative", "T_power", "cpu_hours_run",
+           "cpu_hours_seeds", "cpu_hours_power_run", "cpu_hours_power_seeds"]  # fmt: skip
+
+
+def test_the_shipped_evidence_md_is_the_markdown_of_the_shipped_csv():
+    """figures/evidence.md, as committed, is exactly what :func:`evidence.markdown` writes from the committed
+    figures/evidence.csv: every cell's wording (horizons, hours, blocks, the legend's counts) is pinned."""
+    text = [c for c in evidence.CSV_COLUMNS if c not in NUMBERS and c != "tested"]
+    table = pd.read_csv(
+        evidence_fixture.REPO / "figures" / "evidence.csv",
+        dtype=dict.fromkeys(text, str),
+        keep_default_na=False,
+        na_values=dict.fromkeys(NUMBERS, [""]),
+    )
+    shipped = (evidence_fixture.REPO / "figures" / "evidence.md").read_text(encoding="utf-8")
+    assert evidence.markdown(table) == shipped
 
 
 def _item(block: str, power: str = "") -> evidence.Item:
