@@ -1,12 +1,14 @@
 """Mutation score of the modules that decide what regretlab reports, with mutmut 3 (issue 22, item 4).
 
 Copies the repository's files (git-tracked, plus untracked ones that are not ignored, so that a test being
-written counts) into a temporary directory and, for each module of :data:`MODULES` (or the ``--modules``
-subset), configures mutmut there (``[tool.mutmut]`` of the copy's pyproject.toml: ``source_paths = ["src"]``,
-``only_mutate`` the module, ``pytest_add_cli_args_test_selection`` the test files that exercise it) and runs
-``mutmut run``. mutmut mutates the copy's ``mutants/src`` and puts it first on ``sys.path`` (its forced-fail
-run checks that the tests import the mutated copy, not the checkout), then runs, for each mutant, only the
-selected tests that reach the mutated function. The working tree is never touched.
+written counts) into a temporary directory (one copy per module) and, for each module of :data:`MODULES` (or
+the ``--modules`` subset), configures mutmut there (``[tool.mutmut]`` of the copy's pyproject.toml:
+``source_paths = ["src"]``, ``only_mutate`` the module, ``pytest_add_cli_args_test_selection`` the test files
+that exercise it) and runs ``mutmut run``. mutmut mutates the copy's ``mutants/src`` and puts it first on
+``sys.path`` (its forced-fail run checks that the tests import the mutated copy, not the checkout), then runs,
+for each mutant, only the selected tests that reach the mutated function. The working tree is never touched.
+``--keep DIR --again`` reruns, in the copies an earlier ``--keep DIR`` run left, only the mutants it did not
+catch (after new tests).
 
 Prints one JSON object per module, ``{"name", "metric": "mutation_score", "value", "unit": "%", "killed",
 "survived", "timeout", "no_tests", "other", "mutants", "seconds"}`` (value = (killed + timeout) / mutants),
@@ -15,7 +17,7 @@ each followed by one line per mutant not killed: ``SURVIVED path:line mutant_nam
 :data:`regretlab.theory.BOUNDS`) is covered through the functions it calls. Takes minutes per module.
 
     python benchmarks/mutation.py [--modules bandits.bounds cmdp.bounds theory] [--max-children 2]
-                                  [--keep DIR]
+                                  [--keep DIR [--again]]
 """
 
 from __future__ import annotations
@@ -221,17 +223,29 @@ def describe(module_file: str, name: str, diff: str, source: str) -> str:
     return f"{module_file}:{line} {name}: {' | '.join(removed)} => {' | '.join(added)}"
 
 
-def run_module(
-    copy: Path, pyproject: str, top: list[str], name: str, max_children: int, log
-) -> tuple[dict, list[str]]:
+def run_module(work: Path, name: str, max_children: int, again: bool, log) -> tuple[dict, list[str]]:
+    """Mutation-test one module in its own copy ``work/<name>``. With ``again`` and a copy left there by an
+    earlier run (``--keep``), refresh the copy's files from the checkout and rerun only the mutants that
+    were not caught: a test added since can only kill more (mutmut keeps the other verdicts; it starts over
+    when the module's test selection or pyproject.toml changed)."""
     module_file, tests = MODULES[name]
-    if (copy / KILLS).exists():
+    copy = work / name
+    if (REPO / KILLS).exists():
         tests = [*tests, KILLS]
-    shutil.rmtree(copy / "mutants", ignore_errors=True)
-    configure(copy, pyproject, module_file, tests, top)
+    fresh = not (again and (copy / "mutants").is_dir())
+    if fresh:
+        shutil.rmtree(copy, ignore_errors=True)
+    top = copy_repository(REPO, copy)
+    configure(copy, (REPO / "pyproject.toml").read_text(), module_file, tests, top)
+    missed = [] if fresh else [m for m, s in statuses(mutmut(copy, "results", "--all", "true")).items()
+                               if s not in CAUGHT]  # fmt: skip
     start = time.perf_counter()
-    mutmut(copy, "run", "--max-children", str(max_children), log=log)
+    if fresh or missed:
+        mutmut(copy, "run", "--max-children", str(max_children), *missed, log=log)
     seconds = time.perf_counter() - start
+    timing = copy / "seconds.json"  # the module's mutation time over this run and the earlier ones
+    seconds += json.loads(timing.read_text()) if timing.exists() and not fresh else 0.0
+    timing.write_text(json.dumps(seconds))
     found = statuses(mutmut(copy, "results", "--all", "true"))
     counts = {status: sum(1 for s in found.values() if s == status) for status in set(found.values())}
     caught = sum(counts.get(status, 0) for status in CAUGHT)
@@ -275,16 +289,18 @@ def main() -> int:
     parser.add_argument("--modules", nargs="+", choices=list(MODULES), default=list(MODULES))
     parser.add_argument("--max-children", type=int, default=2, help="mutants tested in parallel")
     parser.add_argument("--keep", type=Path, help="work in DIR (kept afterwards) instead of a temporary one")
+    parser.add_argument(
+        "--again", action="store_true", help="with --keep: rerun only the mutants an earlier run left alive"
+    )
     args = parser.parse_args()
+    if args.again and args.keep is None:
+        parser.error("--again needs --keep DIR (the earlier run's directory)")
     work = args.keep or Path(tempfile.mkdtemp(prefix="regretlab-mutation-"))
+    work.mkdir(parents=True, exist_ok=True)
     try:
-        copy = work / "repo"
-        shutil.rmtree(copy, ignore_errors=True)
-        top = copy_repository(REPO, copy)
-        pyproject = (copy / "pyproject.toml").read_text()
-        with open(work / "mutmut.log", "w") as log:
+        with open(work / "mutmut.log", "a") as log:
             for name in args.modules:
-                row, survivors = run_module(copy, pyproject, top, name, args.max_children, log)
+                row, survivors = run_module(work, name, args.max_children, args.again, log)
                 print(json.dumps(row), flush=True)
                 for line in survivors:
                     print(line, flush=True)

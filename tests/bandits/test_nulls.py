@@ -98,3 +98,13 @@ def test_bernoulli_and_theorem5_totals_by_hand():
 def test_a_minimax_environment_has_no_totals_without_a_horizon():
     with pytest.raises(ValueError, match="depend on T"):
         expected_totals(MinimaxGap(7, 0, 0.5, 1.0, 2), 100)
+
+
+@settings(max_examples=10, deadline=None)
+@given(means=st.lists(st.floats(0.0, 1.0), min_size=7, max_size=7), l_star=st.floats(0.0, 100.0))
+def test_uniform_pseudo_regret_is_the_mean_of_the_means_per_round_minus_L_star(means, l_star):
+    # Any seven Bernoulli means on the Figure-1 graph: uniform play loses their mean per round, 1 000 rounds.
+    instance = _instance_file({"kind": "bernoulli", "means": means})
+    point = {"T": 1000, "t": 1000, "L_star": l_star}
+    expected = 1000 * math.fsum(means) / 7 - l_star
+    assert uniform_value(instance, "pseudo_regret", point) == pytest.approx(expected, rel=1e-9, abs=1e-9)
