@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import difflib
 import io
+import math
 import re
+from dataclasses import replace
 
 import evidence_fixture
 import pandas as pd
@@ -85,6 +87,29 @@ def test_the_evidence_files_of_one_claims_rows(tmp_path):
         "claim": "theorem5_000",
         **evidence_fixture.golden_rows().loc["theorem5_000"],
     }
+
+
+@pytest.mark.parametrize(
+    ("key", "alternative", "T_informative", "T_power"),
+    [
+        ("lemma14_000", None, 244.0, 244.0),
+        ("theorem5", None, 31623.0, 31623.0),
+        ("theorem5", "", 31623.0, math.nan),
+    ],
+)
+def test_where_a_construction_check_or_a_lower_bound_would_have_power(
+    key, alternative, T_informative, T_power
+):
+    """The fixture's rows with every point's hypotheses failing, so that nothing is tested and T_power is
+    searched: a construction check (Lemma 14) and a lower bound naming its alternative (Theorem 5, paper
+    001) have power wherever they speak (T_power = T_informative: 244, 31 623); a lower bound naming none
+    never has power (uniform play passes every lower bound on regret)."""
+    summary, exponents, instances, config = evidence_fixture.inputs()
+    claim = CLAIMS_BY_KEY[key]
+    claim = claim if alternative is None else replace(claim, alternative=alternative)
+    row = evidence.claim_row(claim, summary.assign(hypotheses_hold=False), exponents, instances, config)
+    assert not row["tested"] and row["why"].startswith("hypotheses fail")
+    assert (row["T_informative"], row["T_power"]) == pytest.approx((T_informative, T_power), nan_ok=True)
 
 
 #: The columns of figures/evidence.csv that are numbers (the others are text, empty cells kept empty).
