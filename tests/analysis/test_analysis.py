@@ -1,16 +1,25 @@
 """Bootstrap intervals, exponent fits, the aggregate table and the exponent table on synthetic runs."""
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from regretlab.analysis.aggregate import fit_exponents, summarise
+from regretlab.analysis.aggregate import (
+    aggregate_regime,
+    fit_exponents,
+    learner_params,
+    summarise,
+    with_references,
+)
 from regretlab.analysis.bootstrap import mean_interval
 from regretlab.analysis.exponents import fit_exponent, loglog_slope
 from regretlab.analysis.tables import EXPONENT_COLUMNS, exponent_table, to_markdown
 from regretlab.graphs.families import figure1_graph
+from regretlab.io import config_hash, read_parquet_metadata, write_parquet
 from regretlab.theory import BOUNDS
 
 
@@ -176,3 +185,91 @@ def test_the_summary_stores_uniform_plays_expected_regret_not_the_learners():
     summary = summarise("r", REGIME, {"i": instance}, synthetic_runs(), 50)
     final = summary[summary["t"] == summary["T"]]
     np.testing.assert_allclose(final["null_uniform"], [30.0, 300.0, 3000.0], rtol=1e-12)
+
+
+def test_null_reference_is_the_reference_learners_mean_at_the_same_point():
+    """Theorem 3's rate names Exp3.G as its reference learner: at T = 100 the row gets Exp3.G's measured mean
+    there (55); at T = 1000, where Exp3.G did not run, NaN; so do a bound naming no reference and a
+    baseline."""
+    rows = [
+        ("algorithm1", "theorem3_rate", 100, 40.0),
+        ("algorithm1", "theorem3_rate", 1000, 90.0),
+        ("exp3g", "exp3g_rate", 100, 55.0),
+        ("uniform", "", 100, 70.0),
+    ]
+    summary = pd.DataFrame(
+        [
+            {"algorithm": algorithm, "bound_name": bound, "metric": "pseudo_regret", "instance": "i", "T": T,
+             "t": T, "pseudo_regret_mean": mean}
+            for algorithm, bound, T, mean in rows
+        ]
+    )  # fmt: skip
+    np.testing.assert_array_equal(with_references(summary)["null_reference"], [55.0, np.nan, np.nan, np.nan])
+    assert list(with_references(summary.iloc[:0]).columns)[-1] == "null_reference"
+
+
+def test_a_baseline_without_a_bound_gets_the_drawn_metric_with_no_bound():
+    """A learner drawn without a bound (``bounds: {uniform: []}``) gets one row per point of the metric the
+    regime's bounds draw: no bound, verdict ``no bound``, its trivial bound T; with no bound in the regime
+    at all, the kind's first metric (the pseudo-regret)."""
+    runs = synthetic_runs()
+    runs = pd.concat([runs, runs.assign(algorithm="uniform")], ignore_index=True)
+    regime = {**REGIME, "bounds": {"exp3g": ["exp3g_rate"], "uniform": []}}
+    summary = summarise("r", regime, INSTANCES, runs, 50)
+    baseline = summary[summary["algorithm"] == "uniform"]
+    assert list(baseline["T"]) == [100, 1000, 10000] and (baseline["metric"] == "pseudo_regret").all()
+    assert (baseline["verdict"] == "no bound").all() and (baseline["bound_name"] == "").all()
+    assert (baseline["direction"] == "none").all() and baseline["bound_value"].isna().all()
+    np.testing.assert_array_equal(baseline["trivial_bound"], [100, 1000, 10000])
+    np.testing.assert_array_equal(baseline["mean"], summary[summary["algorithm"] == "exp3g"]["mean"])
+    alone = summarise(
+        "r",
+        {**REGIME, "bounds": {"uniform": []}},
+        INSTANCES,
+        synthetic_runs().assign(algorithm="uniform"),
+        50,
+    )
+    assert (alone["metric"] == "pseudo_regret").all() and len(alone) == 3
+
+
+def test_learner_params_are_read_per_run_from_the_run_tables_metadata(tmp_path):
+    """A bandit run table lists its learners' constants per seed, a CMDP one its runs' records; a table with
+    neither contributes nothing."""
+    runs = synthetic_runs()
+    batches = {
+        "bandit": (runs[runs["T"] == 100], {"learners": [{"seed": 0, "params": {"eta": 0.5}},
+                                                         {"seed": 3, "params": {"eta": 0.25}}]}),
+        "cmdp": (runs[runs["T"] == 1000].assign(algorithm="pdgd_ops"), {"runs": [{"seed": 1, "eta": 0.01}]}),
+        "none": (runs[runs["T"] == 10000], {}),
+    }  # fmt: skip
+    for name, (frame, metadata) in batches.items():
+        write_parquet(tmp_path / f"{name}.parquet", frame, metadata)
+    params = learner_params(sorted(str(path) for path in tmp_path.glob("*.parquet")))
+    assert params == {
+        ("i", "exp3g", "paper", 100, 0): {"eta": 0.5},
+        ("i", "exp3g", "paper", 100, 3): {"eta": 0.25},
+        ("i", "pdgd_ops", "paper", 1000, 1): {"seed": 1, "eta": 0.01},
+    }
+
+
+def test_aggregate_regime_writes_the_summary_and_the_fits_with_their_provenance(tmp_path):
+    runs = synthetic_runs()
+    for horizon, frame in runs.groupby("T"):
+        (tmp_path / "runs" / str(horizon)).mkdir(parents=True)
+        write_parquet(tmp_path / "runs" / str(horizon) / "batch.parquet", frame)
+    instance = tmp_path / "i.json"
+    instance.write_text(json.dumps(INSTANCES["i"]))
+    summary_path, exponents_path = tmp_path / "summary.parquet", tmp_path / "exponents.parquet"
+    run_dirs = [str(tmp_path / "runs" / str(horizon)) for horizon in (100, 1000, 10000)]
+    aggregate_regime("r", REGIME, [str(instance)], run_dirs, 50, str(summary_path), str(exponents_path))
+    summary = pd.read_parquet(summary_path)
+    assert list(summary["T"]) == [100, 1000, 10000] and (summary["instance"] == "i").all()
+    assert summary["instance_label"].iloc[0] == "K=4, α=2, κ=2"
+    exponents = pd.read_parquet(exponents_path)
+    assert len(exponents) == 1 and exponents["exponent"].iloc[0] == pytest.approx(0.5, abs=0.05)
+    for path in (summary_path, exponents_path):
+        assert read_parquet_metadata(path) == {
+            "regime": "r",
+            "config_hash": config_hash(REGIME),
+            "n_resamples": 50,
+        }
