@@ -89,3 +89,14 @@ def test_best_occupancy_value_equals_the_unconstrained_lp(seed):
     loose[:, -1] = 0.0
     opt, _ = solve_opt(cmdp.P, reward, loose)
     assert best_occupancy_value(cmdp, reward) == pytest.approx(opt, rel=1e-7)
+
+
+def test_without_a_multiplier_uc_o_gdps_null_primal_regret_takes_lambda_zero_for_every_constraint():
+    # Two constraints on a random layered CMDP: λ missing from the point is λ = (0, 0), not an error.
+    cmdp = make_cmdp(np.random.default_rng(3), "binding", 3, 2, 3, 2, 0.5)
+    environment = make_environment(cmdp, np.random.default_rng(4), "stochastic", "stochastic")
+    instance = _instance_file(cmdp, environment)
+    point = {"T": 1000, "t": 100, "opt": 1.0}
+    at_zero = uniform_value(instance, "primal_regret", {**point, "params": {"lam": [0.0, 0.0]}}, "uc_o_gdps")
+    assert uniform_value(instance, "primal_regret", point, "uc_o_gdps") == at_zero
+    assert at_zero > 0  # the best occupancy earns more than the uniform policy
