@@ -1,6 +1,7 @@
 """Bootstrap intervals, exponent fits, the aggregate table and the exponent table on synthetic runs."""
 
 import json
+import math
 
 import numpy as np
 import pandas as pd
@@ -185,6 +186,9 @@ def test_the_summary_stores_uniform_plays_expected_regret_not_the_learners():
     summary = summarise("r", REGIME, {"i": instance}, synthetic_runs(), 50)
     final = summary[summary["t"] == summary["T"]]
     np.testing.assert_allclose(final["null_uniform"], [30.0, 300.0, 3000.0], rtol=1e-12)
+    # Its slope over the curve's points (those where the hypotheses hold): 1, linear regret.
+    fit = fit_exponents("r", REGIME, synthetic_runs(), summary, 50).iloc[0]
+    assert fit["null_slope"] == pytest.approx(1.0, rel=1e-12)
 
 
 def test_null_reference_is_the_reference_learners_mean_at_the_same_point():
@@ -253,23 +257,65 @@ def test_learner_params_are_read_per_run_from_the_run_tables_metadata(tmp_path):
 
 
 def test_aggregate_regime_writes_the_summary_and_the_fits_with_their_provenance(tmp_path):
+    """From run tables on disk: the summary and the fits, with the regime's provenance, and the bounds read
+    each run's learner constants from its table's metadata (η = 1/2 here): Theorem 4's rate (κ ln T + ln K)/η
+    + ηL* + β² ln T at κ = 2, K = 4, β = κ + s̄ = 3, L* = 0.3·T."""
     runs = synthetic_runs()
     for horizon, frame in runs.groupby("T"):
         (tmp_path / "runs" / str(horizon)).mkdir(parents=True)
-        write_parquet(tmp_path / "runs" / str(horizon) / "batch.parquet", frame)
+        learners = [{"seed": seed, "params": {"eta": 0.5}} for seed in range(4)]
+        write_parquet(tmp_path / "runs" / str(horizon) / "batch.parquet", frame, {"learners": learners})
     instance = tmp_path / "i.json"
-    instance.write_text(json.dumps(INSTANCES["i"]))
+    instance.write_text(json.dumps({"numbers": {**INSTANCES["i"]["numbers"], "s_bar": 1}}))
+    regime = {**REGIME, "bounds": {"exp3g": ["exp3g_rate", "algorithm1_rate"]}}
     summary_path, exponents_path = tmp_path / "summary.parquet", tmp_path / "exponents.parquet"
     run_dirs = [str(tmp_path / "runs" / str(horizon)) for horizon in (100, 1000, 10000)]
-    aggregate_regime("r", REGIME, [str(instance)], run_dirs, 50, str(summary_path), str(exponents_path))
+    aggregate_regime("r", regime, [str(instance)], run_dirs, 50, str(summary_path), str(exponents_path))
     summary = pd.read_parquet(summary_path)
-    assert list(summary["T"]) == [100, 1000, 10000] and (summary["instance"] == "i").all()
+    assert list(summary["T"]) == [100, 100, 1000, 1000, 10000, 10000] and (summary["instance"] == "i").all()
     assert summary["instance_label"].iloc[0] == "K=4, α=2, κ=2"
+    theorem4 = summary[summary["bound_name"] == "algorithm1_rate"].set_index("T")["bound_value"]
+    log_t = math.log(100)
+    assert theorem4[100] == pytest.approx((2 * log_t + math.log(4)) / 0.5 + 0.5 * 30 + 9 * log_t, rel=1e-12)
     exponents = pd.read_parquet(exponents_path)
-    assert len(exponents) == 1 and exponents["exponent"].iloc[0] == pytest.approx(0.5, abs=0.05)
+    assert len(exponents) == 2 and exponents["exponent"].iloc[0] == pytest.approx(0.5, abs=0.05)
     for path in (summary_path, exponents_path):
         assert read_parquet_metadata(path) == {
             "regime": "r",
-            "config_hash": config_hash(REGIME),
+            "config_hash": config_hash(regime),
             "n_resamples": 50,
         }
+
+
+def test_the_bootstrap_intervals_are_those_of_the_regimes_own_streams():
+    """The intervals come from generators seeded by the regime's name alone (regretlab.seeding): the same
+    numbers on every machine and run — these, for the synthetic runs (a change of stream changes them)."""
+    runs = synthetic_runs()
+    summary = summarise("r", REGIME, INSTANCES, runs, 300)
+    np.testing.assert_allclose(
+        summary["ci_low"], [28.28370793069722, 92.0821211052854, 304.941498332548], 1e-9
+    )
+    np.testing.assert_allclose(
+        summary["ci_high"], [30.263211002677018, 101.80417116054161, 326.6166935402111], 1e-9
+    )
+    fit = fit_exponents("r", REGIME, runs, summary, 300).iloc[0]
+    assert (fit["ci_low"], fit["ci_high"]) == pytest.approx(
+        (0.4857253667950885, 0.5385435839548521), rel=1e-9
+    )
+
+
+def test_a_trajectory_is_fitted_per_instance_in_t_and_its_horizons_bound_is_flat():
+    runs = synthetic_runs()
+    regime = {**REGIME, "x": "t"}
+    fit = fit_exponents("r", regime, runs, summarise("r", regime, INSTANCES, runs, 50), 50).iloc[0]
+    assert (fit["instance"], fit["n_points"], fit["x"]) == ("i", 3, "t")  # t = 1, 5 000, 10 000 of T = 10⁴
+    assert math.isnan(fit["bound_slope"]) and fit["reason"] == "bound taken at the run's horizon T: flat in t"
+    assert fit["exponent"] == pytest.approx(0.5, abs=0.01)  # realized regret 3√t, pseudo-regret ≈ 3√t
+
+
+def test_means_negligible_beside_the_trivial_bound_get_no_slope():
+    """Pseudo-regrets of 10⁻⁶·t: within 10⁻⁵ of the trivial bound T at every point, so ≈ 0 (no rate), though
+    far above 10⁻⁵ of the drawn bound √(αT ln K) ≈ 170 at T = 10⁴."""
+    runs = synthetic_runs().assign(pseudo_regret=lambda r: 1e-6 * r["t"])
+    fit = fit_exponents("r", REGIME, runs, summarise("r", REGIME, INSTANCES, runs, 50), 50).iloc[0]
+    assert math.isnan(fit["exponent"]) and fit["reason"].startswith("≈ 0 at every point")
