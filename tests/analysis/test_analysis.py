@@ -17,7 +17,7 @@ from regretlab.analysis.aggregate import (
     with_references,
 )
 from regretlab.analysis.bootstrap import mean_interval
-from regretlab.analysis.exponents import fit_exponent, loglog_slope
+from regretlab.analysis.exponents import REJECTED, fit_exponent, loglog_slope
 from regretlab.analysis.tables import EXPONENT_COLUMNS, exponent_table, to_markdown
 from regretlab.graphs.families import figure1_graph
 from regretlab.io import config_hash, read_parquet_metadata, write_parquet
@@ -319,3 +319,39 @@ def test_means_negligible_beside_the_trivial_bound_get_no_slope():
     runs = synthetic_runs().assign(pseudo_regret=lambda r: 1e-6 * r["t"])
     fit = fit_exponents("r", REGIME, runs, summarise("r", REGIME, INSTANCES, runs, 50), 50).iloc[0]
     assert math.isnan(fit["exponent"]) and fit["reason"].startswith("≈ 0 at every point")
+    # Along a trajectory both reasons are given, and the bound has no exponent in t.
+    regime = {**REGIME, "x": "t"}
+    fit = fit_exponents("r", regime, runs, summarise("r", regime, INSTANCES, runs, 50), 50).iloc[0]
+    assert fit["reason"] == (
+        "≈ 0 at every point (max |mean| = 0.01); bound taken at the run's horizon T: flat in t"
+    )
+    assert math.isnan(fit["theory_exponent"])
+
+
+def test_each_fit_says_its_rate_verdict_theory_exponent_and_twin():
+    """Per curve: a rate (√(αT ln K), exponent 1/2) gets a verdict on the side its bound allows — the
+    upper rate ``consistent`` with the fitted ≈ 0.5; the same curve drawn against Theorem 5's lower rate
+    T^{1−ε} (exponent 1, drawn as T) rejected —, an explicit bound none; a second family with bit-identical
+    runs names its twin."""
+    runs = synthetic_runs()
+    runs = pd.concat([runs, runs.assign(constants="tuned")], ignore_index=True)
+    regime = {**REGIME, "bounds": {"exp3g": ["exp3g_rate", "theorem2_bound"]}}
+    params = {
+        ("i", "exp3g", constants, T, seed): {"eta": 0.1, "c": 1.0}
+        for constants in ("paper", "tuned")
+        for T in (100, 1000, 10000)
+        for seed in range(4)
+    }
+    summary = summarise("r", regime, INSTANCES, runs, 50, params)
+    lower = summary[summary["bound_name"] == "exp3g_rate"]
+    lower = lower.assign(bound_name="theorem5_lower", bound_value=lower["T"].astype(float))
+    summary = pd.concat([summary, lower], ignore_index=True)
+    fits = fit_exponents("r", regime, runs, summary, 50).set_index(["constants", "bound_name"])
+    paper = fits.loc["paper"]
+    assert paper.loc["exp3g_rate", ["rate_verdict", "theory_exponent", "bound_explicit"]].tolist() == [
+        "consistent", 0.5, False
+    ]  # fmt: skip
+    assert paper.loc["theorem5_lower", ["rate_verdict", "theory_exponent"]].tolist() == [REJECTED, 1.0]
+    assert paper.loc["theorem2_bound", ["rate_verdict", "bound_explicit"]].tolist() == ["", True]
+    assert (paper["identical_to"] == "").all() and (paper["instance"] == "i").all()
+    assert (fits.loc["tuned", "identical_to"] == "exp3g/paper").all()
