@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from regretlab.analysis.aggregate import (
     aggregate_regime,
     fit_exponents,
+    instance_label,
     learner_params,
     summarise,
     with_references,
@@ -355,3 +356,8 @@ def test_each_fit_says_its_rate_verdict_theory_exponent_and_twin():
     assert paper.loc["theorem2_bound", ["rate_verdict", "bound_explicit"]].tolist() == ["", True]
     assert (paper["identical_to"] == "").all() and (paper["instance"] == "i").all()
     assert (fits.loc["tuned", "identical_to"] == "exp3g/paper").all()
+
+
+def test_instance_labels_show_integers_whole_and_floats_to_three_digits():
+    label = instance_label({"K": 1234, "rho": 1 / 3, "m": 2, "L": 3, "other": 7})
+    assert label == "K=1234, L=3, m=2, ρ=0.333"
