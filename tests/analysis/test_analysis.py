@@ -11,9 +11,11 @@ from hypothesis import strategies as st
 
 from regretlab.analysis.aggregate import (
     aggregate_regime,
+    drawn_metrics,
     fit_exponents,
     instance_label,
     learner_params,
+    runs_hash,
     summarise,
     with_references,
 )
@@ -361,3 +363,27 @@ def test_each_fit_says_its_rate_verdict_theory_exponent_and_twin():
 def test_instance_labels_show_integers_whole_and_floats_to_three_digits():
     label = instance_label({"K": 1234, "rho": 1 / 3, "m": 2, "L": 3, "other": 7})
     assert label == "K=1234, L=3, m=2, ρ=0.333"
+
+
+def test_the_summary_does_not_depend_on_the_order_of_the_run_rows():
+    runs = synthetic_runs()
+    shuffled = runs.sample(frac=1.0, random_state=0)
+    pd.testing.assert_frame_equal(
+        summarise("r", REGIME, INSTANCES, shuffled, 50), summarise("r", REGIME, INSTANCES, runs, 50)
+    )
+
+
+def test_runs_hash_tells_bit_identical_runs_apart_from_different_ones():
+    group = synthetic_runs().query("T == 100 and t == 100")
+    metrics = ("pseudo_regret", "L_star")
+    same = runs_hash(group.sample(frac=1.0, random_state=1), metrics)  # seed order does not matter
+    assert same == runs_hash(group, metrics) and len(same) == 16
+    assert runs_hash(group.assign(pseudo_regret=group["pseudo_regret"] + 1e-12), metrics) != same
+    assert runs_hash(group, ("pseudo_regret",)) != same
+
+
+def test_drawn_metrics_read_bounds_listed_per_preset():
+    per_preset = {"paper": ["theorem17_best_S"], "tuned": ["theorem17_best_Sbar"]}
+    regime = {"kind": "bandit", "bounds": {"algorithm6": per_preset, "uniform": []}}
+    assert drawn_metrics(regime) == ["regret_best_S", "regret_best_Sbar"]
+    assert drawn_metrics({"kind": "bandit", "bounds": {"uniform": []}}) == ["pseudo_regret"]
