@@ -161,17 +161,20 @@ def _type(schema: dict) -> str:
     return _text(words)
 
 
-def _key_rows(definition: dict, skip: tuple[str, ...] = ()) -> list[list[str]]:
+def _key_rows(definition: dict, defs: dict) -> list[list[str]]:
+    """One row per key of a schema object; a key referring to a definition (``$ref``) gets its description."""
     required = set(definition.get("required", []))
     rows = []
     for key, schema in definition.get("properties", {}).items():
-        if key in skip or not isinstance(schema, dict):
+        if not isinstance(schema, dict):
             continue
         if "default" in schema:
             default = _code(_yaml(schema["default"]))
         else:
             default = "required" if key in required else ""
-        rows.append([_code(key), _type(schema), default, _allowed(schema), _text(schema.get("description"))])
+        referred = defs.get(schema.get("$ref", "").rsplit("/", 1)[-1], {})
+        description = schema.get("description") or referred.get("description")
+        rows.append([_code(key), _type(schema), default, _allowed(schema), _text(description)])
     return rows
 
 
@@ -204,7 +207,7 @@ def _branch_section(title: str, definition: dict, key: str) -> list[str]:
             f"### {title} `{value}` {{#{key}-{value.replace('_', '-')}}}\n",
             _text(then.get("description")) + "\n",
         ]
-        rows = _key_rows(merged)
+        rows = _key_rows(merged, {})
         out.append(_table(KEY_HEADER, rows) if rows else "No other key.\n")
     return out
 
@@ -223,31 +226,31 @@ def config_page(root: Path) -> str:
         "names of kinds, algorithms, presets and bounds come from the registries, as the config check reads "
         "them.\n",
         "## Top level {#top-level}\n",
-        _table(KEY_HEADER, _key_rows(schema)),
+        _table(KEY_HEADER, _key_rows(schema, defs)),
         "## A regime {#regime}\n",
         "An entry of `regimes`, under its name.\n",
-        _table(KEY_HEADER, _key_rows(regime)),
+        _table(KEY_HEADER, _key_rows(regime, defs)),
         "The algorithms a regime of each kind can name:\n",
         _table(["kind", "algorithms"], kinds),
         "## A scale's grid {#scale}\n",
         "`scales.quick`, `scales.paper` and `scales.frontier` of a regime.\n",
-        _table(KEY_HEADER, _key_rows(defs["scale"])),
+        _table(KEY_HEADER, _key_rows(defs["scale"], defs)),
         "## A bandit instance {#bandit-instance}\n",
         "An entry of a `bandit` regime's `instances`.\n",
-        _table(KEY_HEADER, _key_rows(defs["bandit_instance"])),
+        _table(KEY_HEADER, _key_rows(defs["bandit_instance"], defs)),
         "## A feedback graph {#graph}\n",
         _text(defs["graph"].get("description")) + "\n",
-        _table(KEY_HEADER, _key_rows(defs["graph"])),
+        _table(KEY_HEADER, _key_rows(defs["graph"], defs)),
         *_branch_section("Family", defs["graph"], "family"),
         "## A loss sequence {#losses}\n",
         _text(defs["losses"].get("description")) + "\n",
-        _table(KEY_HEADER, _key_rows(defs["losses"])),
+        _table(KEY_HEADER, _key_rows(defs["losses"], defs)),
         *_branch_section("Kind", defs["losses"], "kind"),
         "## A CMDP instance {#cmdp-instance}\n",
         "An entry of a `cmdp` regime's `instances`. "
         + _text(defs["cmdp_instance"].get("description"))
         + "\n",
-        _table(KEY_HEADER, _key_rows(defs["cmdp_instance"])),
+        _table(KEY_HEADER, _key_rows(defs["cmdp_instance"], defs)),
     ]
     return "\n".join(out)
 
@@ -502,14 +505,14 @@ def _option_rows(parser: argparse.ArgumentParser) -> list[list[str]]:
         if isinstance(action, argparse._HelpAction | argparse._SubParsersAction):
             continue
         positional = not action.option_strings
-        name = action.metavar or action.dest if positional else ", ".join(action.option_strings)
+        name = action.metavar or action.dest
         argument = "" if action.nargs == 0 or positional else (action.metavar or action.dest.upper())
         if action.nargs in ("*", "+"):
             argument = f"{argument or name} ..."
         required = action.nargs not in ("?", "*") if positional else action.required
         help_text = (action.help or "") % {**vars(action), "prog": parser.prog}
         rows.append([
-            _code(name), _code(argument) if argument else "",
+            _code(name) if positional else _names(action.option_strings), _code(argument) if argument else "",
             _names(action.choices) if action.choices else "",
             "required" if required else "", _text(help_text),
         ])  # fmt: skip
