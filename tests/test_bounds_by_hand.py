@@ -111,8 +111,9 @@ def test_theorem3_bound_equals_line_480_display(name):
 @by_hand("exp3g_weak_bound", "exp3g_weak_bound_best_S", "exp3g_weak_bound_best_Sbar")
 def test_exp3g_weak_bound_equals_the_bound_derived_in_choices_paper001(name):
     """Exp3.G-weak (paper 001 line 204 cites only its Θ̃(d^{1/3}T^{2/3})): the bound derived here,
-    docs/choices-paper001.md lines 81–82, Reg_k ≤ γT + ln K/η + (ηT/2)(d/γ + s/(1 − γ)), at T = 1000, K = 6,
-    d = 2, s = 3, γ = 0.2, η = 0.02; it bounds the regret to every arm, so the same value for all three."""
+    docs/choices-paper001.md ("Exp3.G on weakly observable graphs"), Reg_k ≤ γT + ln K/η + (ηT/2)(d/γ +
+    s/(1 − γ)), at T = 1000, K = 6, d = 2, s = 3, γ = 0.2, η = 0.02; it bounds the regret to every arm, so the
+    same value for all three."""
     T, K, d, s, gamma, eta = 1000, 6, 2, 3, 0.2, 0.02
     point = {"T": T, "K": K, "d": d, "s": s, "params": {"gamma": gamma, "eta": eta}}
     terms = [
@@ -140,8 +141,8 @@ def test_theorem7_best_S_bound_equals_line_250_display(name):
 def test_theorem7_best_Sbar_bound_equals_line_250_display_with_the_proofs_line_1055_term(name):
     """Paper 001 line 250 (Theorem 7), i ∈ S̄: 2s ln T/η + 2 ln K/η̄ + 2√η̄ L_{i*_S} + 2√η̄ L_i + 2s, with the
     statement's 2 ln K/η̄ replaced by the proof's ln(2s̄)/η̄ (eq. (22), line 1055; line 1071 loosens it by
-    ln(2s̄) ≤ 2 ln K): the choice documented in docs/choices-paper001.md line 112. At s = 3, s̄ = 4, T = 5000,
-    η = 0.1, η̄ = 0.01, L_{i*_S} = 400 and L_i = 300 for the best arm i of S̄."""
+    ln(2s̄) ≤ 2 ln K): the choice documented in docs/choices-paper001.md ("Theorem 7's S̄ bound"). At s = 3,
+    s̄ = 4, T = 5000, η = 0.1, η̄ = 0.01, L_{i*_S} = 400 and L_i = 300 for the best arm i of S̄."""
     s, s_bar, T, eta, eta_bar, l_best_s, l_best_sbar = 3, 4, 5000, 0.1, 0.01, 400.0, 300.0
     point = {
         "s": s,
@@ -199,8 +200,8 @@ def test_theorem8_best_Sbar_bound_equals_line_264_display(name):
 @by_hand("theorem5_proof_lower")
 def test_theorem5_proof_lower_bound_equals_the_proofs_lines_955_957_argument(name):
     """Paper 001 Theorem 5 (line 208), proof App. E.1 (lines 955–957), whose Ω(T^{1−ε} − N_v) − L* carries no
-    explicit constant: the constants of its own steps as written out in docs/choices-paper001.md lines
-    162–165 — |I|/2 (no bad pull in I w.p. ≥ 1/2, Markov) − T^b ℓ̂_I (pulls of v, each costing T^{−b} on
+    explicit constant: the constants of its own steps as written out in docs/choices-paper001.md
+    ("Theorem 5") — |I|/2 (no bad pull in I w.p. ≥ 1/2, Markov) − T^b ℓ̂_I (pulls of v, each costing T^{−b} on
     environment 1) − min{|I|, T^{1−b}} (L* on environment 2), |I| = T^{1−ε̂}. At T = 10⁶, b = 1/2, ε̂ = 0.2,
     ℓ̂_I = 0.3, where the premise ε̂ < b < 1 − 2ε̂ (line 953) and ℓ̂_I < 1/2 (line 955) hold."""
     T, b, epsilon, loss = 1_000_000, 0.5, 0.2, 0.3
@@ -260,9 +261,9 @@ def theorem3_terms(T, delta, L, X, A, C, ell_interval, ell_t2, length) -> list[f
 
 
 def primal_regret_terms(T, delta, L, X, A, lam_max) -> list[float]:
-    """R^P_T of Theorems 5–7 made explicit (docs/choices-paper000.md lines 88–90): Theorem 3 (line 305) on
-    [1..T] at App. C's C = 5|X||A|/L (line 959, U_2 = |X||A| of line 949) with ℓ̄_T ≤ 1 + λ_{1,T} (line 751),
-    λ_{1,T} ≤ ``lam_max``."""
+    """R^P_T of Theorems 5–7 made explicit (docs/choices-paper000.md, "R^P_T made explicit"): Theorem 3 (line
+    305) on [1..T] at App. C's C = 5|X||A|/L (line 959, U_2 = |X||A| of line 949) with ℓ̄_T ≤ 1 + λ_{1,T} (line
+    751), λ_{1,T} ≤ ``lam_max``."""
     C = 5 * X * A / L
     return theorem3_terms(T, delta, L, X, A, C, 1 + lam_max, 1 + lam_max, T)
 
@@ -317,7 +318,7 @@ def test_theorem5_and_7_violation_bounds_equal_lines_367_373_423_429_displays(na
 def test_theorem6_regret_bound_equals_lines_395_401_displays(name, point):
     """Paper 000 lines 395 (adversarial rewards) and 401 (stochastic): R_T ≤ [E^r_δ] + mT^{1/4}E^G_δ +
     mT^{1/4}E^q_δ + R^D_T(0) + R^P_T(q*), R^P_T with λ ≤ mT^{1/4} (the box, line 1140's mV^{1/4} read as
-    mT^{1/4}: docs/choices-paper000.md lines 88–90)."""
+    mT^{1/4}: docs/choices-paper000.md, "R^P_T made explicit")."""
     T, delta, L, X, A, m = cmdp_numbers(point)
     lam = m * T**0.25
     terms = [
@@ -368,7 +369,7 @@ def test_theorem7_regret_bound_equals_lines_421_427_displays(name, point):
 @by_hand("theorem7_regret_corrected")
 def test_theorem7_corrected_regret_bound_equals_lines_421_427_with_line_1248_corrected(name, point):
     """Paper 000 lines 421/427 with the proof's line 1248 corrected to [G_tᵀq*]_i ≤ L: the T·OPT/(1+ρ) term
-    becomes L·T·OPT/(L+ρ), the rest unchanged (docs/choices-paper000.md lines 111–118)."""
+    becomes L·T·OPT/(L+ρ), the rest unchanged (docs/choices-paper000.md, "Theorem 7's reward ratio")."""
     assert_by_hand(name, point, theorem7_regret_terms(point, point["L"] / (point["L"] + point["rho"])))
 
 
@@ -384,7 +385,7 @@ def test_theorem4_zeta_equals_line_319(name):
 def test_lemma2_q_error_bound_equals_line_453_display(name, t):
     """Paper 000 line 453 (Lemma 2): E^q_δ = 4L|X|√(2T ln(1/δ)) + 6L|X|√(2T|A| ln(T|X||A|/δ)) at t = T; at a
     checkpoint t < T the √ counts the t episodes summed and the log keeps the radii's T (line 229;
-    docs/choices-paper000.md lines 98–100, trajectory bounds at t)."""
+    docs/choices-paper000.md, "Trajectory bounds at t")."""
     point = {**POINT_A, "t": t}
     T, delta, L, X, A, _ = cmdp_numbers(point)
     assert_by_hand(name, point, E_q_terms(T, delta, L, X, A, t=t))
@@ -409,7 +410,7 @@ def test_dual_regret_paper_bound_equals_lines_705_715_at_line_977s_eta(name, t):
 @by_hand("dual_regret_tuned")
 def test_dual_regret_tuned_bound_equals_lines_705_715_at_the_tuned_eta(name, rho, radius):
     """Paper 000 lines 705–715 (App. C.1.1; any η): R^D_{1,t}(0) ≤ ηmL²t/2 at the ``tuned`` preset's
-    η = D/(L√(mT)), D = min{L/ρ, √m T^{1/4}} (docs/choices-paper000.md lines 39–42; the bound's
+    η = D/(L√(mT)), D = min{L/ρ, √m T^{1/4}} (docs/choices-paper000.md, "`tuned`"; the bound's
     ``constants``). m = 2, L = 2, T = 400, t = 150: D = L/ρ = 1/2 at ρ = 4, the box's √2·400^{1/4} at
     ρ = 0.01."""
     point = {**POINT_A, "t": 150, "rho": rho}

@@ -141,7 +141,7 @@ def _reached_in(shipped: dict, claim: Reach) -> list[tuple[str, float, str]]:
 def test_every_claim_that_speaks_within_a_day_is_reached_by_the_frontier_scale(reach, shipped):
     """Wherever one run at a claim's T_informative fits a day, one of the claim's regimes has a frontier
     horizon at or past that regime's own T_informative for the claim; the others are beyond a day at the cost
-    model's prices (docs/cluster.md, "Frontier scale", lists them)."""
+    model's prices (docs/cluster.md, "Frontier scale", names them)."""
     assert len(reach) >= 10, [claim.row["claim"] for claim in reach]
     missed, past_paper, beyond_a_day = [], [], []
     for claim in reach:

@@ -120,7 +120,8 @@ def _preset_choices() -> str:
     return ", ".join(dict.fromkeys(p for kind in KINDS.values() for ps in kind.presets.values() for p in ps))
 
 
-def _parser() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
+    """The ``regretlab`` command line (the guide's command-line reference is generated from it)."""
     parser = _Parser(
         prog="regretlab",
         description=DESCRIPTION,
@@ -200,9 +201,19 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--json", action="store_true", help="print the full summary as JSON instead of a few lines"
     )
-    cost = commands.add_parser("estimate", help="run jobs, rounds and CPU-hours of a scale, per regime")
-    cost.add_argument("--config", default="config.yaml", help="workflow config file (default: config.yaml)")
-    cost.add_argument("--schema", default=str(DEFAULT_SCHEMA), help="config schema (default: %(default)s)")
+    cost = commands.add_parser(
+        "estimate",
+        help="run jobs, rounds and CPU-hours of a scale, per regime",
+        description="Print, per regime and in total, the run jobs of a scale, the rounds or episodes they "
+        "simulate and the CPU-hours the cost model predicts and the jobs request (the SLURM jobs' requests "
+        "come from the same model).",
+    )
+    cost.add_argument(
+        "--config", default="config.yaml", metavar="FILE", help="workflow config file (default: config.yaml)"
+    )
+    cost.add_argument(
+        "--schema", default=str(DEFAULT_SCHEMA), metavar="FILE", help="config schema (default: %(default)s)"
+    )
     cost.add_argument("--scale", choices=SCALES, help="scale to estimate (default: the config's)")
     cost.add_argument("--regime", help="estimate this regime only (default: every regime of the config)")
     cost.add_argument(
@@ -398,7 +409,7 @@ COMMANDS = {"run": _run_summary, "estimate": _estimate, "list": _list}
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``regretlab`` console script."""
-    parser = _parser()
+    parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if args.command == "list" and not any(arg.startswith("-") for arg in extra):
         args.names += extra  # names after an option: `regretlab list regimes --config FILE NAME`

@@ -56,7 +56,7 @@ from regretlab.seeding import job_seed_sequence
 #: AlgorithmSpec`), measured with :func:`regretlab.calibration.calibrate` (what ``regretlab estimate
 #: --calibrate`` runs) on the shipped config's quick-scale instances, process CPU time on the 2-core
 #: reference machine: the mean of two calibrations of 40 s (25 s CPU of timed runs each) under a load of
-#: ~1, after the kernels (docs/performance.md, "Kernels"). Bandit sizes are K (µs per arm and
+#: ~1 (docs/cluster.md, "The estimate"). Bandit sizes are K (µs per arm and
 #: round), CMDP sizes the support triples (µs per triple and episode). Where the config has two sizes of an
 #: algorithm's instances the two per-round terms are fitted; otherwise (one size: algorithm5, 2_bipartite,
 #: 2_weak_half, 6, 7_half, exploration_leader, UC-O-GDPS at 16 triples) the split between them is
