@@ -11,13 +11,14 @@ for each mutant, only the selected tests that reach the mutated function. The wo
 catch (after new tests).
 
 Prints one JSON object per module, ``{"name", "metric": "mutation_score", "value", "unit": "%", "killed",
-"survived", "timeout", "no_tests", "other", "mutants", "seconds"}`` (value = (killed + timeout) / mutants),
-each followed by one line per mutant not killed: ``SURVIVED path:line mutant_name: <original> => <mutant>``
-(or ``NO-TESTS``, ``SUSPICIOUS`` …). mutmut 3 mutates function bodies only: a module-level table (such as
-:data:`regretlab.theory.BOUNDS`) is covered through the functions it calls. Takes minutes per module.
+"survived", "timeout", "no_tests", "other", "mutants", "not_checked", "seconds"}`` (value = (killed + timeout)
+/ mutants, over the mutants checked), each followed by one line per mutant not killed: ``SURVIVED path:line
+mutant_name: <original> => <mutant>`` (or ``NO-TESTS``, ``SUSPICIOUS`` …). mutmut 3 mutates function bodies
+only: a module-level table (such as :data:`regretlab.theory.BOUNDS`) is covered through the functions it
+calls. Takes minutes per module.
 
     python benchmarks/mutation.py [--modules bandits.bounds cmdp.bounds theory] [--max-children 2]
-                                  [--keep DIR [--again]]
+                                  [--keep DIR [--again [--sample N]]]
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import random
 import re
 import shutil
 import subprocess
@@ -107,6 +109,9 @@ SLOW = [
     "tests/analysis/test_evidence.py::test_identical_runs_are_detected_exactly_on_real_runs",
     "tests/analysis/test_evidence.py::test_algorithm5_presets_coincide_while_stage_2_never_starts",
 ]
+
+#: mutmut's status of a mutant no run has tested yet (a run stopped early, or left out by ``--sample``).
+UNCHECKED = "not checked"
 
 #: mutmut's statuses that count as the tests catching the mutant.
 CAUGHT = ("killed", "timeout")
@@ -223,11 +228,15 @@ def describe(module_file: str, name: str, diff: str, source: str) -> str:
     return f"{module_file}:{line} {name}: {' | '.join(removed)} => {' | '.join(added)}"
 
 
-def run_module(work: Path, name: str, max_children: int, again: bool, log) -> tuple[dict, list[str]]:
+def run_module(
+    work: Path, name: str, max_children: int, again: bool, log, sample: int | None = None
+) -> tuple[dict, list[str]]:
     """Mutation-test one module in its own copy ``work/<name>``. With ``again`` and a copy left there by an
     earlier run (``--keep``), refresh the copy's files from the checkout and rerun only the mutants that
     were not caught: a test added since can only kill more (mutmut keeps the other verdicts; it starts over
-    when the module's test selection or pyproject.toml changed)."""
+    when the module's test selection or pyproject.toml changed). With ``sample``, of the mutants an earlier
+    run never reached (``not checked``) only that many, drawn with a fixed seed, are run: the score is then
+    over the mutants checked, and ``not_checked`` says how many were left out."""
     module_file, tests = MODULES[name]
     copy = work / name
     if (REPO / KILLS).exists():
@@ -237,8 +246,12 @@ def run_module(work: Path, name: str, max_children: int, again: bool, log) -> tu
         shutil.rmtree(copy, ignore_errors=True)
     top = copy_repository(REPO, copy)
     configure(copy, (REPO / "pyproject.toml").read_text(), module_file, tests, top)
-    missed = [] if fresh else [m for m, s in statuses(mutmut(copy, "results", "--all", "true")).items()
-                               if s not in CAUGHT]  # fmt: skip
+    earlier = {} if fresh else statuses(mutmut(copy, "results", "--all", "true"))
+    missed = [m for m, status in earlier.items() if status not in CAUGHT]
+    unchecked = sorted(m for m in missed if earlier[m] == UNCHECKED)
+    if sample is not None and len(unchecked) > sample:
+        drawn = set(random.Random(0).sample(unchecked, sample))
+        missed = [m for m in missed if earlier[m] != UNCHECKED or m in drawn]
     start = time.perf_counter()
     if fresh or missed:
         mutmut(copy, "run", "--max-children", str(max_children), *missed, log=log)
@@ -247,6 +260,8 @@ def run_module(work: Path, name: str, max_children: int, again: bool, log) -> tu
     seconds += json.loads(timing.read_text()) if timing.exists() and not fresh else 0.0
     timing.write_text(json.dumps(seconds))
     found = statuses(mutmut(copy, "results", "--all", "true"))
+    not_checked = sum(1 for status in found.values() if status == UNCHECKED)
+    found = {m: status for m, status in found.items() if status != UNCHECKED}
     counts = {status: sum(1 for s in found.values() if s == status) for status in set(found.values())}
     caught = sum(counts.get(status, 0) for status in CAUGHT)
     source = (copy / module_file).read_text()
@@ -279,6 +294,7 @@ def run_module(work: Path, name: str, max_children: int, again: bool, log) -> tu
         "no_tests": counts.get("no tests", 0),
         "other": sum(n for status, n in counts.items() if status not in named),
         "mutants": len(found),
+        "not_checked": not_checked,
         "seconds": round(seconds, 1),
     }
     return row, survivors
@@ -292,6 +308,9 @@ def main() -> int:
     parser.add_argument(
         "--again", action="store_true", help="with --keep: rerun only the mutants an earlier run left alive"
     )
+    parser.add_argument(
+        "--sample", type=int, help="with --again: run only this many (seeded) of the mutants never checked"
+    )
     args = parser.parse_args()
     if args.again and args.keep is None:
         parser.error("--again needs --keep DIR (the earlier run's directory)")
@@ -300,7 +319,7 @@ def main() -> int:
     try:
         with open(work / "mutmut.log", "a") as log:
             for name in args.modules:
-                row, survivors = run_module(work, name, args.max_children, args.again, log)
+                row, survivors = run_module(work, name, args.max_children, args.again, log, args.sample)
                 print(json.dumps(row), flush=True)
                 for line in survivors:
                     print(line, flush=True)
