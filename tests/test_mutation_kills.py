@@ -256,11 +256,13 @@ def test_dual_clipped_ceiling(t, expected):
     assert theory.ceiling("dual_clipped", "pdgd_ops", point) == pytest.approx(expected, abs=1e-15)
 
 
-@pytest.mark.parametrize(("lambda_l1", "expected"), [(0.0, 8.0), (4.0, 8.0 - 1.96**2 / 0.02)])
-def test_dual_regret_ceiling(lambda_l1, expected):
+@pytest.mark.parametrize(
+    ("L", "lambda_l1", "expected"), [(2, 0.0, 8.0), (2, 4.0, 8.0 - 1.96**2 / 0.02), (3, 0.0, 18.0)]
+)
+def test_dual_regret_ceiling(L, lambda_l1, expected):
     """ηmL²t/2 − max{0, ‖λ_t‖₁/√m − η√m L}²/(2η) (App. C.1.1): η = 0.01, m = 4, L = 2, t = 100 give 8 and,
-    at ‖λ_t‖₁ = 4, a drift 2 − 0.04 = 1.96."""
-    point = {"m": 4, "L": 2, "t": 100, "T": 10_000, "lambda_l1": lambda_l1, "params": {"eta": 0.01}}
+    at ‖λ_t‖₁ = 4, a drift 2 − 0.04 = 1.96; L = 3 gives 18."""
+    point = {"m": 4, "L": L, "t": 100, "T": 10_000, "lambda_l1": lambda_l1, "params": {"eta": 0.01}}
     assert theory.ceiling("dual_regret", "pdgd_ops", point) == pytest.approx(expected, rel=REL)
 
 
