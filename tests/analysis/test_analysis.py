@@ -227,6 +227,11 @@ def test_a_baseline_without_a_bound_gets_the_drawn_metric_with_no_bound():
     assert list(baseline["T"]) == [100, 1000, 10000] and (baseline["metric"] == "pseudo_regret").all()
     assert (baseline["verdict"] == "no bound").all() and (baseline["bound_name"] == "").all()
     assert (baseline["direction"] == "none").all() and baseline["bound_value"].isna().all()
+    assert (baseline["bound_label"] == "").all() and not baseline["bound_explicit"].any()
+    # Every other column of a baseline row is filled in, as in a bounded row (the learner's interval too).
+    unfilled = ["bound_value", "null_uniform", "null_reference", "ceiling"]
+    assert baseline.drop(columns=unfilled).notna().all().all()
+    assert (baseline["ci_low"] < baseline["mean"]).all() and (baseline["mean"] < baseline["ci_high"]).all()
     np.testing.assert_array_equal(baseline["trivial_bound"], [100, 1000, 10000])
     np.testing.assert_array_equal(baseline["mean"], summary[summary["algorithm"] == "exp3g"]["mean"])
     alone = summarise(
