@@ -113,6 +113,27 @@ def test_where_a_construction_check_or_a_lower_bound_would_have_power(
     assert (row["T_informative"], row["T_power"]) == pytest.approx((T_informative, T_power), nan_ok=True)
 
 
+def test_earlier_checkpoints_and_twin_families_do_not_move_where_a_claim_speaks():
+    """T_informative and T_power are searched from each curve's point at its horizon (t = T), over curve
+    families that are not a copy of another: Lemma 14's rows with earlier checkpoints (t = T/2, every mean a
+    hundredth) put first and a bit-identical family listed before the original (``a_twin``) give its golden
+    horizon, curve and note."""
+    summary, exponents, instances, config = evidence_fixture.inputs()
+    claim = CLAIMS_BY_KEY["lemma14_000"]
+    rows = summary[summary["bound_name"].isin(claim.bounds)]
+    means = [column for column in rows.columns if column.endswith("_mean")]
+    earlier = rows.assign(t=rows["T"] // 2, **{column: rows[column] * 0.01 for column in means})
+    twin = rows.assign(algorithm="a_twin", identical_to=rows["algorithm"] + "/" + rows["constants"])
+    row = evidence.claim_row(claim, pd.concat([earlier, rows, twin]), exponents, instances, config)
+    golden = evidence_fixture.golden_rows().loc["lemma14_000"]
+    assert row["T_informative"] == 244.0 and golden["T_informative"] == "2.4e+02"
+    assert (row["T_informative_curve"], row["T_informative_note"]) == (
+        golden["T_informative_curve"],
+        golden["T_informative_note"],
+    )
+    assert row["identical"].startswith("cmdp_theorem5: a_twin/paper = pdgd_ops/paper")
+
+
 #: The columns of figures/evidence.csv that are numbers (the others are text, empty cells kept empty).
 NUMBERS = ["points", "testable_items", "seeds", "T_informative", "T_power", "cpu_hours_run",
            "cpu_hours_seeds", "cpu_hours_power_run", "cpu_hours_power_seeds"]  # fmt: skip
