@@ -351,15 +351,21 @@ def test_each_fit_says_its_rate_verdict_theory_exponent_and_twin():
         for seed in range(4)
     }
     summary = summarise("r", regime, INSTANCES, runs, 50, params)
-    lower = summary[summary["bound_name"] == "exp3g_rate"]
-    lower = lower.assign(bound_name="theorem5_lower", bound_value=lower["T"].astype(float))
-    summary = pd.concat([summary, lower], ignore_index=True)
+    rate = summary[summary["bound_name"] == "exp3g_rate"]
+    lower = rate.assign(bound_name="theorem5_lower", bound_value=rate["T"].astype(float))
+    # The same curve against a lower rate of exponent 0 drawn flat (a slope ≥ −0.1 is accepted) and an
+    # upper one of exponent 3/4 drawn as T^{3/4} (≤ 0.85 accepted): both consistent, on their own side.
+    flat = rate.assign(bound_name="theorem7_reward_ratio", bound_value=1.0)
+    steep = rate.assign(bound_name="theorem6_violation_rate", bound_value=rate["T"].astype(float) ** 0.75)
+    summary = pd.concat([summary, lower, flat, steep], ignore_index=True)
     fits = fit_exponents("r", regime, runs, summary, 50).set_index(["constants", "bound_name"])
     paper = fits.loc["paper"]
     assert paper.loc["exp3g_rate", ["rate_verdict", "theory_exponent", "bound_explicit"]].tolist() == [
         "consistent", 0.5, False
     ]  # fmt: skip
     assert paper.loc["theorem5_lower", ["rate_verdict", "theory_exponent"]].tolist() == [REJECTED, 1.0]
+    assert paper.loc["theorem7_reward_ratio", "rate_verdict"] == "consistent"
+    assert paper.loc["theorem6_violation_rate", "rate_verdict"] == "consistent"
     assert paper.loc["theorem2_bound", ["rate_verdict", "bound_explicit"]].tolist() == ["", True]
     assert (paper["identical_to"] == "").all() and (paper["instance"] == "i").all()
     assert (fits.loc["tuned", "identical_to"] == "exp3g/paper").all()
