@@ -104,6 +104,8 @@ def test_summary_has_one_row_per_point_with_bounds_and_hypotheses():
     np.testing.assert_array_equal(summary["trivial_bound"], summary["T"])  # regret ≤ T
     np.testing.assert_array_equal(summary["mean"], summary["pseudo_regret_mean"])
     assert summary["instance_label"].iloc[0] == "K=4, α=2, κ=2"
+    names = summary[["regime", "paper", "theorem", "x_name"]].drop_duplicates()
+    assert names.values.tolist() == [["r", "001", "§3.1", "T"]]
 
 
 def test_exponent_fit_and_table():
