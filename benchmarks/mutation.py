@@ -1,21 +1,24 @@
 """Mutation score of the modules that decide what regretlab reports, with mutmut 3 (issue 22, item 4).
 
 Copies the repository's files (git-tracked, plus untracked ones that are not ignored, so that a test being
-written counts) into a temporary directory and, for each module of :data:`MODULES` (or the ``--modules``
-subset), configures mutmut there (``[tool.mutmut]`` of the copy's pyproject.toml: ``source_paths = ["src"]``,
-``only_mutate`` the module, ``pytest_add_cli_args_test_selection`` the test files that exercise it) and runs
-``mutmut run``. mutmut mutates the copy's ``mutants/src`` and puts it first on ``sys.path`` (its forced-fail
-run checks that the tests import the mutated copy, not the checkout), then runs, for each mutant, only the
-selected tests that reach the mutated function. The working tree is never touched.
+written counts) into a temporary directory (one copy per module) and, for each module of :data:`MODULES` (or
+the ``--modules`` subset), configures mutmut there (``[tool.mutmut]`` of the copy's pyproject.toml:
+``source_paths = ["src"]``, ``only_mutate`` the module, ``pytest_add_cli_args_test_selection`` the test files
+that exercise it) and runs ``mutmut run``. mutmut mutates the copy's ``mutants/src`` and puts it first on
+``sys.path`` (its forced-fail run checks that the tests import the mutated copy, not the checkout), then runs,
+for each mutant, only the selected tests that reach the mutated function. The working tree is never touched.
+``--keep DIR --again`` reruns, in the copies an earlier ``--keep DIR`` run left, only the mutants it did not
+catch (after new tests).
 
 Prints one JSON object per module, ``{"name", "metric": "mutation_score", "value", "unit": "%", "killed",
-"survived", "timeout", "no_tests", "other", "mutants", "seconds"}`` (value = (killed + timeout) / mutants),
-each followed by one line per mutant not killed: ``SURVIVED path:line mutant_name: <original> => <mutant>``
-(or ``NO-TESTS``, ``SUSPICIOUS`` …). mutmut 3 mutates function bodies only: a module-level table (such as
-:data:`regretlab.theory.BOUNDS`) is covered through the functions it calls. Takes minutes per module.
+"survived", "timeout", "no_tests", "other", "mutants", "not_checked", "seconds"}`` (value = (killed + timeout)
+/ mutants, over the mutants checked), each followed by one line per mutant not killed: ``SURVIVED path:line
+mutant_name: <original> => <mutant>`` (or ``NO-TESTS``, ``SUSPICIOUS`` …). mutmut 3 mutates function bodies
+only: a module-level table (such as :data:`regretlab.theory.BOUNDS`) is covered through the functions it
+calls. Takes minutes per module.
 
     python benchmarks/mutation.py [--modules bandits.bounds cmdp.bounds theory] [--max-children 2]
-                                  [--keep DIR]
+                                  [--keep DIR [--again [--sample N]]]
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import random
 import re
 import shutil
 import subprocess
@@ -60,7 +64,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     ),
     "claims": (
         "src/regretlab/claims.py",
-        ["tests/analysis/test_evidence.py", "tests/analysis/test_power.py", "tests/test_evidence_power.py"],
+        ["tests/analysis/test_evidence.py", "tests/analysis/test_power.py", "tests/test_evidence_golden.py"],
     ),
     "analysis.evidence": (
         "src/regretlab/analysis/evidence.py",
@@ -68,16 +72,46 @@ MODULES: dict[str, tuple[str, list[str]]] = {
             "tests/analysis/test_evidence.py",
             "tests/analysis/test_power.py",
             "tests/analysis/test_verdicts.py",
-            "tests/test_evidence_power.py",
+            "tests/analysis/test_cmdp_aggregate.py",
+            "tests/test_evidence_golden.py",
         ],
     ),
     "analysis.aggregate": (
         "src/regretlab/analysis/aggregate.py",
-        ["tests/analysis/test_analysis.py", "tests/analysis/test_cmdp_aggregate.py"],
+        [
+            "tests/analysis/test_analysis.py",
+            "tests/analysis/test_cmdp_aggregate.py",
+            "tests/analysis/test_evidence.py",
+            "tests/analysis/test_verdicts.py",
+        ],
     ),
     "bandits.nulls": ("src/regretlab/bandits/nulls.py", ["tests/bandits/test_nulls.py"]),
     "cmdp.nulls": ("src/regretlab/cmdp/nulls.py", ["tests/cmdp/test_cmdp_nulls.py"]),
+    "analysis.exponents": (
+        "src/regretlab/analysis/exponents.py",
+        [
+            "tests/analysis/test_exponents.py",
+            "tests/analysis/test_analysis.py",
+            "tests/analysis/test_cmdp_aggregate.py",
+            "tests/analysis/test_power.py",
+            "tests/analysis/test_verdicts.py",
+        ],
+    ),
 }
+
+#: Tests left out of every mutation run: each mutant reruns every selected test that reaches the mutated
+#: function, and these take 7–65 s each (real runs, the whole fixture's evidence table), so with them a module
+#: would take hours. The pytest suite runs them; the fast tests below pin what they pin, on hand-made input.
+SLOW = [
+    "tests/test_evidence_golden.py::test_the_evidence_table_of_the_fixture_is_the_golden_one",
+    "tests/analysis/test_evidence.py::test_every_dual_ceiling_holds_at_every_checkpoint_of_real_runs",
+    "tests/analysis/test_evidence.py::test_extrapolated_points_reproduce_the_aggregate_bound_where_they_were_measured",
+    "tests/analysis/test_evidence.py::test_identical_runs_are_detected_exactly_on_real_runs",
+    "tests/analysis/test_evidence.py::test_algorithm5_presets_coincide_while_stage_2_never_starts",
+]
+
+#: mutmut's status of a mutant no run has tested yet (a run stopped early, or left out by ``--sample``).
+UNCHECKED = "not checked"
 
 #: mutmut's statuses that count as the tests catching the mutant.
 CAUGHT = ("killed", "timeout")
@@ -115,12 +149,17 @@ def configure(copy: Path, pyproject: str, module_file: str, tests: list[str], to
             'source_paths = ["src"]',
             f"only_mutate = {json.dumps([module_file])}",
             f"pytest_add_cli_args_test_selection = {json.dumps(tests)}",
-            'pytest_add_cli_args = ["-q", "-p", "no:cacheprovider"]',
+            f"pytest_add_cli_args = {json.dumps(['-q', '-p', 'no:cacheprovider', *deselected(tests)])}",
             f"also_copy = {json.dumps(also_copy)}",
             "",
         ]
     )
     (copy / "pyproject.toml").write_text(pyproject + section)
+
+
+def deselected(tests: list[str]) -> list[str]:
+    """``--deselect`` options for the :data:`SLOW` tests among the selected test files."""
+    return [arg for node in SLOW if node.split("::")[0] in tests for arg in ("--deselect", node)]
 
 
 def mutmut(copy: Path, *args: str, log=None) -> str:
@@ -190,17 +229,39 @@ def describe(module_file: str, name: str, diff: str, source: str) -> str:
 
 
 def run_module(
-    copy: Path, pyproject: str, top: list[str], name: str, max_children: int, log
+    work: Path, name: str, max_children: int, again: bool, log, sample: int | None = None
 ) -> tuple[dict, list[str]]:
+    """Mutation-test one module in its own copy ``work/<name>``. With ``again`` and a copy left there by an
+    earlier run (``--keep``), refresh the copy's files from the checkout and rerun only the mutants that
+    were not caught: a test added since can only kill more (mutmut keeps the other verdicts; it starts over
+    when the module's test selection or pyproject.toml changed). With ``sample``, of the mutants an earlier
+    run never reached (``not checked``) only that many, drawn with a fixed seed, are run: the score is then
+    over the mutants checked, and ``not_checked`` says how many were left out."""
     module_file, tests = MODULES[name]
-    if (copy / KILLS).exists():
+    copy = work / name
+    if (REPO / KILLS).exists():
         tests = [*tests, KILLS]
-    shutil.rmtree(copy / "mutants", ignore_errors=True)
-    configure(copy, pyproject, module_file, tests, top)
+    fresh = not (again and (copy / "mutants").is_dir())
+    if fresh:
+        shutil.rmtree(copy, ignore_errors=True)
+    top = copy_repository(REPO, copy)
+    configure(copy, (REPO / "pyproject.toml").read_text(), module_file, tests, top)
+    earlier = {} if fresh else statuses(mutmut(copy, "results", "--all", "true"))
+    missed = [m for m, status in earlier.items() if status not in CAUGHT]
+    unchecked = sorted(m for m in missed if earlier[m] == UNCHECKED)
+    if sample is not None and len(unchecked) > sample:
+        drawn = set(random.Random(0).sample(unchecked, sample))
+        missed = [m for m in missed if earlier[m] != UNCHECKED or m in drawn]
     start = time.perf_counter()
-    mutmut(copy, "run", "--max-children", str(max_children), log=log)
+    if fresh or missed:
+        mutmut(copy, "run", "--max-children", str(max_children), *missed, log=log)
     seconds = time.perf_counter() - start
+    timing = copy / "seconds.json"  # the module's mutation time over this run and the earlier ones
+    seconds += json.loads(timing.read_text()) if timing.exists() and not fresh else 0.0
+    timing.write_text(json.dumps(seconds))
     found = statuses(mutmut(copy, "results", "--all", "true"))
+    not_checked = sum(1 for status in found.values() if status == UNCHECKED)
+    found = {m: status for m, status in found.items() if status != UNCHECKED}
     counts = {status: sum(1 for s in found.values() if s == status) for status in set(found.values())}
     caught = sum(counts.get(status, 0) for status in CAUGHT)
     source = (copy / module_file).read_text()
@@ -233,6 +294,7 @@ def run_module(
         "no_tests": counts.get("no tests", 0),
         "other": sum(n for status, n in counts.items() if status not in named),
         "mutants": len(found),
+        "not_checked": not_checked,
         "seconds": round(seconds, 1),
     }
     return row, survivors
@@ -243,16 +305,21 @@ def main() -> int:
     parser.add_argument("--modules", nargs="+", choices=list(MODULES), default=list(MODULES))
     parser.add_argument("--max-children", type=int, default=2, help="mutants tested in parallel")
     parser.add_argument("--keep", type=Path, help="work in DIR (kept afterwards) instead of a temporary one")
+    parser.add_argument(
+        "--again", action="store_true", help="with --keep: rerun only the mutants an earlier run left alive"
+    )
+    parser.add_argument(
+        "--sample", type=int, help="with --again: run only this many (seeded) of the mutants never checked"
+    )
     args = parser.parse_args()
+    if args.again and args.keep is None:
+        parser.error("--again needs --keep DIR (the earlier run's directory)")
     work = args.keep or Path(tempfile.mkdtemp(prefix="regretlab-mutation-"))
+    work.mkdir(parents=True, exist_ok=True)
     try:
-        copy = work / "repo"
-        shutil.rmtree(copy, ignore_errors=True)
-        top = copy_repository(REPO, copy)
-        pyproject = (copy / "pyproject.toml").read_text()
-        with open(work / "mutmut.log", "w") as log:
+        with open(work / "mutmut.log", "a") as log:
             for name in args.modules:
-                row, survivors = run_module(copy, pyproject, top, name, args.max_children, log)
+                row, survivors = run_module(work, name, args.max_children, args.again, log, args.sample)
                 print(json.dumps(row), flush=True)
                 for line in survivors:
                     print(line, flush=True)

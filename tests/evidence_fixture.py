@@ -16,6 +16,7 @@ regenerate the golden evidence table (``tests/data/evidence_golden.csv``) and re
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import sys
@@ -90,17 +91,37 @@ def refresh(results: Path) -> None:
 #: The golden evidence table: what the table says of each claim on the fixture
 #: (tests/test_evidence_golden.py).
 GOLDEN = REPO / "tests" / "data" / "evidence_golden.csv"
-GOLDEN_COLUMNS = ["claim", "role", "check", "tested", "power", "outcome", "why", "T_informative", "T_power"]
+GOLDEN_COLUMNS = [
+    "claim", "role", "check", "tested", "power", "outcome", "why", "T_informative", "T_power", "regimes",
+    "points", "testable_items", "mechanism_values", "identical", "T_informative_curve", "T_informative_note",
+    "seeds", "cpu_hours_run", "T_power_curve", "T_power_note", "cpu_hours_power_run",
+]  # fmt: skip
+#: The golden columns written with two significant digits (the cost model's hours, the horizons searched).
+ROUNDED = ("T_informative", "T_power", "cpu_hours_run", "cpu_hours_power_run")
 REGENERATE = ".venv/bin/python tests/evidence_fixture.py --golden"
 
 
 def golden_table(table: pd.DataFrame) -> str:
     """The golden columns of an evidence table as CSV text: per claim its role, check, whether it is tested,
-    its power, its outcome and blocks, and the two horizons (two significant digits)."""
+    its power, its outcome and blocks, its items, and the two horizons with their curves, notes and costs
+    (two significant digits)."""
     shown = table[GOLDEN_COLUMNS].copy()
-    for column in ("T_informative", "T_power"):
+    for column in ROUNDED:
         shown[column] = [f"{value:.2g}" if value == value else "" for value in shown[column]]
     return shown.to_csv(index=False)
+
+
+@functools.cache
+def inputs() -> tuple[pd.DataFrame, pd.DataFrame, dict, dict]:
+    """The fixture's aggregate rows, exponent fits and instances, and the shipped config, read once per
+    process (the evidence table only reads them)."""
+    summary, exponents, instances, _ = load()
+    return summary, exponents, instances, shipped_config()
+
+
+def golden_rows() -> pd.DataFrame:
+    """The golden table (:data:`GOLDEN`) as written, one row per claim, indexed by claim."""
+    return pd.read_csv(GOLDEN, dtype=str, keep_default_na=False).set_index("claim")  # cells as written
 
 
 def evidence_of_fixture() -> pd.DataFrame:

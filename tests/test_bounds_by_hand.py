@@ -54,12 +54,9 @@ def assert_by_hand(name: str, point: dict, terms: list[float]) -> None:
 
 
 def test_every_explicit_bound_has_a_hand_case():
-    """A bound added to the registry with the paper's (or derived) constants must come with a case here."""
-    missing = [
-        name
-        for name, spec in BOUNDS.items()
-        if spec.explicit and spec.direction != "reference" and name not in HAND_CASES
-    ]
+    """A bound added to the registry with the paper's (or derived) constants, of either kind (bandit or
+    CMDP), must come with a case here; so must an explicit reference line (λ*, the dual box)."""
+    missing = [name for name, spec in BOUNDS.items() if spec.explicit and name not in HAND_CASES]
     assert not missing, f"explicit bounds without a hand case in {__name__}: {missing}"
     stale = sorted(set(HAND_CASES) - set(BOUNDS))
     assert not stale, f"hand cases for bounds no longer registered: {stale}"
@@ -476,3 +473,23 @@ def test_lemma16_violation_bound_equals_line_1120_plus_the_occupancy_error(name)
     (line 1037), at L = 3, T = 10⁴ (T^{1/4} = 10), η = 10⁻³ and Σ‖q − q̂‖₁ = 500."""
     point = {"T": 10_000, "t": 10_000, "L": 3, "dual_eta": 1e-3, "q_error_l1": 500.0}
     assert_by_hand(name, point, [(2 + 2 * 3) * 10 / 1e-3, 500.0])
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Paper 000: the reference lines drawn with the dual's multiplier (explicit, compared with nothing).
+# ------------------------------------------------------------------------------------------------------------
+
+
+@by_hand("dual_box")
+def test_dual_box_line_is_m_times_the_fourth_root_of_T_by_algorithm2_line_3(name):
+    """Paper 000 Algorithm 2 line 3: 𝒟 = [0, T^{1/4}]^m, whose corner has ‖λ‖₁ = m T^{1/4}: 2 · 10 at
+    T = 10⁴, m = 2; 3 · 3 at T = 81, m = 3."""
+    assert BOUNDS[name].evaluate({"T": 10_000, "t": 500, "m": 2}) == pytest.approx(20.0, rel=REL)
+    assert BOUNDS[name].evaluate({"T": 81, "t": 81, "m": 3}) == pytest.approx(9.0, rel=REL)
+
+
+@by_hand("lambda_star")
+def test_lambda_star_line_is_the_instances_offline_multiplier(name):
+    """The dual of the LP (5) (paper 000 line 109) is solved once per instance and horizon and recorded as
+    ``lambda_star_l1``: the line draws that number as it is."""
+    assert BOUNDS[name].evaluate({"T": 10_000, "t": 10_000, "lambda_star_l1": 0.375}) == 0.375

@@ -65,6 +65,19 @@ def test_algorithm4_proof_rate_takes_the_larger_term(l_star, expected):
     assert value("algorithm4_proof_rate", point) == pytest.approx(expected, rel=REL)
 
 
+def test_theorem3_bound_is_finite_just_below_eta_one_sixteenth():
+    """At η = 0.06 < 1/16 the proof's 1 − 16η = 0.04 is positive: a finite bound."""
+    point = {"K": 4, "s": 1, "T": 100, "L_star": 10.0, "params": {"eta": 0.06, "c": 256.0}}
+    assert math.isfinite(value("theorem3_bound", point))
+
+
+def test_theorem3_rate_squares_K():
+    """(s ln T + ln K)/η + ηL* + K² ln T at K = 4, s = 1, T = 100, L* = 0: η is the cap 1/(64K) = 1/256."""
+    point = {"K": 4, "s": 1, "T": 100, "L_star": 0.0}
+    expected = (math.log(100) + math.log(4)) * 256 + 16 * math.log(100)
+    assert value("theorem3_rate", point) == pytest.approx(expected, rel=REL)
+
+
 def test_theorem3_bound_is_infinite_from_eta_one_sixteenth():
     """The proof divides by 1 − 16η (App. B, line 480): at η = 1/16 it bounds nothing (+∞, not an error)."""
     point = {"K": 4, "s": 1, "T": 100, "L_star": 10.0, "params": {"eta": 1 / 16, "c": 256.0}}
@@ -182,6 +195,7 @@ def test_theorem5_environment_tells_the_two_environments():
         ({"b": 0.6}, False),  # b = 1 − 2ε̂
         ({"b": 0.59}, True),
         ({"b": 0.21}, True),
+        ({"theorem5_epsilon": 0.3, "b": 0.35}, True),  # 1/4 ≤ ε̂ < 1/3: 0.3 < b < 0.4
         ({"theorem5_epsilon": math.nan}, False),
     ],
 )
@@ -256,11 +270,13 @@ def test_dual_clipped_ceiling(t, expected):
     assert theory.ceiling("dual_clipped", "pdgd_ops", point) == pytest.approx(expected, abs=1e-15)
 
 
-@pytest.mark.parametrize(("lambda_l1", "expected"), [(0.0, 8.0), (4.0, 8.0 - 1.96**2 / 0.02)])
-def test_dual_regret_ceiling(lambda_l1, expected):
+@pytest.mark.parametrize(
+    ("L", "lambda_l1", "expected"), [(2, 0.0, 8.0), (2, 4.0, 8.0 - 1.96**2 / 0.02), (3, 0.0, 18.0)]
+)
+def test_dual_regret_ceiling(L, lambda_l1, expected):
     """ηmL²t/2 − max{0, ‖λ_t‖₁/√m − η√m L}²/(2η) (App. C.1.1): η = 0.01, m = 4, L = 2, t = 100 give 8 and,
-    at ‖λ_t‖₁ = 4, a drift 2 − 0.04 = 1.96."""
-    point = {"m": 4, "L": 2, "t": 100, "T": 10_000, "lambda_l1": lambda_l1, "params": {"eta": 0.01}}
+    at ‖λ_t‖₁ = 4, a drift 2 − 0.04 = 1.96; L = 3 gives 18."""
+    point = {"m": 4, "L": L, "t": 100, "T": 10_000, "lambda_l1": lambda_l1, "params": {"eta": 0.01}}
     assert theory.ceiling("dual_regret", "pdgd_ops", point) == pytest.approx(expected, rel=REL)
 
 

@@ -1,15 +1,29 @@
 """Bootstrap intervals, exponent fits, the aggregate table and the exponent table on synthetic runs."""
 
+import json
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from regretlab.analysis.aggregate import fit_exponents, summarise
+from regretlab.analysis.aggregate import (
+    aggregate_regime,
+    drawn_metrics,
+    fit_exponents,
+    instance_label,
+    learner_params,
+    runs_hash,
+    summarise,
+    with_references,
+)
 from regretlab.analysis.bootstrap import mean_interval
-from regretlab.analysis.exponents import fit_exponent, loglog_slope
+from regretlab.analysis.exponents import REJECTED, fit_exponent, loglog_slope
 from regretlab.analysis.tables import EXPONENT_COLUMNS, exponent_table, to_markdown
+from regretlab.graphs.families import figure1_graph
+from regretlab.io import config_hash, read_parquet_metadata, write_parquet
 from regretlab.theory import BOUNDS
 
 
@@ -90,6 +104,8 @@ def test_summary_has_one_row_per_point_with_bounds_and_hypotheses():
     np.testing.assert_array_equal(summary["trivial_bound"], summary["T"])  # regret ≤ T
     np.testing.assert_array_equal(summary["mean"], summary["pseudo_regret_mean"])
     assert summary["instance_label"].iloc[0] == "K=4, α=2, κ=2"
+    names = summary[["regime", "paper", "theorem", "x_name"]].drop_duplicates()
+    assert names.values.tolist() == [["r", "001", "§3.1", "T"]]
 
 
 def test_exponent_fit_and_table():
@@ -160,3 +176,227 @@ def test_sweep_in_L_star_fits_one_curve_across_instances():
     assert len(exponents) == 1 and exponents["instance"].iloc[0] == "all"
     assert exponents["exponent"].iloc[0] == pytest.approx(0.5, abs=0.02)
     assert exponents["theory_exponent"].iloc[0] == 0.0  # Exp3.G's bound does not depend on L*
+
+
+def test_the_summary_stores_uniform_plays_expected_regret_not_the_learners():
+    """On the Figure-1 graph (K = 7) with Bernoulli means 0.3 and six times 0.65, uniform play loses
+    (0.3 + 6·0.65)/7 = 0.6 per round; the runs measured L* = 0.3·T, so uniform play's pseudo-regret at T is
+    0.3·T (the learner's own, ≈ 3√T, is what the ``mean`` column holds: 97 and 316 at T = 10³, 10⁴)."""
+    means = [0.3] + [0.65] * 6
+    instance = {
+        "graph": figure1_graph().to_dict(),
+        "losses": {"kind": "bernoulli", "means": means},
+        "numbers": {"K": 7, "alpha": 2, "kappa": 2},
+    }
+    summary = summarise("r", REGIME, {"i": instance}, synthetic_runs(), 50)
+    final = summary[summary["t"] == summary["T"]]
+    np.testing.assert_allclose(final["null_uniform"], [30.0, 300.0, 3000.0], rtol=1e-12)
+    # Its slope over the curve's points (those where the hypotheses hold): 1, linear regret.
+    fit = fit_exponents("r", REGIME, synthetic_runs(), summary, 50).iloc[0]
+    assert fit["null_slope"] == pytest.approx(1.0, rel=1e-12)
+
+
+def test_null_reference_is_the_reference_learners_mean_at_the_same_point():
+    """Theorem 3's rate names Exp3.G as its reference learner: at T = 100 the row gets Exp3.G's measured mean
+    there (55); at T = 1000, where Exp3.G did not run, NaN; so do a bound naming no reference and a
+    baseline."""
+    rows = [
+        ("algorithm1", "theorem3_rate", 100, 40.0),
+        ("algorithm1", "theorem3_rate", 1000, 90.0),
+        ("exp3g", "exp3g_rate", 100, 55.0),
+        ("uniform", "", 100, 70.0),
+    ]
+    summary = pd.DataFrame(
+        [
+            {"algorithm": algorithm, "bound_name": bound, "metric": "pseudo_regret", "instance": "i", "T": T,
+             "t": T, "pseudo_regret_mean": mean}
+            for algorithm, bound, T, mean in rows
+        ]
+    )  # fmt: skip
+    np.testing.assert_array_equal(with_references(summary)["null_reference"], [55.0, np.nan, np.nan, np.nan])
+    assert list(with_references(summary.iloc[:0]).columns)[-1] == "null_reference"
+
+
+def test_a_baseline_without_a_bound_gets_the_drawn_metric_with_no_bound():
+    """A learner drawn without a bound (``bounds: {uniform: []}``) gets one row per point of the metric the
+    regime's bounds draw: no bound, verdict ``no bound``, its trivial bound T; with no bound in the regime
+    at all, the kind's first metric (the pseudo-regret)."""
+    runs = synthetic_runs()
+    runs = pd.concat([runs, runs.assign(algorithm="uniform")], ignore_index=True)
+    regime = {**REGIME, "bounds": {"exp3g": ["exp3g_rate"], "uniform": []}}
+    summary = summarise("r", regime, INSTANCES, runs, 50)
+    baseline = summary[summary["algorithm"] == "uniform"]
+    assert list(baseline["T"]) == [100, 1000, 10000] and (baseline["metric"] == "pseudo_regret").all()
+    assert (baseline["verdict"] == "no bound").all() and (baseline["bound_name"] == "").all()
+    assert (baseline["direction"] == "none").all() and baseline["bound_value"].isna().all()
+    assert (baseline["bound_label"] == "").all() and not baseline["bound_explicit"].any()
+    # Every other column of a baseline row is filled in, as in a bounded row (the learner's interval too).
+    unfilled = ["bound_value", "null_uniform", "null_reference", "ceiling"]
+    assert baseline.drop(columns=unfilled).notna().all().all()
+    assert (baseline["ci_low"] < baseline["mean"]).all() and (baseline["mean"] < baseline["ci_high"]).all()
+    np.testing.assert_array_equal(baseline["trivial_bound"], [100, 1000, 10000])
+    np.testing.assert_array_equal(baseline["mean"], summary[summary["algorithm"] == "exp3g"]["mean"])
+    alone = summarise(
+        "r",
+        {**REGIME, "bounds": {"uniform": []}},
+        INSTANCES,
+        synthetic_runs().assign(algorithm="uniform"),
+        50,
+    )
+    assert (alone["metric"] == "pseudo_regret").all() and len(alone) == 3
+
+
+def test_learner_params_are_read_per_run_from_the_run_tables_metadata(tmp_path):
+    """A bandit run table lists its learners' constants per seed, a CMDP one its runs' records; a table with
+    neither contributes nothing."""
+    runs = synthetic_runs()
+    batches = {
+        "bandit": (runs[runs["T"] == 100], {"learners": [{"seed": 0, "params": {"eta": 0.5}},
+                                                         {"seed": 3, "params": {"eta": 0.25}}]}),
+        "cmdp": (runs[runs["T"] == 1000].assign(algorithm="pdgd_ops"), {"runs": [{"seed": 1, "eta": 0.01}]}),
+        "none": (runs[runs["T"] == 10000], {}),
+    }  # fmt: skip
+    for name, (frame, metadata) in batches.items():
+        write_parquet(tmp_path / f"{name}.parquet", frame, metadata)
+    params = learner_params(sorted(str(path) for path in tmp_path.glob("*.parquet")))
+    assert params == {
+        ("i", "exp3g", "paper", 100, 0): {"eta": 0.5},
+        ("i", "exp3g", "paper", 100, 3): {"eta": 0.25},
+        ("i", "pdgd_ops", "paper", 1000, 1): {"seed": 1, "eta": 0.01},
+    }
+
+
+def test_aggregate_regime_writes_the_summary_and_the_fits_with_their_provenance(tmp_path):
+    """From run tables on disk: the summary and the fits, with the regime's provenance, and the bounds read
+    each run's learner constants from its table's metadata (η = 1/2 here): Theorem 4's rate (κ ln T + ln K)/η
+    + ηL* + β² ln T at κ = 2, K = 4, β = κ + s̄ = 3, L* = 0.3·T."""
+    runs = synthetic_runs()
+    for horizon, frame in runs.groupby("T"):
+        (tmp_path / "runs" / str(horizon)).mkdir(parents=True)
+        learners = [{"seed": seed, "params": {"eta": 0.5}} for seed in range(4)]
+        write_parquet(tmp_path / "runs" / str(horizon) / "batch.parquet", frame, {"learners": learners})
+    instance = tmp_path / "i.json"
+    instance.write_text(json.dumps({"numbers": {**INSTANCES["i"]["numbers"], "s_bar": 1}}))
+    regime = {**REGIME, "bounds": {"exp3g": ["exp3g_rate", "algorithm1_rate"]}}
+    summary_path, exponents_path = tmp_path / "summary.parquet", tmp_path / "exponents.parquet"
+    run_dirs = [str(tmp_path / "runs" / str(horizon)) for horizon in (100, 1000, 10000)]
+    aggregate_regime("r", regime, [str(instance)], run_dirs, 50, str(summary_path), str(exponents_path))
+    summary = pd.read_parquet(summary_path)
+    assert list(summary["T"]) == [100, 100, 1000, 1000, 10000, 10000] and (summary["instance"] == "i").all()
+    assert summary["instance_label"].iloc[0] == "K=4, α=2, κ=2"
+    theorem4 = summary[summary["bound_name"] == "algorithm1_rate"].set_index("T")["bound_value"]
+    log_t = math.log(100)
+    assert theorem4[100] == pytest.approx((2 * log_t + math.log(4)) / 0.5 + 0.5 * 30 + 9 * log_t, rel=1e-12)
+    exponents = pd.read_parquet(exponents_path)
+    assert len(exponents) == 2 and exponents["exponent"].iloc[0] == pytest.approx(0.5, abs=0.05)
+    for path in (summary_path, exponents_path):
+        assert read_parquet_metadata(path) == {
+            "regime": "r",
+            "config_hash": config_hash(regime),
+            "n_resamples": 50,
+        }
+
+
+def test_the_bootstrap_intervals_are_those_of_the_regimes_own_streams():
+    """The intervals come from generators seeded by the regime's name alone (regretlab.seeding): the same
+    numbers on every machine and run — these, for the synthetic runs (a change of stream changes them)."""
+    runs = synthetic_runs()
+    summary = summarise("r", REGIME, INSTANCES, runs, 300)
+    np.testing.assert_allclose(
+        summary["ci_low"], [28.28370793069722, 92.0821211052854, 304.941498332548], 1e-9
+    )
+    np.testing.assert_allclose(
+        summary["ci_high"], [30.263211002677018, 101.80417116054161, 326.6166935402111], 1e-9
+    )
+    fit = fit_exponents("r", REGIME, runs, summary, 300).iloc[0]
+    assert (fit["ci_low"], fit["ci_high"]) == pytest.approx(
+        (0.4857253667950885, 0.5385435839548521), rel=1e-9
+    )
+
+
+def test_a_trajectory_is_fitted_per_instance_in_t_and_its_horizons_bound_is_flat():
+    runs = synthetic_runs()
+    regime = {**REGIME, "x": "t"}
+    fit = fit_exponents("r", regime, runs, summarise("r", regime, INSTANCES, runs, 50), 50).iloc[0]
+    assert (fit["instance"], fit["n_points"], fit["x"]) == ("i", 3, "t")  # t = 1, 5 000, 10 000 of T = 10⁴
+    assert math.isnan(fit["bound_slope"]) and fit["reason"] == "bound taken at the run's horizon T: flat in t"
+    assert fit["exponent"] == pytest.approx(0.5, abs=0.01)  # realized regret 3√t, pseudo-regret ≈ 3√t
+
+
+def test_means_negligible_beside_the_trivial_bound_get_no_slope():
+    """Pseudo-regrets of 10⁻⁶·t: within 10⁻⁵ of the trivial bound T at every point, so ≈ 0 (no rate), though
+    far above 10⁻⁵ of the drawn bound √(αT ln K) ≈ 170 at T = 10⁴."""
+    runs = synthetic_runs().assign(pseudo_regret=lambda r: 1e-6 * r["t"])
+    fit = fit_exponents("r", REGIME, runs, summarise("r", REGIME, INSTANCES, runs, 50), 50).iloc[0]
+    assert math.isnan(fit["exponent"]) and fit["reason"].startswith("≈ 0 at every point")
+    # Along a trajectory both reasons are given, and the bound has no exponent in t.
+    regime = {**REGIME, "x": "t"}
+    fit = fit_exponents("r", regime, runs, summarise("r", regime, INSTANCES, runs, 50), 50).iloc[0]
+    assert fit["reason"] == (
+        "≈ 0 at every point (max |mean| = 0.01); bound taken at the run's horizon T: flat in t"
+    )
+    assert math.isnan(fit["theory_exponent"])
+
+
+def test_each_fit_says_its_rate_verdict_theory_exponent_and_twin():
+    """Per curve: a rate (√(αT ln K), exponent 1/2) gets a verdict on the side its bound allows — the
+    upper rate ``consistent`` with the fitted ≈ 0.5; the same curve drawn against Theorem 5's lower rate
+    T^{1−ε} (exponent 1, drawn as T) rejected —, an explicit bound none; a second family with bit-identical
+    runs names its twin."""
+    runs = synthetic_runs()
+    runs = pd.concat([runs, runs.assign(constants="tuned")], ignore_index=True)
+    regime = {**REGIME, "bounds": {"exp3g": ["exp3g_rate", "theorem2_bound"]}}
+    params = {
+        ("i", "exp3g", constants, T, seed): {"eta": 0.1, "c": 1.0}
+        for constants in ("paper", "tuned")
+        for T in (100, 1000, 10000)
+        for seed in range(4)
+    }
+    summary = summarise("r", regime, INSTANCES, runs, 50, params)
+    rate = summary[summary["bound_name"] == "exp3g_rate"]
+    lower = rate.assign(bound_name="theorem5_lower", bound_value=rate["T"].astype(float))
+    # The same curve against a lower rate of exponent 0 drawn flat (a slope ≥ −0.1 is accepted) and an
+    # upper one of exponent 3/4 drawn as T^{3/4} (≤ 0.85 accepted): both consistent, on their own side.
+    flat = rate.assign(bound_name="theorem7_reward_ratio", bound_value=1.0)
+    steep = rate.assign(bound_name="theorem6_violation_rate", bound_value=rate["T"].astype(float) ** 0.75)
+    summary = pd.concat([summary, lower, flat, steep], ignore_index=True)
+    fits = fit_exponents("r", regime, runs, summary, 50).set_index(["constants", "bound_name"])
+    paper = fits.loc["paper"]
+    assert paper.loc["exp3g_rate", ["rate_verdict", "theory_exponent", "bound_explicit"]].tolist() == [
+        "consistent", 0.5, False
+    ]  # fmt: skip
+    assert paper.loc["theorem5_lower", ["rate_verdict", "theory_exponent"]].tolist() == [REJECTED, 1.0]
+    assert paper.loc["theorem7_reward_ratio", "rate_verdict"] == "consistent"
+    assert paper.loc["theorem6_violation_rate", "rate_verdict"] == "consistent"
+    assert paper.loc["theorem2_bound", ["rate_verdict", "bound_explicit"]].tolist() == ["", True]
+    assert (paper["identical_to"] == "").all() and (paper["instance"] == "i").all()
+    assert (fits.loc["tuned", "identical_to"] == "exp3g/paper").all()
+
+
+def test_instance_labels_show_integers_whole_and_floats_to_three_digits():
+    label = instance_label({"K": 1234, "rho": 1 / 3, "m": 2, "L": 3, "other": 7})
+    assert label == "K=1234, L=3, m=2, ρ=0.333"
+
+
+def test_the_summary_does_not_depend_on_the_order_of_the_run_rows():
+    runs = synthetic_runs()
+    shuffled = runs.sample(frac=1.0, random_state=0)
+    pd.testing.assert_frame_equal(
+        summarise("r", REGIME, INSTANCES, shuffled, 50), summarise("r", REGIME, INSTANCES, runs, 50)
+    )
+
+
+def test_runs_hash_tells_bit_identical_runs_apart_from_different_ones():
+    group = synthetic_runs().query("T == 100 and t == 100")
+    metrics = ("pseudo_regret", "L_star")
+    same = runs_hash(group.sample(frac=1.0, random_state=1), metrics)  # seed order does not matter
+    assert same == runs_hash(group, metrics) and len(same) == 16
+    assert runs_hash(group.assign(pseudo_regret=group["pseudo_regret"] + 1e-12), metrics) != same
+    assert runs_hash(group, ("pseudo_regret",)) != same
+
+
+def test_drawn_metrics_read_bounds_listed_per_preset():
+    per_preset = {"paper": ["theorem17_best_S"], "tuned": ["theorem17_best_Sbar"]}
+    regime = {"kind": "bandit", "bounds": {"algorithm6": per_preset, "uniform": []}}
+    assert drawn_metrics(regime) == ["regret_best_S", "regret_best_Sbar"]
+    assert drawn_metrics({"kind": "bandit", "bounds": {"uniform": []}}) == ["pseudo_regret"]

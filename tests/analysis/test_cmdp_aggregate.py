@@ -153,3 +153,14 @@ def test_the_evidence_outcome_counts_inconclusive_points_apart():
     assert _outcome(items) == "holds at 2/3 pts, inconclusive at 1/3"
     items.append(Item("r", "", {"verdict": "violated"}, outcome="violated"))
     assert _outcome(items).startswith("violated at 1/4 pts")
+
+
+def test_the_ceiling_column_is_the_largest_ceiling_over_the_seeds():
+    """App. C's dual moves ‖λ‖₁ by at most ηmL per step inside [0, T^{1/4}]^m: at checkpoint t the ceiling on
+    max ‖λ‖₁ is min{mT^{1/4}, ηmLt} (m = 1, L = 3, T^{1/4} = 8), the larger over the seeds (η and 2η here);
+    a metric without a ceiling (Σ‖q − q̂‖₁) has +∞."""
+    per_seed = {("i", "pdgd_ops", "paper", HORIZON, seed): {"eta": ETA * (1 + seed)} for seed in range(2)}
+    summary = summarise("r", TRAJECTORY, INSTANCES, trajectory_runs([1, 1]), 50, per_seed)
+    zeta = rows_of(summary, "theorem4_zeta")
+    np.testing.assert_allclose(zeta["ceiling"], [min(8.0, 2 * ETA * 3 * t) for t in (16, 256, 4096)], 1e-12)
+    assert (rows_of(summary, "lemma2_q_error")["ceiling"] == math.inf).all()

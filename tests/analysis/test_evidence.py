@@ -29,6 +29,7 @@ from regretlab.claims import (
     UNCHECKED,
     UNCHECKED_CLAIMS,
     Claim,
+    Construction,
     Mechanism,
 )
 from regretlab.cmdp.bounds import dual_regret_paper
@@ -309,6 +310,13 @@ def test_a_mechanism_reads_only_its_columns_and_says_when_they_are_missing():
     assert strict.concerns("regret") and not strict.concerns("violation")
 
 
+def test_a_construction_check_says_what_it_would_catch_at_its_weakest_point():
+    radius = Construction("a confidence radius {factor}× too small", lambda row: row["factor"])
+    assert radius.describe([2.5, math.nan, 1.25, math.inf]) == "a confidence radius 1.25× too small"
+    assert radius.describe([1.23456]) == "a confidence radius 1.23× too small"
+    assert radius.describe([math.nan]) == "" and radius.describe([]) == ""
+
+
 def hand_row(verdict_name: str, **extra) -> dict:
     return {
         "regime": "r", "instance": "i", "algorithm": "a", "constants": "paper", "T": 1000, "t": 1000,
@@ -567,3 +575,102 @@ def test_claims_with_no_drawn_bound_get_no_row():
     empty = pd.DataFrame(columns=["bound_name", "regime", "bound_explicit", "direction"])
     fits = pd.DataFrame(columns=["bound_name", "regime", "bound_explicit"])
     assert evidence.claim_row(claim, empty, fits, {}, {})["points"] == 0
+
+
+def test_markdown_cells_of_each_horizon_and_cost():
+    """Each way a T_informative / T_power cell is written (two significant digits, exponents without +), the
+    CPU-hours cell, and the mechanism's measured value beside an untested claim's blocks."""
+    blank = {c: "" for c in evidence.CSV_COLUMNS} | {
+        "role": "claim",
+        "check": "explicit bound",
+        "paper": "000",
+    }
+    nan = math.nan
+    rows = [
+        # name, tested, power, T_informative and note, T_power and note, hours, mechanism
+        ("A", False, "", 3.1e11, "vacuous below", 4.3e16, "uniform play passes too below", (2.5, 25.0, 9),
+         ""),
+        ("B", False, "", nan, "no null value (the metric is the learner's own state)", nan,
+         "no null value (the metric is the learner's own state)", (nan, nan, 0), ""),
+        ("C", False, "", nan, "", nan, "uniform play passes too", (nan, nan, 0), ""),
+        ("D", True, "uniform", 100.0, "already at the smallest horizon searched; passes briefly", nan, "",
+         (0.00024, 33.0, 4), ""),
+        ("E", False, "", nan, "rate pre-asymptotic", nan, "", (nan, nan, 0), "L_D / L ≥ 3"),
+    ]  # fmt: skip
+    table = pd.DataFrame(
+        [
+            {**blank, "name": name, "tested": tested, "power": power, "T_informative": t_inf,
+             "T_informative_note": inf_note, "T_power": t_pow, "T_power_note": pow_note,
+             "cpu_hours_power_run": hours[0], "cpu_hours_power_seeds": hours[1], "seeds": hours[2],
+             "why": "" if tested else "vacuous 2", "mechanism": mechanism,
+             "mechanism_values": "1.5–2.25" if mechanism else ""}
+            for name, tested, power, t_inf, inf_note, t_pow, pow_note, hours, mechanism in rows
+        ]
+    )  # fmt: skip
+    lines = {line.split(" | ")[0].lstrip("| "): line for line in evidence.markdown(table).splitlines()}
+    cells = {name: [cell.strip() for cell in line.strip("|").split("|")] for name, line in lines.items()}
+    # claim | check | regimes | tested | power | outcome | why not | T_informative | T_power | CPU-h
+    assert cells["A (000)"][6:] == ["vacuous 2", "3.1e11 (vacuous below)",
+                                    "4.3e16 (uniform play passes too below)", "2.5 / 25 (9)"]  # fmt: skip
+    assert cells["B (000)"][7:] == [
+        "never: no null value (the metric is the learner's own state)",
+        "never: no null value (the metric is the learner's own state)",
+        "",
+    ]
+    assert cells["C (000)"][7:9] == ["—", "never: uniform play passes too at every T searched (1e2–1e18)"]
+    # Tested against uniform play: no T_power (it has power already); at the bottom of the search.
+    assert cells["D (000)"][3:5] == ["**yes**", "uniform"]
+    assert cells["D (000)"][7:] == ["≤ 1e2 (passes briefly)", "", "0.00024 / 33 (4)"]
+    assert cells["E (000)"][6:8] == [
+        "vacuous 2; L_D / L ≥ 3: measured 1.5–2.25",
+        "> 1e18 (rate pre-asymptotic)",
+    ]
+    text = evidence.markdown(table)
+    assert "## Claims without a check" not in text and text.endswith(lines["E (000)"] + "\n")
+
+
+def test_claims_without_a_check_are_listed_apart_with_their_reason():
+    blank = {c: "" for c in evidence.CSV_COLUMNS} | {"role": "claim", "paper": "001", "tested": False}
+    table = pd.DataFrame(
+        [{**blank, "name": "Lemma 9", "check": "proof-internal", "text": "an inequality", "source": "line 9",
+          "why": "inside the proof of Theorem 4"},
+         {**blank, "name": "Theorem 4", "check": "rate", "T_informative": math.nan, "T_power": math.nan,
+          "cpu_hours_power_run": math.nan, "cpu_hours_power_seeds": math.nan, "seeds": 0}]
+    )  # fmt: skip
+    text = evidence.markdown(table)
+    assert "1 claims have no check" in text
+    rest = text.split("## Claims without a check\n\n")[1]
+    assert (
+        "| Lemma 9 (001) | an inequality | line 9 | proof-internal | inside the proof of Theorem 4 |" in rest
+    )
+
+
+def test_a_claims_row_from_a_hand_made_mix_of_points():
+    """Theorem 8 (i ∈ S) on four hand-made points of two regimes: one testable (mechanism L_D/L = 4 ≥ 3,
+    below the reference learner's value: power ``reference``), one vacuous, one whose mechanism is not
+    exercised (1.5), one whose runs copy another family's. Some item testable: the claim is tested. The runs'
+    own conditions fail at the largest horizon, so no horizon is searched."""
+    common = {"run_hypotheses_hold": False}
+    rows = [
+        hand_row("holds", regime="a", L_D_mean=400.0, L_best_S_mean=100.0, **common),
+        hand_row("vacuous", regime="a", L_D_mean=400.0, L_best_S_mean=100.0, T=100, t=100, **common),
+        hand_row("holds", regime="b", L_D_mean=150.0, L_best_S_mean=100.0, **common),
+        hand_row("holds", regime="b", algorithm="a2", identical_to="x/paper", L_D_mean=400.0,
+                 L_best_S_mean=100.0, **common),
+    ]  # fmt: skip
+    instances = {("a", "i"): {"numbers": {}}, ("b", "i"): {"numbers": {}}}
+    fits = pd.DataFrame(columns=["bound_name", "regime", "bound_explicit"])
+    row = evidence.claim_row(THEOREM8, pd.DataFrame(rows), fits, instances, {})
+    assert {key: row[key] for key in ("points", "testable_items", "tested", "power", "outcome", "why")} == {
+        "points": 4, "testable_items": 1, "tested": True, "power": "reference", "outcome": "holds at 1/1 pts",
+        "why": "",
+    }  # fmt: skip
+    assert row["regimes"] == "a (2), b (2)" and row["mechanism_values"] == "1.5–4"
+    assert row["identical"] == "b: a2/paper = x/paper"
+    assert row["mechanism"] == THEOREM8.mechanism.description and row["check"] == THEOREM8.kind
+    assert math.isnan(row["T_informative"]) and row["T_informative_note"] == "" and row["seeds"] == 0
+    # Without the testable point, the blocks are counted in BLOCKS' order.
+    rest = evidence.claim_row(THEOREM8, pd.DataFrame(rows[1:]), fits, instances, {})
+    assert (rest["tested"], rest["power"], rest["testable_items"]) == (False, "", 0)
+    assert rest["why"] == "identical runs 1 · vacuous 1 · mechanism not exercised 1"
+    assert rest["outcome"] == ""

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pandas as pd
 import pytest
@@ -28,6 +29,8 @@ def test_an_upper_bound_has_power_only_below_uniform_plays_value():
     # Exactly at or above uniform play's value: uniform play would pass it too.
     assert _point_power(THEOREM3, _row(84_000.0, 84_000.0)) == ("powerless", "")
     assert _point_power(THEOREM3, _row(90_000.0, 84_000.0, reference=95_000.0)) == ("powerless", "")
+    # Exactly at the reference learner's value: it would pass too, so power against uniform play only.
+    assert _point_power(THEOREM3, _row(65_000.0, 84_000.0, reference=65_000.0)) == ("", "uniform")
     # Below uniform play but above the reference learner: power against uniform play only.
     assert _point_power(THEOREM3, _row(65_000.0, 84_000.0, reference=1_000.0)) == ("", "uniform")
     assert _point_power(THEOREM3, _row(65_000.0, math.nan)) == ("no null", "")
@@ -84,6 +87,25 @@ def test_a_rate_curve_has_power_where_uniform_plays_slope_is_outside_the_band():
     assert _curve_power(THEOREM17, _fit(1.0), reference) == ("", "uniform")
 
 
+def test_a_lower_rate_with_an_alternative_has_power_against_it_and_an_upper_one_does_not():
+    no_fits = pd.DataFrame(columns=["regime", "algorithm", "metric", "instance", "ci_low", "ci_high"])
+    lower = replace(THEOREM17, rate_sense="lower", alternative="a learner that does not explore")
+    assert _curve_power(lower, _fit(math.nan), no_fits) == ("", "alternative")
+    # An upper rate naming an alternative, or a lower one naming none, is judged against uniform play.
+    upper = replace(THEOREM17, alternative="a learner that does not explore")
+    assert _curve_power(upper, _fit(math.nan), no_fits) == ("no null", "")
+    assert _curve_power(replace(THEOREM17, rate_sense="lower"), _fit(math.nan), no_fits) == ("no null", "")
+
+
+def test_a_reference_fit_without_an_interval_gives_no_power_against_the_reference():
+    reference = pd.DataFrame(
+        [{"regime": "r", "algorithm": "exp3g_weak", "metric": "regret_best_S", "instance": "i",
+          "ci_low": math.nan, "ci_high": math.nan}]
+    )  # fmt: skip
+    assert _curve_power(THEOREM17, _fit(1.0), reference) == ("", "uniform")
+    assert _curve_power(THEOREM17, _fit(1.0), pd.DataFrame()) == ("", "uniform")
+
+
 def test_the_headline_counts_only_the_papers_claims_tested_with_power():
     table = pd.DataFrame(
         [
@@ -121,4 +143,8 @@ def test_the_headline_counts_only_the_papers_claims_tested_with_power():
     assert headline(table) == (
         "2 of 6 claims of the two papers are tested with power against uniform play (1 also against the "
         "reference learner), 1 of them rejected over the measured range"
+    )
+    assert headline(table[~table["outcome"].str.startswith(REJECTED)]) == (
+        "1 of 5 claims of the two papers are tested with power against uniform play (1 also against the "
+        "reference learner)"
     )

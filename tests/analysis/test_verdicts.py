@@ -1,6 +1,7 @@
 """Verdicts, bound slopes, unfittable curves, explicit bounds of paper 001 and trajectory points."""
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -12,6 +13,7 @@ from regretlab.analysis.aggregate import fit_exponents, summarise
 from regretlab.analysis.exponents import bound_regime, bound_slope, fit_exponent
 from regretlab.analysis.tables import TABLE1, table1_comparison
 from regretlab.analysis.verdicts import (
+    VERDICT_KEYS,
     VERDICTS,
     print_violations,
     verdict,
@@ -21,6 +23,8 @@ from regretlab.analysis.verdicts import (
 )
 from regretlab.bandits import bounds
 from regretlab.theory import BOUNDS, TRIVIAL_BOUNDS
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize(
@@ -41,6 +45,39 @@ from regretlab.theory import BOUNDS, TRIVIAL_BOUNDS
 )
 def test_every_verdict_is_reachable(args, expected):
     assert verdict(*args) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "expected"),
+    [
+        # An interval that ends exactly at the bound is on its side: the bound holds.
+        (("upper", True, 100.0, 1000.0, 40.0, 100.0), {}, "holds"),
+        (("lower", True, 0.4, 0.0, 0.4, 0.5), {}, "holds"),
+        # A bound exactly at the trivial bound (or the ceiling) says nothing more than it.
+        (("upper", True, 1000.0, 1000.0, 40.0, 60.0), {}, "vacuous"),
+        (("lower", True, 0.1, 0.1, 0.4, 0.5), {}, "vacuous"),
+        (("upper", True, math.nan, 1000.0, 40.0, 60.0), {}, "vacuous"),
+        (("lower", True, -math.inf, math.nan, 0.4, 0.5), {}, "vacuous"),
+        (("upper", True, 100.0, 1000.0, 40.0, 60.0), {"ceiling": 100.0}, "implied"),
+        (("upper", True, 100.0, 1000.0, 40.0, 60.0), {"ceiling": 100.5}, "holds"),
+        (("lower", True, 0.3, 0.0, 0.4, 0.5), {"ceiling": 0.3}, "implied"),
+        (("lower", True, 0.3, 0.0, 0.4, 0.5), {"ceiling": 0.2}, "holds"),
+        # A bound on a probability inside its binomial interval: inconclusive, at either end as the
+        # direction says (an upper bound at the interval's top end is crossed by no seed; a lower one at its
+        # bottom end neither).
+        (("lower", True, 0.9, 0.0, 0.63, 1.0), {"proportion": True}, "inconclusive"),
+        (("lower", True, 1.0, 0.0, 0.63, 1.0), {"proportion": True}, "inconclusive"),
+        (("lower", True, 0.63, 0.0, 0.63, 1.0), {"proportion": True}, "holds"),
+        (("lower", True, 0.5, 0.0, 0.63, 1.0), {"proportion": True}, "holds"),
+        (("upper", True, 0.2, 1.0, 0.1, 0.4), {"proportion": True}, "inconclusive"),
+        (("upper", True, 0.1, 1.0, 0.1, 0.4), {"proportion": True}, "inconclusive"),
+        (("upper", True, 0.4, 1.0, 0.1, 0.4), {"proportion": True}, "holds"),
+        (("upper", True, 0.05, 1.0, 0.1, 0.4), {"proportion": True}, "violated"),
+        (("lower", True, 0.9, 0.0, 0.63, 1.0), {}, "violated"),  # not a proportion: crossed
+    ],
+)
+def test_verdict_at_each_boundary(args, kwargs, expected):
+    assert verdict(*args, **kwargs) == expected
 
 
 def test_a_violation_is_never_hidden_by_vacuity_and_directions_are_checked():
@@ -130,6 +167,62 @@ def test_verdict_table_counts_per_bound_and_hypotheses(tmp_path, capsys):
     assert report[1].endswith("theorem2_bound: 1 of 2 points violated") and "1 greyed point(s)" in report[2]
     write_verdict_table([summary_rows().assign(verdict="holds")], csv, md)
     assert violation_report(csv) == "" and violation_report(tmp_path / "missing.csv") == ""
+
+
+def test_a_twin_familys_points_are_counted_as_identical_and_say_whose_twin_they_are(tmp_path):
+    """Two families with bit-identical runs: the second one's points are counted under ``identical`` (not
+    under their own verdicts), with ``identical_to`` naming the first; the first family's are untouched. A
+    row with no bound at all is no claim and is not counted."""
+    first = summary_rows().assign(identical_to="")
+    twin = summary_rows().assign(constants="tuned", identical_to="theorem2/paper")
+    baseline = first.iloc[:1].assign(algorithm="uniform", bound_name="", verdict="no bound")
+    # A summary written before identical families were marked (no column: NaN once concatenated).
+    older = summary_rows().assign(regime="old")
+    table = verdict_table([first, twin, baseline, older])
+    old = table[table["regime"] == "old"].set_index(["bound_name", "hypotheses_hold"])
+    assert old.loc[("theorem2_bound", True), ["holds", "vacuous", "identical", "identical_to"]].tolist() == [
+        1,
+        1,
+        0,
+        "",
+    ]
+    table = table[table["regime"] == "r"].set_index(["constants", "bound_name", "hypotheses_hold"])
+    assert "uniform" not in set(table["algorithm"])
+    tuned = table.loc[("tuned", "theorem2_bound", True)]
+    assert (tuned["identical"], tuned["holds"], tuned["vacuous"], tuned["points"]) == (2, 0, 0, 2)
+    assert tuned["identical_to"] == "theorem2/paper"
+    assert table.loc[("tuned", "theorem2_bound", False), "beyond hypotheses"] == 0
+    paper = table.loc[("paper", "theorem2_bound", True)]
+    assert (paper["identical"], paper["holds"], paper["vacuous"], paper["identical_to"]) == (0, 1, 1, "")
+    csv = tmp_path / "verdicts.csv"
+    write_verdict_table([first, twin], csv, tmp_path / "verdicts.md")
+    assert pd.read_csv(csv).columns[0] == "regime"  # no index column
+    # A table of rows without a bound has the columns and no row.
+    empty = verdict_table([baseline])
+    assert empty.empty and list(empty.columns) == [*VERDICT_KEYS, "points", "T_min", "T_max", *VERDICTS]
+
+
+def test_the_verdict_legend_is_the_shipped_one(tmp_path):
+    """The legend written above the table is the one of the committed figures/verdicts.md (a change to it
+    goes with regenerated figures)."""
+    md = tmp_path / "verdicts.md"
+    write_verdict_table([summary_rows()], tmp_path / "verdicts.csv", md)
+    shipped = (REPO / "figures" / "verdicts.md").read_text(encoding="utf-8")
+    assert md.read_text(encoding="utf-8").split("\n\n")[0] == shipped.split("\n\n")[0]
+
+
+def test_the_report_names_every_greyed_bound_and_reads_tables_without_that_column(tmp_path):
+    rows = pd.concat([summary_rows(), summary_rows().assign(algorithm="exp3g")], ignore_index=True)
+    csv = tmp_path / "verdicts.csv"
+    write_verdict_table([rows], csv, tmp_path / "verdicts.md")
+    last = violation_report(csv).splitlines()[-1]
+    assert last.endswith(
+        "no counterexample): r / exp3g (paper): theorem2_bound 1, r / theorem2 (paper): theorem2_bound 1"
+    )
+    assert "and 2 greyed point(s)" in last
+    # A verdict table written before the column existed: violations only.
+    pd.read_csv(csv).drop(columns=["beyond hypotheses"]).to_csv(csv, index=False)
+    assert violation_report(csv) == ""
 
 
 @given(slope=st.floats(-2, 2), scale=st.floats(0.1, 100))

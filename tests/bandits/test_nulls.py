@@ -53,6 +53,22 @@ def test_uniform_regret_on_a_minimax_instance_is_taken_at_the_points_horizon():
     assert uniform_value(instance, "pseudo_regret", point) == pytest.approx(expected, rel=1e-12)
 
 
+def test_uniform_regret_on_a_minimax_instance_before_the_horizon_uses_the_horizons_gap():
+    # The gap is ε(T) = √(2/10⁴) of the run's horizon T = 10⁴, not of the checkpoint t = 2 500: uniform play's
+    # loss up to t is 2 500 · (0.5 + (6/7)·ε(T)).
+    instance = _instance_file(
+        {"kind": "minimax", "n_arms": 7, "best_arm": 0, "best_mean": 0.5, "gap_constant": 1.0, "alpha": 2}
+    )
+    point = {"T": 10_000, "t": 2_500, "L_star": 1_240.0}
+    expected = 2_500 * (0.5 + 6 / 7 * math.sqrt(2 / 10_000)) - 1_240.0
+    assert uniform_value(instance, "pseudo_regret", point) == pytest.approx(expected, rel=1e-12)
+
+
+def test_an_instance_file_without_a_loss_model_has_no_uniform_value():
+    instance = {"graph": figure1_graph().to_dict(), "numbers": {"K": 7}}
+    assert math.isnan(uniform_value(instance, "pseudo_regret", {"T": 100, "t": 100, "L_star": 10.0}))
+
+
 def test_switching_totals_count_each_decoys_phases_by_hand():
     # K = 4, best arm 1 (mean 0.2), decoys 0, 2, 3 in turn for 5 rounds each (decoy mean 0.1, the others 1).
     # t = 23: phases 0..3 full (decoys 0, 2, 3, 0) and 3 rounds of phase 4 (decoy 2): arm 0 is the decoy
@@ -82,3 +98,13 @@ def test_bernoulli_and_theorem5_totals_by_hand():
 def test_a_minimax_environment_has_no_totals_without_a_horizon():
     with pytest.raises(ValueError, match="depend on T"):
         expected_totals(MinimaxGap(7, 0, 0.5, 1.0, 2), 100)
+
+
+@settings(max_examples=10, deadline=None)
+@given(means=st.lists(st.floats(0.0, 1.0), min_size=7, max_size=7), l_star=st.floats(0.0, 100.0))
+def test_uniform_pseudo_regret_is_the_mean_of_the_means_per_round_minus_L_star(means, l_star):
+    # Any seven Bernoulli means on the Figure-1 graph: uniform play loses their mean per round, 1 000 rounds.
+    instance = _instance_file({"kind": "bernoulli", "means": means})
+    point = {"T": 1000, "t": 1000, "L_star": l_star}
+    expected = 1000 * math.fsum(means) / 7 - l_star
+    assert uniform_value(instance, "pseudo_regret", point) == pytest.approx(expected, rel=1e-9, abs=1e-9)

@@ -43,6 +43,29 @@ def test_uniform_values_on_the_stochastic_chain_by_hand():
     assert math.isnan(uniform_value(instance, "lambda_l1_max", point))
 
 
+def test_uc_o_gdps_primal_regret_of_the_uniform_policy_at_a_positive_multiplier_by_hand():
+    # On the stochastic chain at λ = 3 the losses ℓ = 3ḡ − r̄ are −3/2 (action 0) and −1/2 (action 1) in each
+    # of the L = 3 layers: the uniform policy's Σℓᵀq_u = 3 · (−1) = −3, the best occupancy's −ℓ is 3 · 3/2, so
+    # its primal regret over t = 100 episodes is 100 · (−3 + 4.5). Without λ in the point, λ = 0: 100 · 0.75.
+    cmdp = make_chain_cmdp(3, 1.5)
+    environment = make_environment(cmdp, np.random.default_rng(0), "stochastic", "stochastic")
+    instance = _instance_file(cmdp, environment)
+    point = {"T": 1000, "t": 100, "opt": 1.5}
+    at_three = uniform_value(instance, "primal_regret", {**point, "params": {"lam": [3.0]}}, "uc_o_gdps")
+    assert at_three == pytest.approx(150.0, rel=1e-12)
+    assert uniform_value(instance, "primal_regret", point, "uc_o_gdps") == pytest.approx(75.0, rel=1e-12)
+
+
+def test_uniform_regret_and_ratio_need_the_runs_opt():
+    cmdp = make_chain_cmdp(3, 1.5)
+    environment = make_environment(cmdp, np.random.default_rng(0), "stochastic", "stochastic")
+    instance = _instance_file(cmdp, environment)
+    for opt in ({}, {"opt": math.inf}, {"opt": math.nan}):
+        point = {"T": 1000, "t": 100, **opt}
+        assert math.isnan(uniform_value(instance, "regret", point)), opt
+        assert math.isnan(uniform_value(instance, "reward_ratio", point)), opt
+
+
 def test_uniform_violation_under_adversarial_constraints_counts_the_phases():
     # risky_swing at amplitude 1 on the chain: action 1's g is +1 in phase 0 (episodes 1..100) and −1 in
     # phase 1; at t = 150, Ḡ_t(action 1) = (100 − 50)/150 = 1/3, so Ḡ_tᵀq_u = 3 · (−1/2 + 1/3)/2 = −1/4.
@@ -66,3 +89,14 @@ def test_best_occupancy_value_equals_the_unconstrained_lp(seed):
     loose[:, -1] = 0.0
     opt, _ = solve_opt(cmdp.P, reward, loose)
     assert best_occupancy_value(cmdp, reward) == pytest.approx(opt, rel=1e-7)
+
+
+def test_without_a_multiplier_uc_o_gdps_null_primal_regret_takes_lambda_zero_for_every_constraint():
+    # Two constraints on a random layered CMDP: λ missing from the point is λ = (0, 0), not an error.
+    cmdp = make_cmdp(np.random.default_rng(3), "binding", 3, 2, 3, 2, 0.5)
+    environment = make_environment(cmdp, np.random.default_rng(4), "stochastic", "stochastic")
+    instance = _instance_file(cmdp, environment)
+    point = {"T": 1000, "t": 100, "opt": 1.0}
+    at_zero = uniform_value(instance, "primal_regret", {**point, "params": {"lam": [0.0, 0.0]}}, "uc_o_gdps")
+    assert uniform_value(instance, "primal_regret", point, "uc_o_gdps") == at_zero
+    assert at_zero > 0  # the best occupancy earns more than the uniform policy

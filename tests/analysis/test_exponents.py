@@ -1,0 +1,216 @@
+"""The slope fits and rate verdicts of regretlab.analysis.exponents on hand-made curves: each expected slope,
+reason, band and verdict is written out here from the curve's numbers (powers of ten, exact exponents), never
+with the module's own formulas."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from regretlab.analysis.exponents import (
+    REJECTED,
+    Band,
+    accepted_band,
+    bound_regime,
+    bound_slope,
+    fit_exponent,
+    loglog_slope,
+    rate_verdict,
+    unfittable_reason,
+)
+
+X = np.array([10.0, 100.0, 1000.0])
+
+
+def test_loglog_slope_of_a_power_law_through_three_decades():
+    # y = 4·x^{0.75}: y grows by 10^{0.75} per decade; three points, and two distinct x of four.
+    assert loglog_slope(X, 4 * X**0.75) == pytest.approx(0.75, rel=1e-12)
+    assert loglog_slope(
+        np.array([10.0, 10.0, 100.0, 100.0]), np.array([1.0, 1.0, 10.0, 10.0])
+    ) == pytest.approx(1.0, rel=1e-12)
+    assert loglog_slope(np.array([0.5, 5.0]), np.array([2.0, 20.0])) == pytest.approx(1.0, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("x", "y"),
+    [
+        ([10.0, 100.0], [0.0, 5.0]),  # a mean of 0 has no logarithm
+        ([10.0, 100.0], [-1.0, 5.0]),
+        ([10.0, 100.0], [math.inf, 5.0]),
+        ([0.0, 100.0], [1.0, 5.0]),  # nor has x = 0
+        ([math.nan, 100.0], [1.0, 5.0]),
+        ([100.0, 100.0], [1.0, 5.0]),  # one distinct x: no line
+    ],
+)
+def test_loglog_slope_is_nan_without_positive_finite_values_at_two_distinct_x(x, y):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # declined before any logarithm is taken: no warning either
+        assert math.isnan(loglog_slope(np.array(x), np.array(y)))
+
+
+@pytest.mark.parametrize(
+    ("y", "scale", "reason"),
+    [
+        ([1.0, 2.0, 3.0], math.nan, ""),
+        ([1.0, math.nan, 3.0], math.nan, "mean not finite at some point"),
+        ([1.0, math.inf, 3.0], math.nan, "mean not finite at some point"),
+        ([-1.0, 2.0, 3.0], math.nan, "mean changes sign across points"),
+        ([0.0, -2.0, -3.0], math.nan, "mean ≤ 0 at every point"),
+        ([0.0, 2.0, 3.0], math.nan, "mean ≤ 0 at some point"),
+        # Within 10⁻⁵ of a scale of 10³ (≤ 0.01 in absolute value) the means are ≈ 0, at 0.01 itself too.
+        ([0.01, 0.005, -0.01], 1000.0, "≈ 0 at every point (max |mean| = 0.01)"),
+        ([0.0101, 0.005, 0.001], 1000.0, ""),
+        # No scale (NaN) or a scale that is not positive: no "≈ 0" test.
+        ([1e-9, 2e-9, 3e-9], math.nan, ""),
+        ([1e-9, 2e-9, 3e-9], 0.0, ""),
+        ([1e-9, 2e-9, 3e-9], -1.0, ""),
+        ([0.0, 0.0, 0.0], 0.0, "mean ≤ 0 at every point"),
+        # A scale below 1 counts too: 10⁻⁵ · 0.5 = 5·10⁻⁶.
+        ([1e-7, 2e-7, 3e-7], 0.5, "≈ 0 at every point (max |mean| = 3e-07)"),
+        # Means between 0 and 1 are positive like any other.
+        ([0.5, 0.25, 0.75], math.nan, ""),
+        ([-1.0, 0.5, 0.5], math.nan, "mean changes sign across points"),
+    ],
+)
+def test_why_no_power_law_is_fitted(y, scale, reason):
+    assert unfittable_reason(X, np.array(y), scale) == reason
+
+
+def test_two_distinct_x_are_needed_before_anything_else():
+    assert unfittable_reason(np.array([5.0, 5.0, 5.0]), np.array([1.0, math.nan, -1.0])) == (
+        "fewer than two distinct x"
+    )
+    assert unfittable_reason(np.array([5.0, 50.0]), np.array([1.0, 2.0])) == ""
+
+
+def test_fit_of_seeds_without_spread_is_the_slope_with_a_degenerate_interval():
+    # Every seed of a point has the same value, so every bootstrap replicate has the same means: slope 0.5.
+    values = [np.full(4, 3.0 * x**0.5) for x in X]
+    slope, low, high, reason = fit_exponent(X, values, np.random.default_rng(0), 50)
+    assert (slope, low, high) == pytest.approx((0.5, 0.5, 0.5), rel=1e-12)
+    assert reason == ""
+
+
+def test_fit_without_replicates_keeps_the_slope_and_has_no_interval():
+    values = [np.array([2.0, 4.0]) * x for x in X]
+    slope, low, high, reason = fit_exponent(X, values, np.random.default_rng(0), 0)
+    assert slope == pytest.approx(1.0, rel=1e-12) and reason == ""
+    assert math.isnan(low) and math.isnan(high)
+
+
+def test_fit_interval_brackets_the_slope_of_the_means_of_spread_seeds():
+    # Means 10, 100, 1000 (slope 1) from seeds spread ±50 %: the interval is not degenerate and contains 1.
+    values = [np.array([0.5, 1.5, 0.5, 1.5]) * m for m in (10.0, 100.0, 1000.0)]
+    slope, low, high, reason = fit_exponent(X, values, np.random.default_rng(1), 200)
+    assert slope == pytest.approx(1.0, rel=1e-12)
+    assert low < 1.0 < high and reason == ""
+
+
+def test_fit_of_an_unfittable_curve_is_nan_with_the_reason():
+    values = [np.array([1.0, -1.0]), np.array([2.0, 2.0]), np.array([3.0, 3.0])]
+    slope, low, high, reason = fit_exponent(X, values, np.random.default_rng(0), 20)
+    assert all(math.isnan(v) for v in (slope, low, high))
+    assert reason == "mean ≤ 0 at some point"
+    values = [np.array([1e-9, 1e-9]), np.array([2e-9]), np.array([3e-9])]
+    assert fit_exponent(X, values, np.random.default_rng(0), 20, scale=1.0)[3] == (
+        "≈ 0 at every point (max |mean| = 3e-09)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("bound", "slope", "reason"),
+    [
+        (2.0 * X**0.25, 0.25, ""),
+        (np.array([1.0, 0.0, 3.0]), math.nan, "bound not finite and positive at every point"),
+        (np.array([1.0, math.inf, 3.0]), math.nan, "bound not finite and positive at every point"),
+        (np.array([1.0, -2.0, 3.0]), math.nan, "bound not finite and positive at every point"),
+    ],
+)
+def test_bound_slope_and_why_it_has_none(bound, slope, reason):
+    found, why = bound_slope(X, bound)
+    assert why == reason
+    assert found == pytest.approx(slope, rel=1e-12, nan_ok=True)
+
+
+def test_bound_slope_needs_two_distinct_x():
+    slope, why = bound_slope(np.array([10.0, 10.0]), np.array([1.0, 2.0]))
+    assert math.isnan(slope) and why == "fewer than two distinct x"
+
+
+@pytest.mark.parametrize(
+    ("slope", "exponent", "regime"),
+    [
+        (0.5, 0.5, "asymptotic"),
+        (0.1, 0.0, "asymptotic"),  # exactly the tolerance 0.1 away: still asymptotic
+        (0.0, 0.1, "asymptotic"),
+        (0.125, 0.0, "pre-asymptotic"),
+        (0.375, 0.5, "pre-asymptotic"),
+        (math.nan, 0.5, "undetermined"),
+        (0.5, math.nan, "undetermined"),
+        (math.inf, 0.5, "undetermined"),
+    ],
+)
+def test_bound_regime_within_a_tenth_of_the_theorys_exponent(slope, exponent, regime):
+    assert bound_regime(slope, exponent) == regime
+
+
+def test_band_edges_belong_to_the_band():
+    band = Band(0.25, 0.75, "0.50")
+    assert band.contains(0.25) and band.contains(0.75) and band.contains(0.5)
+    assert not band.contains(0.2) and not band.contains(0.8)
+    assert band.meets(0.75, 0.9) and band.meets(0.1, 0.25) and band.meets(0.3, 0.4) and band.meets(0.0, 1.0)
+    assert not band.meets(0.8, 0.9) and not band.meets(0.0, 0.2)
+
+
+@pytest.mark.parametrize(
+    ("exponent", "drawn", "sense", "low", "high", "text", "against"),
+    [
+        # An upper rate accepts up to the larger of exponent and drawn slope, plus 0.1.
+        (0.5, 0.75, "upper", -math.inf, 0.85, "≤ 0.85", "0.50 (drawn 0.75)"),
+        (0.75, 0.5, "upper", -math.inf, 0.85, "≤ 0.85", "0.75 (drawn 0.50)"),
+        # A lower rate from the smaller, minus 0.1; a tight one between both.
+        (0.5, 0.75, "lower", 0.4, math.inf, "≥ 0.40", "0.50 (drawn 0.75)"),
+        (0.5, 0.75, "tight", 0.4, 0.85, "0.40–0.85", "0.50 (drawn 0.75)"),
+        # A drawn slope that is NaN is left out; one that rounds to the exponent is not repeated.
+        (0.5, math.nan, "tight", 0.4, 0.6, "0.40–0.60", "0.50"),
+        (0.5, 0.501, "tight", 0.4, 0.601, "0.40–0.60", "0.50"),
+        (2 / 3, 0.67, "upper", -math.inf, 0.77, "≤ 0.77", "0.67"),
+    ],
+)
+def test_accepted_band_by_sense(exponent, drawn, sense, low, high, text, against):
+    band = accepted_band(exponent, drawn, sense)
+    assert (band.low, band.high) == pytest.approx((low, high), rel=1e-12)
+    assert band.text() == text
+    assert band.against == against
+
+
+@pytest.mark.parametrize(
+    ("ci", "sense", "verdict"),
+    [
+        ((0.8, 0.9), "upper", "consistent"),  # reaches ≤ 0.85
+        ((0.86, 0.9), "upper", REJECTED),
+        ((0.1, 0.2), "upper", "consistent"),
+        ((0.1, 0.2), "lower", REJECTED),  # below ≥ 0.4
+        ((0.1, 0.4), "lower", "consistent"),
+        ((0.9, 1.0), "tight", REJECTED),
+    ],
+)
+def test_rate_verdict_is_the_interval_against_the_band(ci, sense, verdict):
+    low, high = ci
+    assert rate_verdict((low + high) / 2, low, high, 0.5, 0.75, sense) == verdict
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (math.nan, 0.1, 0.2, 0.5),
+        (0.15, math.nan, 0.2, 0.5),
+        (0.15, 0.1, math.inf, 0.5),
+        (0.15, 0.1, 0.2, math.nan),
+    ],
+)
+def test_no_rate_verdict_without_a_slope_an_interval_or_an_exponent(args):
+    assert rate_verdict(*args, 0.5, "upper") == ""
