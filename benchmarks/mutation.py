@@ -39,6 +39,9 @@ REPO = Path(__file__).resolve().parents[1]
 
 #: The new tests written to kill survivors; part of every module's selection.
 KILLS = "tests/test_mutation_kills.py"
+#: pytest's options in every mutant's run: ``-n 0`` keeps the tests in mutmut's process, off pytest-xdist's
+#: workers (pyproject's ``addopts``).
+PYTEST_ARGS = ["-q", "-n", "0", "-p", "no:cacheprovider"]
 
 #: Module → (its file, the test files that exercise it: those that import it and pin what it reports).
 MODULES: dict[str, tuple[str, list[str]]] = {
@@ -149,7 +152,7 @@ def configure(copy: Path, pyproject: str, module_file: str, tests: list[str], to
             'source_paths = ["src"]',
             f"only_mutate = {json.dumps([module_file])}",
             f"pytest_add_cli_args_test_selection = {json.dumps(tests)}",
-            f"pytest_add_cli_args = {json.dumps(['-q', '-p', 'no:cacheprovider', *deselected(tests)])}",
+            f"pytest_add_cli_args = {json.dumps([*PYTEST_ARGS, *deselected(tests)])}",
             f"also_copy = {json.dumps(also_copy)}",
             "",
         ]

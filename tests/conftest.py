@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from workflow_runs import smoke_run
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -22,3 +23,11 @@ def repo() -> Path:
 def schema_path() -> Path:
     """schemas/config.schema.yaml."""
     return REPO / "schemas" / "config.schema.yaml"
+
+
+@pytest.fixture(scope="session")
+def smoke_dir(tmp_path_factory) -> Path:
+    """A directory where the smoke workflow has run once (once per test process)."""
+    directory = tmp_path_factory.mktemp("smoke")
+    smoke_run(directory)
+    return directory

@@ -167,7 +167,7 @@ def test_add_an_algorithm_then_a_bound(copy):
     shutil.copy2(copy / "config.yaml", copy / "tests" / "config" / "default.yaml")
     test = "tests/analysis/test_evidence.py::test_every_claim_is_well_formed_and_drawn_by_the_default_config"
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", test],
+        [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", test],
         cwd=copy, env={**os.environ, "PYTHONPATH": str(copy / "src")}, capture_output=True, text=True,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:]

@@ -242,7 +242,7 @@ def test_the_suite_survives_a_users_edit_of_the_config(tmp_path):
     (copy / "config.yaml").write_text(yaml.safe_dump(_users_edit(config), sort_keys=False), encoding="utf-8")
     env = {key: value for key, value in os.environ.items() if key != "CI"}
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *EDIT_SENSITIVE],
+        [sys.executable, "-m", "pytest", "-q", "-x", "-n", "0", "-p", "no:cacheprovider", *EDIT_SENSITIVE],
         cwd=copy,
         env=env,
         capture_output=True,

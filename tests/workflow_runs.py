@@ -1,0 +1,51 @@
+"""What the workflow tests share: the repository's paths, its test configs, and Snakemake run on them."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SMOKE = REPO / "tests" / "config" / "smoke.yaml"
+#: One long run (a few seconds) and a short one, snapshotted every 0.3 s (also the SLURM kill test's).
+LONG_RUN_CONFIG = (REPO / "tests" / "config" / "long_run.yaml").read_text()
+
+
+def snakemake(
+    *args: str, cwd: Path, check: bool = True, timeout: float = 600, env: dict | None = None
+) -> subprocess.CompletedProcess:
+    """Run Snakemake on the repository's Snakefile with the default profile's settings (``env``: extra
+    environment variables)."""
+    cmd = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "--snakefile",
+        str(REPO / "Snakefile"),
+        "--profile",
+        str(REPO / "profiles" / "default"),
+        *args,
+    ]
+    environment = {**os.environ, **(env or {})}
+    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=environment)
+    if check and done.returncode != 0:
+        raise AssertionError(f"{' '.join(cmd)} failed:\n{done.stdout[-3000:]}\n{done.stderr[-5000:]}")
+    return done
+
+
+def smoke_run(directory: Path) -> None:
+    snakemake("--configfile", str(SMOKE), cwd=directory)
+
+
+def planned_jobs(output: str) -> list[tuple[str, str]]:
+    """(rule, wildcards) of every job a dry run lists, the target rule ``all`` left out."""
+    jobs = []
+    for line in output.splitlines():
+        if match := re.match(r"^\s*(?:local)?rule (\w+):$", line):
+            jobs.append([match.group(1), ""])
+        elif (match := re.match(r"^\s*wildcards: (.*)$", line)) and jobs:
+            jobs[-1][1] = match.group(1)
+    return sorted((rule, wildcards) for rule, wildcards in jobs if rule != "all")
