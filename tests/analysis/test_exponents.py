@@ -9,6 +9,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from regretlab.analysis.exponents import (
     REJECTED,
@@ -18,6 +20,7 @@ from regretlab.analysis.exponents import (
     bound_slope,
     fit_exponent,
     loglog_slope,
+    loglog_slopes,
     rate_verdict,
     unfittable_reason,
 )
@@ -214,3 +217,27 @@ def test_rate_verdict_is_the_interval_against_the_band(ci, sense, verdict):
 )
 def test_no_rate_verdict_without_a_slope_an_interval_or_an_exponent(args):
     assert rate_verdict(*args, 0.5, "upper") == ""
+
+
+@given(
+    st.lists(st.floats(0.5, 1e6), min_size=2, max_size=8, unique=True),
+    st.integers(1, 6),
+    st.integers(0, 2**32 - 1),
+)
+def test_the_vectorised_bootstrap_slopes_are_the_slopes_of_each_row(xs, n_rows, seed):
+    """loglog_slopes gives, row by row, what loglog_slope gives (to round-off), NaN exactly where it does:
+    rows with a zero or negative value among positive ones."""
+    rng = np.random.default_rng(seed)
+    x = np.array(xs)
+    rows = rng.lognormal(size=(n_rows, x.size))
+    rows[rng.random(size=rows.shape) < 0.1] *= -1.0
+    expected = np.array([loglog_slope(x, row) for row in rows])
+    got = loglog_slopes(x, rows)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(expected))
+    np.testing.assert_allclose(got[~np.isnan(got)], expected[~np.isnan(expected)], rtol=1e-12, atol=1e-12)
+
+
+def test_no_slope_for_any_row_when_x_has_none():
+    rows = np.ones((3, 2))
+    assert np.isnan(loglog_slopes(np.array([5.0, 5.0]), rows)).all()
+    assert np.isnan(loglog_slopes(np.array([-1.0, 5.0]), rows)).all()

@@ -7,7 +7,6 @@ docstring states them (the tests check them against the solvers of :mod:`regretl
 
 from __future__ import annotations
 
-import networkx as nx
 import numpy as np
 
 from regretlab.graphs.feedback_graph import FeedbackGraph
@@ -134,6 +133,8 @@ def mycielski_complement(k: int) -> FeedbackGraph:
     """
     if k < 2:
         raise ValueError(f"k must be >= 2 (M_1 has a single node), got {k}")
+    import networkx as nx  # here, not at the top: a run job imports this module and never builds a graph
+
     mycielski = nx.to_numpy_array(nx.mycielski_graph(k), dtype=bool)
     return FeedbackGraph(~mycielski)
 

@@ -17,11 +17,12 @@ Conventions (§2): ``adjacency[i, j]`` means playing ``i`` reveals ``ℓ_j``; se
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import networkx as nx
 import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, milp
-from scipy.sparse import coo_array
+
+if TYPE_CHECKING:
+    from scipy.sparse import coo_array
 
 #: Largest instance (number of nodes of the problem solved) handled by the exact integer programs.
 EXACT_MAX_NODES = 20
@@ -134,6 +135,8 @@ def _mutual(adjacency: np.ndarray) -> np.ndarray:
 
 def _incidence(rows: list[list[int]], n_columns: int) -> coo_array:
     """0/1 matrix whose row ``r`` has ones in the columns ``rows[r]``."""
+    from scipy.sparse import coo_array  # not at the top: see _solve_binary_program
+
     row_idx = [r for r, cols in enumerate(rows) for _ in cols]
     col_idx = [c for cols in rows for c in cols]
     return coo_array((np.ones(len(col_idx)), (row_idx, col_idx)), shape=(len(rows), n_columns))
@@ -147,6 +150,10 @@ def _solve_binary_program(
     variable_upper: np.ndarray | None = None,
 ) -> np.ndarray:
     """Minimise ``cost @ x`` over binary ``x <= variable_upper`` s.t. ``lower <= matrix @ x <= upper``."""
+    # SciPy and networkx are imported where they are used: only an instance job computes graph numbers, and
+    # every run job (which reads them from the instance file) would pay over a second for these imports.
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
     n_rows = matrix.shape[0]
     constraints = None
     if n_rows:
@@ -198,6 +205,8 @@ def _optimal_coloring(conflicts: np.ndarray, n_colors: int) -> list[list[int]]:
     row_idx = [r for r, row in enumerate(rows) for _ in row]
     col_idx = [col for row in rows for col in row]
     values = [val for row in rows for val in row.values()]
+    from scipy.sparse import coo_array  # not at the top: see _solve_binary_program
+
     matrix = coo_array((values, (row_idx, col_idx)), shape=(len(rows), n_x + n_colors))
     cost = np.concatenate([np.zeros(n_x), np.ones(n_colors)])
     allowed = np.ones(n_x + n_colors)
@@ -211,6 +220,8 @@ def _optimal_coloring(conflicts: np.ndarray, n_colors: int) -> list[list[int]]:
 
 def _best_greedy_coloring(conflicts: np.ndarray) -> list[list[int]]:
     """Colour classes of the greedy colouring with the fewest colours among :data:`_COLORING_STRATEGIES`."""
+    import networkx as nx  # not at the top: see _solve_binary_program
+
     graph = nx.from_numpy_array(conflicts.astype(int))
     best: list[list[int]] | None = None
     for strategy in _COLORING_STRATEGIES:
