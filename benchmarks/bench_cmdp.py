@@ -43,7 +43,7 @@ import cvxpy as cp
 import numpy as np
 
 from regretlab.checkpoints import log_checkpoints
-from regretlab.cmdp import bounds, simulate
+from regretlab.cmdp import bounds, evaluator, simulate
 from regretlab.cmdp.algorithms import make_learner
 from regretlab.cmdp.confidence import TransitionConfidence
 from regretlab.cmdp.environments import make_environment
@@ -200,7 +200,7 @@ def python_episode_loop(spec: tuple, n_episodes: int, seed: int) -> float:
     evaluator's kernels (true occupancy, trajectory, running sums, coverage), one call each per episode."""
     cmdp, environment, learner = episode_setup(spec, seed)
     P, L, m = np.array(cmdp.P), cmdp.L, cmdp.m
-    starts = simulate.layer_starts(cmdp.layer_sizes)
+    starts = evaluator.layer_starts(cmdp.layer_sizes)
     env_rng, trajectory_rng = np.random.default_rng(seed + 1), np.random.default_rng(seed + 2)
     n_levels = n_episodes.bit_length()
     root = learner.constants.C * np.sqrt(HORIZON)
@@ -215,16 +215,16 @@ def python_episode_loop(spec: tuple, n_episodes: int, seed: int) -> float:
     r_all, G_all = environment.draw(env_rng, 0, n_episodes)
     for t in range(1, n_episodes + 1):
         policy, q_hat, lam = learner.policy, learner.q_hat.copy(), learner.lam.copy()
-        simulate.true_occupancy(P, policy, starts, q, q_pairs)
-        trajectory = simulate.trajectory_from_uniforms(P, policy, trajectory_rng.random(2 * L))
+        evaluator.true_occupancy(P, policy, starts, q, q_pairs)
+        trajectory = evaluator.trajectory_from_uniforms(P, policy, trajectory_rng.random(2 * L))
         epoch = learner.primal.epochs
         dual_regret -= lam @ (G_all[t - 1].reshape(m, -1) @ q_hat.sum(axis=2).ravel())
         loss = learner.update(trajectory, r_all[t - 1], G_all[t - 1])
         lam_max = max(lam_max, float(learner.lam.sum()))
         if learner.primal.epochs != epoch:
             confidence = learner.primal.confidence
-            covered += simulate.contains(P, confidence.P_bar, confidence.epsilon)
-        simulate.track_episode(
+            covered += evaluator.contains(P, confidence.P_bar, confidence.epsilon)
+        evaluator.track_episode(
             t, r_all[t - 1], G_all[t - 1], loss, q, q_pairs, q_hat, P, starts, sums, violation, cum_loss,
             level_loss, level_played, level_ell, per_ell, L * root,
         )  # fmt: skip

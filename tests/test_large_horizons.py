@@ -16,6 +16,7 @@ from regretlab.bandits.algorithms import ALGORITHMS, make_learner
 from regretlab.bandits.simulate import CHUNK_ROUNDS, COUNTER_COLUMNS, simulate
 from regretlab.bandits.tracking import Tracker
 from regretlab.checkpoints import log_checkpoints
+from regretlab.cmdp import evaluator as cmdp_evaluator
 from regretlab.cmdp import runs as cmdp_runs
 from regretlab.cmdp import simulate as cmdp_simulate
 from regretlab.cmdp.algorithms import make_learner as make_cmdp_learner
@@ -127,7 +128,7 @@ def test_the_dyadic_intervals_close_at_two_to_the_31_and_beyond():
         q = np.zeros((S, A, S))
         level_played = np.ones(n_levels)
         sums = np.zeros(9)
-        cmdp_simulate.track_episode(
+        cmdp_evaluator.track_episode(
             t, np.zeros((S, A)), np.zeros((1, S, A)), np.ones((S, A)), q, np.zeros((S, A)), q, P, starts,
             sums, np.zeros(1), np.zeros((S, A)), np.zeros((n_levels, S, A)), level_played,
             np.zeros(n_levels), np.ones(n_levels), 1.0,

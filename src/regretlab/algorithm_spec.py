@@ -51,8 +51,8 @@ class AlgorithmSpec:
         description: one line for listings (``regretlab list algorithms``).
         label: how figures name it (legend, panel titles).
         colour: its line colour in every figure, preferably from :data:`PALETTE` (a figure whose algorithms
-            share a colour gives the later ones unused palette colours, :func:`regretlab.analysis.figures.
-            figure_colours`).
+            share a colour gives the later ones unused palette colours,
+            :func:`regretlab.analysis.figure_layout.figure_colours`).
         presets: the constants presets it accepts (``paper`` = the source's constants).
         params: the keys of the learner's ``params`` dict (the constants it reports, stored with each run);
             a bound that needs a parameter the learner does not report is rejected before any job

@@ -6,18 +6,17 @@ import pandas as pd
 import pytest
 
 from regretlab.algorithm_spec import PALETTE
-from regretlab.analysis.figures import (
+from regretlab.analysis.figure_layout import (
     EXPLICIT_BOUND_COLOUR,
     RATE_COLOUR,
     REFERENCE_GREY,
     VACUOUS_ALPHA,
     axis_label,
-    draw_figure,
     figure_colours,
     panels,
-    plot_regime,
-    verdict_counts,
 )
+from regretlab.analysis.figures import draw_figure, plot_regime
+from regretlab.analysis.legend import verdict_counts
 from regretlab.kinds import KINDS, algorithm_spec
 
 

@@ -9,18 +9,17 @@ from regretlab.checkpoints import log_checkpoints
 from regretlab.cmdp import bounds, projection
 from regretlab.cmdp.algorithms import make_learner
 from regretlab.cmdp.environments import make_environment
-from regretlab.cmdp.instance import condition2_holds, make_layered_cmdp
-from regretlab.cmdp.occupancy import occupancy_from_policy, pairs_from_triples, sample_trajectory
-from regretlab.cmdp.offline_lp import solve_opt
-from regretlab.cmdp.simulate import (
-    RECORD_COLUMNS,
+from regretlab.cmdp.evaluator import (
     best_response_values,
     contains,
     layer_starts,
-    simulate,
     trajectory_from_uniforms,
     true_occupancy,
 )
+from regretlab.cmdp.instance import condition2_holds, make_layered_cmdp
+from regretlab.cmdp.occupancy import occupancy_from_policy, pairs_from_triples, sample_trajectory
+from regretlab.cmdp.offline_lp import solve_opt
+from regretlab.cmdp.simulate import RECORD_COLUMNS, simulate
 
 instances = st.tuples(st.integers(0, 2**32 - 1), st.integers(1, 4), st.integers(1, 3), st.integers(1, 3))
 

@@ -12,8 +12,9 @@ Every name comes from a registry: an algorithm's label and colour from its entry
 (:class:`regretlab.algorithm_spec.AlgorithmSpec`; colours from a colour-blind-safe palette readable on white,
 :data:`regretlab.algorithm_spec.PALETTE`), a metric's axis label — words and unit — from its kind
 (:data:`regretlab.kinds.KINDS`), a bound's formula and constants from :data:`regretlab.theory.BOUNDS`.
-Styles are fixed across every figure: one line style per constants preset (:data:`PRESET_STYLES`: ``paper``
-solid with filled markers, ``tuned`` dashed with open ones). Bounds: explicit bounds are solid dark lines,
+Styles are fixed across every figure: one line style per constants preset
+(:data:`~regretlab.analysis.figure_layout.PRESET_STYLES`: ``paper`` solid with filled markers, ``tuned``
+dashed with open ones). Bounds: explicit bounds are solid dark lines,
 unit-constant rates thin grey lines labelled "rate, unit constant", reference lines (no verdict, e.g. λ*) thin
 dash-dotted; a bound whose verdict is ``vacuous`` (past the metric's trivial bound, drawn dotted in the same
 panel) or ``implied`` (at or above the ceiling the learner's construction puts on the metric) is faded (an
@@ -23,14 +24,15 @@ and legend say so. Points where the theorem's hypotheses fail are greyed, points
 are crossed in red (``beyond hypotheses``, a bound crossed at a greyed point: in grey). The legend sits
 outside the axes and lists only what some panel shows (a bound clipped off every axis gets none); the footer
 lists each bound with its kind and whose constants it carries, and counts the verdicts.
+
+This module draws and saves; the panels, labels and styles are :mod:`regretlab.analysis.figure_layout`'s, the
+legend and footer :mod:`regretlab.analysis.legend`'s.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import textwrap
-from dataclasses import dataclass, field
 
 import matplotlib
 
@@ -40,38 +42,31 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
-from matplotlib.lines import Line2D  # noqa: E402
-from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import NullFormatter  # noqa: E402
 
-from regretlab.algorithm_spec import PALETTE  # noqa: E402
 from regretlab.analysis.exponents import REJECTED  # noqa: E402
-from regretlab.analysis.verdicts import BEYOND_HYPOTHESES, NO_BOUND, VERDICTS  # noqa: E402
+from regretlab.analysis.figure_layout import (  # noqa: E402
+    RATE_COLOUR,
+    REFERENCE_GREY,
+    TOLD_APART_LINESTYLES,
+    UNIFORM_GREY,
+    VACUOUS_ALPHA,
+    Panel,
+    algorithm_label,
+    axis_label,
+    bound_style,
+    family_label,
+    figure_colours,
+    is_sweep_in_horizon,
+    ordered_algorithms,
+    panels,
+    preset_style,
+    reference_algorithm,
+)
+from regretlab.analysis.legend import Drawn, footer_lines, legend_handles  # noqa: E402
+from regretlab.analysis.verdicts import BEYOND_HYPOTHESES, NO_BOUND  # noqa: E402
 from regretlab.io import atomic_path  # noqa: E402
-from regretlab.kinds import KINDS, algorithm_spec, metric_kind  # noqa: E402
-from regretlab.theory import BOUNDS  # noqa: E402
 
-#: Line style, marker and marker fill per constants preset, the same in every figure.
-PRESET_STYLES = {
-    "paper": {"linestyle": "-", "marker": "o", "fill": True, "label": "paper's constants"},
-    "tuned": {"linestyle": "--", "marker": "s", "fill": False, "label": "tuned (large constants → 1)"},
-}
-REFERENCE_GREY = "#9a9a9a"
-#: Uniform play, the null learner (thin, dashed: a value no learner should need to reach).
-UNIFORM_GREY = "#7a7a7a"
-EXPLICIT_BOUND_COLOUR = "#1a1a1a"
-RATE_COLOUR = "#8c8c8c"
-VACUOUS_ALPHA = 0.3
-#: Line styles telling apart the bounds of one kind (direction, explicit or not) that one algorithm draws in
-#: one panel, in bound-name order; the first keeps its kind's style. Dotted is the trivial bound's.
-TOLD_APART_LINESTYLES = ("--", (0, (6, 1.5, 1, 1.5)), (0, (1, 1.5, 4, 1.5)))
-#: How footers write the learner parameters bounds are evaluated at (any other by its name).
-PARAMETER_SYMBOLS = {"eta": "η", "eta_bar": "η̄", "delta": "δ", "gamma": "γ", "eta_start": "η₁"}
-#: The swept variables that are not metrics, by name: their axis label given the kind's time unit.
-TIME_AXES = {
-    "T": lambda unit: f"horizon T ({unit}s)",
-    "t": lambda unit: f"{unit} t within the longest runs ({unit}s)",
-}
 #: Fixed metadata so that re-drawing the same table gives the same bytes.
 _PNG_METADATA = {"Software": None}
 _PDF_METADATA = {"Creator": None, "Producer": None, "CreationDate": None}
@@ -82,111 +77,6 @@ REQUIRED_COLUMNS = (
     "x_name", "x", "metric", "mean", "ci_low", "ci_high", "bound_name", "bound_label", "bound_value",
     "bound_explicit", "hypotheses_hold", "verdict", "trivial_bound", "direction",
 )  # fmt: skip
-
-
-def algorithm_label(algorithm: str) -> str:
-    """How figures name the algorithm: its registry entry's ``label`` (the name itself if none has it)."""
-    spec = algorithm_spec(algorithm)
-    return spec.label if spec else algorithm
-
-
-def figure_colours(algorithms: list[str]) -> dict[str, str]:
-    """Each algorithm's colour in one figure: its registry entry's ``colour``, the same in every figure,
-    except where an earlier algorithm of the figure has it already (or it has none): then the first palette
-    colour the figure does not use yet, so that no two curves of a figure share a colour."""
-    colours: dict[str, str] = {}
-    for algorithm in algorithms:
-        spec = algorithm_spec(algorithm)
-        wanted = spec.colour if spec else None
-        if wanted is None or wanted in colours.values():
-            free = [c for c in PALETTE.values() if c not in colours.values()] or list(PALETTE.values())
-            wanted = free[0]
-        colours[algorithm] = wanted
-    return colours
-
-
-def axis_label(name: str, summary: pd.DataFrame, width: int = 1000) -> str:
-    """The axis label of a swept variable or metric, in words with its unit (:data:`regretlab.kinds.KINDS`),
-    wrapped at ``width`` characters; the kind is the one whose metrics the figure draws."""
-    kind = KINDS.get(metric_kind(summary["metric"].iloc[0]) or "")
-    if name in TIME_AXES:
-        return TIME_AXES[name](kind.time_unit if kind else "step")
-    metric = kind.metrics.get(name) if kind else None
-    return "\n".join(textwrap.wrap(metric.axis_label, width)) if metric else name
-
-
-def parameter_names(names: tuple[str, ...]) -> str:
-    """Learner parameters as the paper writes them (``eta`` → η), for footers."""
-    return ", ".join(PARAMETER_SYMBOLS.get(name, name) for name in names)
-
-
-def preset_style(constants: str) -> dict:
-    """Line style, marker and fill of a constants preset (unknown presets: dotted, triangles)."""
-    return PRESET_STYLES.get(
-        constants, {"linestyle": ":", "marker": "^", "fill": False, "label": f"{constants} constants"}
-    )
-
-
-def reference_algorithm(summary: pd.DataFrame) -> str | None:
-    """The learner repeated in grey in every panel of a multi-algorithm figure — the one of highest
-    ``reference`` rank above 0 in its registry entry — or None."""
-    algorithms = sorted(set(summary["algorithm"]))
-    if len(algorithms) < 2:
-        return None
-    ranks = {name: spec.reference for name in algorithms if (spec := algorithm_spec(name)) and spec.reference}
-    return max(ranks, key=ranks.get) if ranks else None
-
-
-def _ordered_algorithms(summary: pd.DataFrame) -> list[str]:
-    """The reference first, then the registries' order (kind by kind), then any other algorithm by name."""
-    present = set(summary["algorithm"])
-    reference = reference_algorithm(summary)
-    registered = [name for kind in KINDS.values() for name in kind.algorithms]
-    known = [a for a in registered if a in present and a != reference]
-    return ([reference] if reference else []) + known + sorted(present - set(known) - {reference})
-
-
-def is_sweep_in_horizon(x_name: str) -> bool:
-    """True when a curve runs across horizons (x = T or t); else across instances at a fixed horizon."""
-    return x_name in ("T", "t")
-
-
-@dataclass(frozen=True)
-class Panel:
-    """One axes of a figure: where it sits and which rows of the aggregate table it draws."""
-
-    row: int
-    col: int
-    metric: str
-    algorithm: str | None  # None: every algorithm (single-algorithm figures)
-    group: object  # an instance (x = T, t) or a horizon (x = a metric)
-    title: str
-
-
-def panels(summary: pd.DataFrame) -> list[Panel]:
-    """The figure's panels (see the module docstring for the layout)."""
-    x_name = summary["x_name"].iloc[0]
-    metrics = sorted(summary["metric"].unique())
-    if is_sweep_in_horizon(x_name):
-        labels = summary.drop_duplicates("instance").set_index("instance")["instance_label"]
-        groups = [(name, f"{name} ({labels[name]})") for name in sorted(labels.index)]
-    else:
-        groups = [(horizon, f"T = {horizon}") for horizon in sorted(summary["T"].unique())]
-    algorithms = _ordered_algorithms(summary)
-    if len(algorithms) > 1:
-        rows = [(metric, group) for metric in metrics for group in groups]
-        return [
-            Panel(r, c, metric, algorithm, key, f"{algorithm_label(algorithm)}\n{title}")
-            for r, (metric, (key, title)) in enumerate(rows)
-            for c, algorithm in enumerate(algorithms)
-        ]
-    n_cols = len(groups) if len(metrics) > 1 or len(groups) <= 3 else math.ceil(len(groups) / 2)
-    result = []
-    for m, metric in enumerate(metrics):
-        for g, (key, title) in enumerate(groups):
-            row, col = (m, g) if len(metrics) > 1 else divmod(g, n_cols)
-            result.append(Panel(row, col, metric, None, key, title))
-    return result
 
 
 def _select(summary: pd.DataFrame, panel: Panel, algorithm: str | None) -> pd.DataFrame:
@@ -288,49 +178,11 @@ def _draw_reference(ax, curve: pd.DataFrame, style: dict) -> None:
     )
 
 
-def _bound_style(direction: str, explicit: bool) -> dict:
-    if direction == "reference":
-        return {"color": "#444444", "linestyle": "-.", "linewidth": 1.0}
-    if explicit:
-        return {"color": EXPLICIT_BOUND_COLOUR, "linestyle": "-", "linewidth": 1.8}
-    return {"color": RATE_COLOUR, "linestyle": "-", "linewidth": 0.9}
-
-
-@dataclass
-class Drawn:
-    """What a figure's panels show, gathered while drawing them, for its legend and footer.
-
-    Attributes:
-        bound_styles: ``(direction, explicit)`` of every bound line visible in some panel.
-        explicit_bounds: names of the explicit bounds visible in some panel.
-        visible_bounds: ``(algorithm, bound_name)`` of every bound visible in some panel (the others are
-            clipped off every axis, where only the "off the axis" note is drawn).
-        vacuous: some visible bound point is vacuous (drawn faded).
-        implied: some visible bound point is implied by the learner's construction (drawn faded).
-        trivial: some panel draws the trivial bound.
-        uniform: some panel draws uniform play's value (the null learner, ``null_uniform``).
-        rejected: some panel has a rate whose fitted slope is rejected over the measured range.
-        told_apart: ``(direction, explicit, bound_name, linestyle) → legend label`` of every visible bound
-            drawn in a panel next to another of its kind on the same algorithm (the legend lists each, else
-            they would share their kind's one entry).
-    """
-
-    bound_styles: set[tuple[str, bool]] = field(default_factory=set)
-    explicit_bounds: set[str] = field(default_factory=set)
-    visible_bounds: set[tuple[str, str]] = field(default_factory=set)
-    vacuous: bool = False
-    implied: bool = False
-    trivial: bool = False
-    uniform: bool = False
-    rejected: bool = False
-    told_apart: dict[tuple[str, bool, str, object], str] = field(default_factory=dict)
-
-
 def _draw_bound(ax, rows: pd.DataFrame, linestyle=None) -> None:
     """One bound along the curve's points (sorted by x), faded where its verdict is ``vacuous`` or
     ``implied``; an informative point between faded ones (no informative segment to draw) gets a tick.
     ``linestyle`` replaces its kind's (:data:`TOLD_APART_LINESTYLES`)."""
-    style = _bound_style(rows["direction"].iloc[0], bool(rows["bound_explicit"].iloc[0]))
+    style = bound_style(rows["direction"].iloc[0], bool(rows["bound_explicit"].iloc[0]))
     style |= {"linestyle": linestyle} if linestyle is not None else {}
     faded = rows["verdict"].isin(["vacuous", "implied"]).to_numpy()
     x, y = rows["x"].to_numpy(), rows["bound_value"].to_numpy()
@@ -352,13 +204,6 @@ def _twin(rows: pd.DataFrame) -> str:
     return twin if isinstance(twin, str) else ""
 
 
-def _family_label(family: str, algorithm: str | None = None) -> str:
-    """``tuned`` for a preset of ``algorithm``, else e.g. ``algorithm2_weak (paper)`` (short: titles and the
-    legend are narrow)."""
-    name, constants = family.split("/")
-    return constants if name == algorithm else f"{name} ({constants})"
-
-
 def _told_apart(bounds: list[pd.DataFrame]) -> list:
     """The line style of each of a panel's bounds where one algorithm draws others of its kind (the first its
     kind's own, the next ones :data:`TOLD_APART_LINESTYLES`), else None."""
@@ -371,7 +216,7 @@ def _told_apart(bounds: list[pd.DataFrame]) -> list:
         if kinds.count(kinds[i]) == 1:
             styles.append(None)
         elif nth == 0:
-            styles.append(_bound_style(direction, explicit)["linestyle"])
+            styles.append(bound_style(direction, explicit)["linestyle"])
         else:
             styles.append(TOLD_APART_LINESTYLES[(nth - 1) % len(TOLD_APART_LINESTYLES)])
     return styles
@@ -421,7 +266,7 @@ def _draw_panel(
         twin = _twin(one)
         if twin:  # bit-identical runs to another family's: drawn once, there
             slopes.append(
-                f"{prefix}{constants}: identical runs to {_family_label(twin, algorithm)}, drawn there"
+                f"{prefix}{constants}: identical runs to {family_label(twin, algorithm)}, drawn there"
             )
             continue
         _draw_curve(ax, one, colours[algorithm], preset_style(constants))
@@ -494,160 +339,6 @@ def _axes_scales(ax, data: pd.DataFrame, xlabel: str) -> None:
     ax.set_xlabel(xlabel, fontsize=8)
 
 
-def verdict_counts(summary: pd.DataFrame) -> dict[str, int]:
-    """How many (point, bound) rows of the table have each verdict, in :data:`VERDICTS` order (zeros kept);
-    rows drawn without a bound are no (point, bound) pair and are not counted."""
-    verdicts = summary["verdict"]
-    if "identical_to" in summary:  # a twin family's points are counted once, with the family it duplicates
-        verdicts = verdicts.where(summary["identical_to"].fillna("") == "", "identical")
-    counts = verdicts[summary["verdict"] != NO_BOUND].value_counts()
-    extra = sorted(set(counts.index) - set(VERDICTS))
-    return {verdict: int(counts.get(verdict, 0)) for verdict in (*VERDICTS, *extra)}
-
-
-def _constants_text(bound_name: str) -> str:
-    """Whose constants an explicit bound carries and at which of the run's parameters it is evaluated."""
-    spec = BOUNDS[bound_name]
-    at = f", at each run's {parameter_names(spec.params)}" if spec.params else ""
-    return f"explicit, {spec.constants}{at}"
-
-
-def footer_lines(summary: pd.DataFrame, drawn: Drawn) -> list[str]:
-    """The footer: verdict counts, then one line per bound (or baseline without one) with its kind, whose
-    constants it carries, and whether every panel clips it off the axis."""
-    counts = verdict_counts(summary)
-    lines = [
-        "verdicts over (point, bound) pairs: "
-        + " · ".join(f"{name} {n}" for name, n in counts.items())
-        + "   (holds: upper CI ≤ explicit bound; vacuous: bound above the trivial one; implied: bound above"
-        " the ceiling the learner's construction puts on the metric — both drawn faded; identical: points of"
-        " runs bit-identical to another family's, counted there)"
-    ]
-    for row in (
-        summary.drop_duplicates(["algorithm", "bound_name"]).sort_values(["metric", "algorithm"]).itertuples()
-    ):
-        if row.verdict == NO_BOUND:
-            lines.append(f"{algorithm_label(row.algorithm)}: drawn without a bound (a baseline, no theorem)")
-            continue
-        if row.direction == "reference":
-            kind = "reference line, no verdict"
-        elif row.bound_explicit:
-            kind = _constants_text(row.bound_name) + (" (lower bound)" if row.direction == "lower" else "")
-        else:
-            kind = "rate, unit constant (the paper gives only Õ/O)"
-        if (row.algorithm, row.bound_name) not in drawn.visible_bounds:
-            kind += "; off the axis in every panel"
-        lines.append(f"{algorithm_label(row.algorithm)} ({row.metric}): {row.bound_label} — {kind}")
-    if (summary["ci_low"] <= 0).any():
-        lines.append("panels whose values reach 0 or below use a symmetric-log y-axis (linear within ±1)")
-    return lines
-
-
-def _twin_pairs(summary: pd.DataFrame) -> list[tuple[str, str]]:
-    """``(family, the family it duplicates)`` for every curve family whose runs are another's."""
-    if "identical_to" not in summary:
-        return []
-    families = summary.drop_duplicates(["algorithm", "constants"])
-    return [
-        (f"{row.algorithm}/{row.constants}", row.identical_to)
-        for row in families.itertuples()
-        if isinstance(row.identical_to, str) and row.identical_to
-    ]
-
-
-def legend_handles(summary: pd.DataFrame, drawn: Drawn, colours: dict[str, str]) -> list:
-    """The figure's legend: algorithms, presets, the reference, and the bound styles and markers some panel
-    shows (``drawn``)."""
-    handles = [
-        Line2D([], [], color=colours[a], linewidth=2, label=algorithm_label(a))
-        for a in _ordered_algorithms(summary)
-    ]
-    for constants in sorted(summary["constants"].unique(), key=lambda c: (c != "paper", c)):
-        style = preset_style(constants)
-        handles.append(
-            Line2D(
-                [],
-                [],
-                color="black",
-                linestyle=style["linestyle"],
-                marker=style["marker"],
-                markerfacecolor="black" if style["fill"] else "none",
-                label=style["label"],
-            )
-        )
-    handles.append(Patch(color="black", alpha=0.18, label="95% bootstrap band over seeds"))
-    reference = reference_algorithm(summary)
-    if reference is not None:
-        handles.append(
-            Line2D([], [], color=REFERENCE_GREY, label=f"{algorithm_label(reference)} (reference)")
-        )
-    kinds = summary[summary["verdict"] != NO_BOUND].drop_duplicates(["direction", "bound_explicit"])
-    for row in kinds.itertuples():
-        if (row.direction, bool(row.bound_explicit)) not in drawn.bound_styles:
-            continue
-        if row.direction == "reference":
-            label = "reference line (no verdict)"
-        elif row.bound_explicit:
-            sources = {BOUNDS[name].constants for name in drawn.explicit_bounds}
-            paper = sources == {"paper's constants"}  # any other source is a sentence: the footer has it
-            label = "explicit bound, " + ("paper's constants" if paper else "constants: see footer")
-            label += " (lower)" if row.direction == "lower" else ""
-        else:
-            label = "rate, unit constant" + (" (lower)" if row.direction == "lower" else "")
-        style = _bound_style(row.direction, bool(row.bound_explicit))
-        handles.append(Line2D([], [], label=label, **style))
-        for (direction, explicit, _, linestyle), told in drawn.told_apart.items():  # this kind's, told apart
-            if (direction, explicit) == (row.direction, bool(row.bound_explicit)):
-                handles.append(Line2D([], [], label=told, **(style | {"linestyle": linestyle})))
-    if drawn.vacuous:
-        handles.append(
-            Line2D([], [], color=EXPLICIT_BOUND_COLOUR, alpha=VACUOUS_ALPHA, label="vacuous bound")
-        )
-    if drawn.trivial:
-        handles.append(Line2D([], [], color="black", linestyle=":", label="trivial bound"))
-    if drawn.uniform:
-        handles.append(
-            Line2D([], [], color=UNIFORM_GREY, linestyle="--", linewidth=0.8, label="uniform play (expected)")
-        )
-    if drawn.implied:
-        handles.append(
-            Line2D(
-                [], [], color=EXPLICIT_BOUND_COLOUR, alpha=VACUOUS_ALPHA, label="bound implied by the learner"
-            )
-        )
-    for family, twin in _twin_pairs(summary):
-        name, twin_name = family.split("/")[0], twin.split("/")[0]
-        if name == twin_name:  # e.g. "Algorithm 5 (Theorem 14): paper = tuned (identical runs)"
-            presets = f"{_family_label(twin, name)} = {_family_label(family, name)}"
-            label = f"{algorithm_label(name)}: {presets}"
-        else:
-            label = f"{_family_label(twin)} = {_family_label(family)}"
-        label += " (identical runs)"
-        handles.append(Line2D([], [], linestyle="", label=textwrap.fill(label, 44)))
-    if (~summary["hypotheses_hold"].astype(bool)).any():
-        handles.append(
-            Line2D(
-                [],
-                [],
-                linestyle="",
-                marker="o",
-                color="lightgrey",
-                markeredgecolor="dimgrey",
-                label="theorem's hypotheses fail here",
-            )
-        )
-    if (summary["verdict"] == "violated").any():
-        handles.append(Line2D([], [], linestyle="", marker="x", color="red", label="violated"))
-    if (summary["verdict"] == BEYOND_HYPOTHESES).any():
-        handles.append(
-            Line2D(
-                [], [], linestyle="", marker="x", color="dimgrey",
-                label="bound crossed where the hypotheses fail (no counterexample)",
-            )
-        )  # fmt: skip
-    return handles
-
-
 def draw_figure(summary: pd.DataFrame, exponents: pd.DataFrame):
     """A regime's figure (a matplotlib Figure; the caller closes it). KeyError if the table lacks a column."""
     missing = [column for column in REQUIRED_COLUMNS if column not in summary.columns]
@@ -658,7 +349,7 @@ def draw_figure(summary: pd.DataFrame, exponents: pd.DataFrame):
     n_rows = 1 + max(p.row for p in layout)
     n_cols = 1 + max(p.col for p in layout)
     # Wide enough for the longest algorithm label (7-pt text, ~0.055 in per character, after its handle).
-    labels = [algorithm_label(a) for a in _ordered_algorithms(summary)]
+    labels = [algorithm_label(a) for a in ordered_algorithms(summary)]
     legend_width = max(2.6, 0.5 + 0.055 * (max(map(len, labels)) + len(" (reference)")))
     width = PANEL_WIDTH * n_cols + legend_width
     wrap = int(width * 17)  # characters per line of 7-pt text across the figure
@@ -667,7 +358,7 @@ def draw_figure(summary: pd.DataFrame, exponents: pd.DataFrame):
         n_rows, n_cols, squeeze=False, figsize=(width, PANEL_HEIGHT * n_rows + title_height)
     )
     reference = reference_algorithm(summary)
-    colours = figure_colours(_ordered_algorithms(summary))
+    colours = figure_colours(ordered_algorithms(summary))
     drawn = Drawn()
     used = set()
     for panel in layout:
