@@ -1,12 +1,12 @@
 """Run tables of a fixed sample of runs, saved or compared bitwise: the check that a kernel change is exact.
 
 For every bandit regime of the config, every algorithm and constants preset on (up to) two of its instances,
-at two horizons with two seeds, through :func:`regretlab.bandits.simulate.run_seeds`; for every CMDP regime,
-every algorithm and preset on each instance at two horizons with one seed, through
-:func:`regretlab.cmdp.runs.run_seeds`. The instance files are read from ``--instances`` (a results/instances
-directory of a finished run). ``--save DIR`` writes one parquet per run; ``--compare DIR`` recomputes and
-compares each with ``pandas.testing.assert_frame_equal(check_exact=True)`` (the wall-time columns excluded),
-printing one line per run and exiting non-zero on any difference.
+at two horizons with two seeds; for every CMDP regime (and a regime of any other kind), every algorithm and
+preset on (up to) four instances at two horizons with one seed; each through its kind's pipeline's
+``run_seeds`` (:attr:`regretlab.kind_spec.Kind.pipeline`). The instance files are read from ``--instances``
+(a results/instances directory of a finished run). ``--save DIR`` writes one parquet per run; ``--compare
+DIR`` recomputes and compares each with ``pandas.testing.assert_frame_equal(check_exact=True)`` (the
+wall-time columns excluded), printing one line per run and exiting non-zero on any difference.
 
     python benchmarks/bitwise_reference.py --save /tmp/ref [--instances ../baseline/results/instances]
     python benchmarks/bitwise_reference.py --compare /tmp/ref [--only bandit|cmdp] [--regime NAME ...]
@@ -23,10 +23,12 @@ import pandas as pd
 import yaml
 
 from regretlab.config import presets_of, validate_config
+from regretlab.io import read_json
+from regretlab.kinds import KINDS
 
-#: (horizons, seeds, instances per regime) of the sample.
-BANDIT_SAMPLE = ((3000, 100000), [0, 1], 2)
-CMDP_SAMPLE = ((3000, 200000), [0], 4)
+#: (horizons, seeds, instances per regime) of the sample, by kind; :data:`OTHER_SAMPLE` for the others.
+SAMPLES = {"bandit": ((3000, 100000), [0, 1], 2)}
+OTHER_SAMPLE = ((3000, 200000), [0], 4)
 #: Columns that hold timings, not results.
 TIMING_COLUMNS = ("wall_time_s", "us_per_episode")
 
@@ -36,7 +38,7 @@ def runs(config: dict, kinds: set[str], regimes: list[str] | None):
     for regime, spec in config["regimes"].items():
         if spec["kind"] not in kinds or (regimes and regime not in regimes):
             continue
-        horizons, seeds, n_instances = BANDIT_SAMPLE if spec["kind"] == "bandit" else CMDP_SAMPLE
+        horizons, seeds, n_instances = SAMPLES.get(spec["kind"], OTHER_SAMPLE)
         for instance in list(spec["instances"])[:n_instances]:
             for algorithm in spec["algorithms"]:
                 for constants in presets_of(spec, algorithm):
@@ -47,20 +49,11 @@ def runs(config: dict, kinds: set[str], regimes: list[str] | None):
 def run_one(config: dict, instances: Path, kind, regime, instance, algorithm, constants, horizon, seeds):
     """The run table of one sampled run."""
     path = instances / regime / f"{instance}.json"
-    if kind == "bandit":
-        from regretlab.bandits.instance import BanditInstance
-        from regretlab.bandits.simulate import run_seeds
-        from regretlab.io import read_json
-
-        loaded = BanditInstance.from_dict(read_json(path))
-        frame, _ = run_seeds(regime, instance, loaded, algorithm, constants, horizon, seeds)
-    else:
-        from regretlab.cmdp.runs import instance_at_horizon, run_seeds
-        from regretlab.io import read_json
-
-        spec = config["regimes"][regime]["instances"][instance]
-        loaded = instance_at_horizon(read_json(path), spec, regime, instance, horizon)
-        frame, _ = run_seeds(regime, instance, loaded, algorithm, constants, horizon, seeds)
+    pipeline = KINDS[kind].run_pipeline()
+    spec = config["regimes"][regime]["instances"][instance]
+    loaded = pipeline.load_instance(read_json(path))
+    loaded = pipeline.instance_at_horizon(loaded, spec, regime, instance, horizon)
+    frame, _ = pipeline.run_seeds(regime, instance, loaded, algorithm, constants, horizon, seeds)
     return frame.drop(columns=[c for c in TIMING_COLUMNS if c in frame.columns])
 
 
@@ -71,12 +64,12 @@ def main() -> None:
     action.add_argument("--compare", type=Path)
     parser.add_argument("--instances", type=Path, default=Path("../../baseline/results/instances"))
     parser.add_argument("--config", type=Path, default=Path("config.yaml"))
-    parser.add_argument("--only", choices=["bandit", "cmdp"])
+    parser.add_argument("--only", choices=sorted(KINDS))
     parser.add_argument("--regime", nargs="+")
     args = parser.parse_args()
     config = yaml.safe_load(args.config.read_text(encoding="utf-8"))
     validate_config(config, Path(__file__).resolve().parents[1] / "schemas" / "config.schema.yaml")
-    kinds = {args.only} if args.only else {"bandit", "cmdp"}
+    kinds = {args.only} if args.only else set(KINDS)
     failures = 0
     for run in runs(config, kinds, args.regime):
         kind, regime, instance, algorithm, constants, horizon, seeds = run

@@ -6,7 +6,7 @@ from regretlab.logs import job_log
 
 with job_log(snakemake) as log:
     # Imported inside job_log: a Ctrl-C while the library loads is one line too (regretlab.logs).
-    from regretlab.cmdp.runs import write_instance_file
+    from regretlab.cmdp.instance_builder import write_instance_file
 
     regime = snakemake.params.regime
     for path in snakemake.output:

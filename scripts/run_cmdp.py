@@ -7,11 +7,13 @@ from regretlab.logs import job_log
 
 with job_log(snakemake) as log:
     # Imported inside job_log: a Ctrl-C while the library loads is one line too (regretlab.logs).
-    from regretlab.cmdp.runs import run_set_and_write
+    from regretlab.cmdp import runs as pipeline
+    from regretlab.run_sets import run_set_and_write
     from regretlab.snapshots import SnapshotPolicy
 
     w = snakemake.wildcards
     run_set_and_write(
+        pipeline,
         regime=w.regime,
         algorithm=w.algorithm,
         constants=w.constants,

@@ -8,12 +8,12 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
+from regretlab.bandits.kind import calibration_runs
 from regretlab.config import jobs_of, run_sets, validate_config
 from regretlab.cost import (
     RUN_STARTUP_MINUTES,
     RUNTIME_SAFETY_FACTOR,
     STARTUP_SECONDS,
-    calibration_runs,
     estimate,
     job_cost,
     run_parts,

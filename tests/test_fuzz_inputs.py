@@ -13,10 +13,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from regretlab.bandits import simulate as bandit_simulate
+from regretlab import cli
 from regretlab.bandits.instance import GRAPH_FAMILIES, LOSS_KINDS
 from regretlab.cli import main
-from regretlab.cmdp import runs as cmdp_runs
 from regretlab.cmdp.instance import FAMILIES as CMDP_FAMILIES
 from regretlab.config import ConfigError, load_schema, validate_config
 
@@ -481,8 +480,7 @@ def no_job(monkeypatch):
     def started(*args, **kwargs):
         raise AssertionError("a run started")
 
-    monkeypatch.setattr(bandit_simulate, "run_and_write", started)
-    monkeypatch.setattr(cmdp_runs, "run_and_write", started)
+    monkeypatch.setattr(cli, "run_and_write", started)
     monkeypatch.chdir(REPO)
 
 

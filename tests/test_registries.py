@@ -15,11 +15,11 @@ import pytest
 from regretlab.analysis.tables import TABLE1
 from regretlab.bandits.algorithms import ALGORITHMS, make_learner
 from regretlab.bandits.instance import build_instance
+from regretlab.bandits.instance_checks import GRAPH_CLASSES
 from regretlab.bandits.learner import BanditLearner
 from regretlab.bandits.simulate import TUNING_COLUMNS, simulate
-from regretlab.checks import GRAPH_CLASSES, INSTANCE_CHECKS
 from regretlab.cmdp.algorithms import make_learner as make_cmdp_learner
-from regretlab.cost import KIND_COSTS, UNIT_COSTS
+from regretlab.cost import UNIT_COSTS
 from regretlab.kinds import KINDS, metric_kind
 from regretlab.theory import BOUNDS, TRIVIAL_BOUNDS
 
@@ -201,7 +201,7 @@ def test_every_bound_declares_exactly_the_params_and_metrics_it_reads(name):
             predicate(point)
     metrics_read = {key for key in top if key in KINDS[kind].metrics} - {spec.metric}
     # η, η̄, δ are learner parameters that bandit run tables also carry as columns.
-    copied = set(TUNING_COLUMNS) if kind == "bandit" else set()
+    copied = set(KINDS[kind].param_columns)
     assert params | (metrics_read & copied) == set(spec.params), name
     assert metrics_read - copied == set(spec.metrics), name
 
@@ -218,7 +218,12 @@ def test_metric_names_are_unique_across_kinds_and_trivial_bounds_name_metrics():
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_every_kind_has_its_pipeline(kind):
     """docs/add-a-kind.md: each step leaves a trace this test finds."""
-    assert kind in INSTANCE_CHECKS and kind in KIND_COSTS
+    spec = KINDS[kind]
+    assert callable(spec.instance_check) and spec.cost.unit and spec.bounds and spec.metrics
+    pipeline = spec.run_pipeline()
+    for name in ("build_instance", "load_instance", "instance_at_horizon", "run_seeds", "summary_info"):
+        assert callable(getattr(pipeline, name)), (kind, name)
+    assert set(pipeline.SUMMARY_METRICS) <= set(spec.metrics)
     rules = "\n".join(path.read_text() for path in (REPO / "rules").glob("*.smk"))
     assert f'name:\n            f"{kind}_instances_{{regime}}"' in rules and f"rule {kind}_run:" in rules
     assert f'regimes_of_kind(config, "{kind}")' in rules

@@ -149,9 +149,10 @@ def test_a_summary_names_its_regimes_bounds_and_algorithms_instead_of_theory_and
     script = REPO / "scripts" / "regime_summary.py"
     entries = ("exp3g", "exp3g_rate", "theorem2", "theorem2_bound")
     code = job_code(script, (), entries)
-    assert not any(path.endswith(("theory.py", "algorithms.py")) for path in code)
+    assert not any(path.endswith(("bound_registry.py", "algorithms.py")) for path in code)
     assert any(path.endswith("analysis/aggregate.py") for path in code)
     read = job_entries(script, (), entries)
-    assert read["regretlab.theory"].keys() == {REST, "exp3g_rate", "theorem2_bound", ORDER}
+    assert read["regretlab.bandits.bound_registry"].keys() == {REST, "exp3g_rate", "theorem2_bound", ORDER}
+    assert read["regretlab.cmdp.bound_registry"].keys() == {REST}
     assert read["regretlab.bandits.algorithms"].keys() == {REST, "exp3g", "theorem2", ORDER}
     assert read["regretlab.cmdp.algorithms"].keys() == {REST}

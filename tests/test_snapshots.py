@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from regretlab import run_sets
 from regretlab.bandits import instance as bandit_instance
 from regretlab.bandits import simulate as bandit_simulate
 from regretlab.bandits.algorithms import ALGORITHMS
@@ -198,7 +199,8 @@ def test_the_snapshot_is_removed_when_the_table_is_written(monkeypatch, tmp_path
     spec = BANDIT_SPECS["strongly_observable"]
     instance = bandit_instance.build_instance(spec, np.random.default_rng(0))
     monkeypatch.chdir(tmp_path)
-    bandit_simulate.run_and_write(
+    run_sets.run_and_write(
+        bandit_simulate,
         "snap",
         "i",
         instance,
@@ -229,7 +231,8 @@ def job_of_two_runs(kind: str, tmp_path: Path):
     if kind == "bandit":
         spec = BANDIT_SPECS["strongly_observable"]
         instance = bandit_instance.build_instance(spec, np.random.default_rng(0)).to_dict()
-        module, algorithm, constants, config = bandit_simulate, "exp3g", "paper", {"kind": "bandit"}
+        module, algorithm, constants = bandit_simulate, "exp3g", "paper"
+        config = {"kind": "bandit", "instances": {"i": spec}}
     else:
         instance = cmdp_runs.build_instance(cmdp_spec(), np.random.default_rng(0))
         module, algorithm, constants = cmdp_runs, "pdgd_ops", "tuned"
@@ -241,9 +244,9 @@ def job_of_two_runs(kind: str, tmp_path: Path):
     ]
 
     def play(directory: Path, snapshots: SnapshotPolicy) -> None:
-        module.run_set_and_write(
-            "snap", algorithm, constants, {"i": str(instances / "i.json")}, runs, config, str(directory),
-            logging.getLogger("test"), snapshots,
+        run_sets.run_set_and_write(
+            module, "snap", algorithm, constants, {"i": str(instances / "i.json")}, runs, config,
+            str(directory), logging.getLogger("test"), snapshots,
         )  # fmt: skip
 
     return play, module

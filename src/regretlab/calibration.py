@@ -32,10 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from regretlab import cost
-from regretlab.bandits import instance as bandit_instance
-from regretlab.bandits import simulate as bandit_simulate
-from regretlab.cmdp import runs as cmdp_runs
 from regretlab.config import run_jobs
+from regretlab.kinds import KINDS
 from regretlab.seeding import draws_of, job_seed_sequence
 
 #: CPU seconds of timed runs a calibration aims at: with the first uses (cached kernels) and the start-up
@@ -90,17 +88,12 @@ def _runner(config: dict, regime: str, instance: str, algorithm: str) -> Callabl
     draws = draws_of(regime, spec)
     rng = np.random.default_rng(job_seed_sequence(draws, instance, "instance"))
     constants = next(job.constants for job in run_jobs(config, regime) if job.algorithm == algorithm)
-    if spec["kind"] == "cmdp":
-        built = cmdp_runs.build_instance(entry, rng)
+    pipeline = KINDS[spec["kind"]].run_pipeline()
+    built = pipeline.build_instance(entry, rng)
 
-        def play(horizon: int) -> None:
-            at_horizon = cmdp_runs.instance_at_horizon(built, entry, regime, instance, horizon)
-            cmdp_runs.run_seeds(regime, instance, at_horizon, algorithm, constants, horizon, [0])
-    else:
-        built = bandit_instance.build_instance(entry, rng)
-
-        def play(horizon: int) -> None:
-            bandit_simulate.run_seeds(regime, instance, built, algorithm, constants, horizon, [0], draws)
+    def play(horizon: int) -> None:
+        at_horizon = pipeline.instance_at_horizon(built, entry, regime, instance, horizon)
+        pipeline.run_seeds(regime, instance, at_horizon, algorithm, constants, horizon, [0], draws=draws)
 
     def timed(horizon: int) -> float:
         start = time.process_time()
@@ -115,7 +108,7 @@ def _anchors_of(config: dict, algorithm: str) -> list[tuple[str, str, int]]:
     among equals), preferring instances without extra runs."""
     found = {}
     for regime, spec in config["regimes"].items():
-        model = cost.KIND_COSTS[spec["kind"]]
+        model = cost.kind_cost(spec)
         for job in run_jobs(config, regime):
             if job.algorithm == algorithm and (regime, job.instance) not in found:
                 extra = model.extra_runs(spec["instances"][job.instance])
@@ -201,7 +194,7 @@ def format_calibration(calibration: Calibration, config: dict) -> str:
             rows.append(
                 (
                     algorithm,
-                    f"{anchor.regime}/{anchor.instance} ({cost.KIND_COSTS[kind].size_name}={anchor.size})",
+                    f"{anchor.regime}/{anchor.instance} ({KINDS[kind].cost.size_name}={anchor.size})",
                     f"{anchor.horizons[0]:g}, {anchor.horizons[1]:.3g}",
                     f"{anchor.run_us:.0f}",
                     f"{anchor.per_round_us:.3g}",

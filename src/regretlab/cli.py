@@ -30,10 +30,7 @@ import numpy as np
 import yaml
 
 from regretlab import listing
-from regretlab.bandits import instance as bandit_instance
-from regretlab.bandits import simulate as bandit_simulate
 from regretlab.checks import run_problems
-from regretlab.cmdp import runs as cmdp_runs
 from regretlab.config import (
     SCALES,
     ConfigError,
@@ -45,6 +42,7 @@ from regretlab.config import (
 from regretlab.cost import estimate, format_estimate
 from regretlab.kinds import KINDS
 from regretlab.names import did_you_mean, not_one_of
+from regretlab.run_sets import run_and_write
 from regretlab.seeding import draws_of, job_seed_sequence
 
 DEFAULT_SCHEMA = Path("schemas") / "config.schema.yaml"
@@ -312,15 +310,12 @@ def _run(args: argparse.Namespace) -> dict:
     spec = config["regimes"][args.regime]["instances"][args.instance]
     draws = draws_of(args.regime, config["regimes"][args.regime])
     rng = np.random.default_rng(job_seed_sequence(draws, args.instance, "instance"))
-    if config["regimes"][args.regime]["kind"] == "cmdp":
-        instance = cmdp_runs.build_instance(spec, rng, args.horizon)
-        run_and_write = cmdp_runs.run_and_write
-    else:
-        instance, run_and_write = bandit_instance.build_instance(spec, rng), bandit_simulate.run_and_write
+    pipeline = KINDS[config["regimes"][args.regime]["kind"]].run_pipeline()
     return run_and_write(
+        pipeline,
         args.regime,
         args.instance,
-        instance,
+        pipeline.build_instance(spec, rng, args.horizon),
         args.algorithm,
         args.constants,
         args.horizon,

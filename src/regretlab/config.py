@@ -277,8 +277,11 @@ def _draws_problems(regimes: dict) -> list[str]:
                 f"{where}: regime {source!r} shares the draws of {regimes[source]['draws_from']!r}; "
                 f"name that one (draws are shared with a regime that owns them)"
             )
-        if regime["kind"] != "bandit" or regimes[source]["kind"] != "bandit":
-            problems.append(f"{where}: shared draws are implemented for bandit regimes only (both must be)")
+        if not (KINDS[regime["kind"]].shared_draws and KINDS[regimes[source]["kind"]].shared_draws):
+            sharing = " and ".join(name for name, kind in KINDS.items() if kind.shared_draws)
+            problems.append(
+                f"{where}: shared draws are implemented for {sharing} regimes only (both must be)"
+            )
             continue
         for instance, entry in regime["instances"].items():
             if regimes[source]["instances"].get(instance) != entry:

@@ -29,8 +29,9 @@ The wall-time request of one job, in minutes, is::
 ``attempt`` is 1, then 2 on the first retry (profiles/slurm sets ``retries: 1``), so a job killed at its time
 limit is retried with more (and resumes from its runs' snapshots, :mod:`regretlab.snapshots`). The safety
 factor lives here only: the prediction uses the unit costs as measured. Memory of a job is that of its
-largest run; of a bandit run, in MB: ``attempt * (RUN_BASE_MEM_MB + CHUNK_COPIES × CHUNK_ROUNDS × K
-float64)``, of a CMDP run ``attempt * RUN_BASE_MEM_MB``: a run's memory does not grow with T.
+largest run, in MB: ``attempt * (RUN_BASE_MEM_MB + data)``, ``data`` its kind's
+(:attr:`regretlab.kind_spec.KindCost.data_mb`: a bandit run's loss chunks, nothing for a CMDP run): a run's
+memory does not grow with T.
 """
 
 from __future__ import annotations
@@ -38,19 +39,16 @@ from __future__ import annotations
 import heapq
 import json
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 
 import numpy as np
 
 from regretlab.algorithm_spec import UnitCost
-from regretlab.bandits.instance import GRAPH_FAMILIES
-from regretlab.bandits.simulate import CHUNK_ROUNDS
-from regretlab.cmdp import runs as cmdp_runs
 from regretlab.config import RunJob, RunSet, jobs_of, run_sets
+from regretlab.kind_spec import KindCost
 from regretlab.kinds import KINDS
-from regretlab.seeding import job_seed_sequence
 
 #: Unit costs by algorithm: the ``unit_cost`` of each registry entry (:class:`regretlab.algorithm_spec.
 #: AlgorithmSpec`), measured with :func:`regretlab.calibration.calibrate` (what ``regretlab estimate
@@ -88,8 +86,6 @@ RUNTIME_SAFETY_FACTOR = 3
 RUN_STARTUP_MINUTES = 1
 #: Memory of a run job before its loss chunk, in MB (~300 MB peak measured; headroom for other platforms).
 RUN_BASE_MEM_MB = 1024
-#: Copies of the per-chunk loss matrix a bandit run may hold at once (the draw, its conversions, the view).
-CHUNK_COPIES = 4
 
 
 def unit_cost(algorithm: str, costs: Mapping[str, UnitCost] | None = None) -> UnitCost:
@@ -97,83 +93,9 @@ def unit_cost(algorithm: str, costs: Mapping[str, UnitCost] | None = None) -> Un
     return (UNIT_COSTS if costs is None else costs).get(algorithm, UNMEASURED)
 
 
-@cache
-def _arms(graph_json: str) -> int:
-    """K of a graph entry (a random family draws from a throwaway generator: K does not depend on it)."""
-    graph = json.loads(graph_json)
-    return GRAPH_FAMILIES[graph["family"]](graph, np.random.default_rng(0)).n_arms
-
-
-def instance_arms(regime: str, instance: str, spec: dict) -> int:
-    """K, the number of arms of a bandit instance entry."""
-    return _arms(json.dumps(spec["graph"], sort_keys=True))
-
-
-@cache
-def _triples(regime: str, instance: str, spec_json: str) -> int:
-    cmdp = cmdp_runs.build_instance(
-        json.loads(spec_json), np.random.default_rng(job_seed_sequence(regime, instance, "instance"))
-    )["cmdp"]
-    sizes, n_actions = cmdp["layer_sizes"], cmdp["n_actions"]
-    return int(sum(a * n_actions * b for a, b in zip(sizes[:-1], sizes[1:], strict=True)))
-
-
-def instance_triples(regime: str, instance: str, spec: dict) -> int:
-    """``Σ_k |X_k| |A| |X_{k+1}|``, the support triples of a CMDP instance entry, from the instance its job
-    builds (~10 ms, once per instance), so that every CMDP family :func:`regretlab.cmdp.runs.build_instance`
-    builds is sized."""
-    return _triples(regime, instance, json.dumps(spec, sort_keys=True))
-
-
-def _bandit_memory_mb(regime: str, instance: str, spec: dict) -> float:
-    """A bandit run's base memory plus its loss chunks (CHUNK_COPIES × CHUNK_ROUNDS × K float64), in MB."""
-    return RUN_BASE_MEM_MB + CHUNK_COPIES * CHUNK_ROUNDS * instance_arms(regime, instance, spec) * 8 / 2**20
-
-
-@dataclass(frozen=True)
-class KindCost:
-    """The cost model of one kind of regime.
-
-    Attributes:
-        unit: what a run simulates (``rounds`` or ``episodes``).
-        size_name: what the unit costs' size counts (``K``, ``triples``).
-        size: (regime, instance, instance entry) → the size the unit cost multiplies.
-        memory_mb: (regime, instance, instance entry) → memory of one job at its first attempt, in MB.
-        extra_runs: instance entry → horizon-T runs a job plays besides its seeds' (Theorem 5's calibration
-            runs on environment 1, :func:`regretlab.bandits.lower_bound.materialise`).
-    """
-
-    unit: str
-    size_name: str
-    size: Callable[[str, str, dict], int]
-    memory_mb: Callable[[str, str, dict], float]
-    extra_runs: Callable[[dict], int] = lambda spec: 0
-
-
-def calibration_runs(spec: dict) -> int:
-    """Runs on environment 1 that a job on Theorem 5's environment 2 plays first to find its interval."""
-    losses = spec.get("losses", {})
-    if losses.get("kind") == "theorem5" and losses.get("environment") == 2:
-        return int(losses["calibration_seeds"])
-    return 0
-
-
-#: The cost model of each kind of regime (a key of :data:`regretlab.kinds.KINDS`).
-KIND_COSTS: dict[str, KindCost] = {
-    "bandit": KindCost(
-        unit="rounds",
-        size_name="K",
-        size=instance_arms,
-        memory_mb=_bandit_memory_mb,
-        extra_runs=calibration_runs,
-    ),
-    "cmdp": KindCost(
-        unit="episodes",
-        size_name="triples",
-        size=instance_triples,
-        memory_mb=lambda regime, instance, spec: RUN_BASE_MEM_MB,
-    ),
-}
+def kind_cost(regime: dict) -> KindCost:
+    """The cost model of a regime's kind (:attr:`regretlab.kind_spec.Kind.cost`)."""
+    return KINDS[regime["kind"]].cost
 
 
 @dataclass(frozen=True)
@@ -187,7 +109,7 @@ class JobCost:
 def run_rounds(regime: dict, instance: str, T: int, seeds: int = 1) -> int:
     """Rounds (or episodes) that ``seeds`` runs at horizon ``T`` on one instance of ``regime`` (a validated
     config entry) simulate, Theorem 5's calibration runs included."""
-    return int(T) * (seeds + KIND_COSTS[regime["kind"]].extra_runs(regime["instances"][instance]))
+    return int(T) * (seeds + kind_cost(regime).extra_runs(regime["instances"][instance]))
 
 
 def run_seconds(
@@ -204,14 +126,14 @@ def run_seconds(
     :data:`UNIT_COSTS`; module docstring). Any horizon, not only the config's: the evidence table prices each
     claim's ``T_informative``."""
     runs = run_rounds(regime, instance, T, seeds) // int(T)
-    size = KIND_COSTS[regime["kind"]].size(regime_name, instance, regime["instances"][instance])
+    size = kind_cost(regime).size(regime_name, instance, regime["instances"][instance])
     return runs * unit_cost(algorithm, costs).run_seconds(T, size)
 
 
 def run_size(config: dict, job: RunJob) -> int:
     """The size the unit costs of ``job``'s instance multiply (K, or support triples)."""
     regime = config["regimes"][job.regime]
-    return KIND_COSTS[regime["kind"]].size(job.regime, job.instance, regime["instances"][job.instance])
+    return kind_cost(regime).size(job.regime, job.instance, regime["instances"][job.instance])
 
 
 def job_cost(config: dict, job: RunJob, costs: Mapping[str, UnitCost] | None = None) -> JobCost:
@@ -244,7 +166,7 @@ def _split_batch(config: dict, job: RunJob, budget: float) -> list[RunJob]:
     ``budget`` seconds (one seed at least; every batch also plays the run's extra runs)."""
     regime = config["regimes"][job.regime]
     per_run = unit_cost(job.algorithm).run_seconds(job.T, run_size(config, job))
-    extra = per_run * KIND_COSTS[regime["kind"]].extra_runs(regime["instances"][job.instance])
+    extra = per_run * kind_cost(regime).extra_runs(regime["instances"][job.instance])
     fits = max(1, math.floor((budget - extra) / per_run)) if per_run > 0 else len(job.seeds)
     pieces = math.ceil(len(job.seeds) / min(fits, len(job.seeds)))
     return [replace(job, seeds=tuple(int(s) for s in chunk)) for chunk in np.array_split(job.seeds, pieces)]
@@ -313,8 +235,9 @@ def runtime_minutes(config: dict, part: RunPart, attempt: int = 1) -> int:
 def mem_mb(config: dict, part: RunPart, attempt: int = 1) -> int:
     """Memory request of one run job, in MB: that of its largest run (they run one after the other)."""
     regime = config["regimes"][part.regime]
+    data_mb = kind_cost(regime).data_mb
     memory = max(
-        KIND_COSTS[regime["kind"]].memory_mb(job.regime, job.instance, regime["instances"][job.instance])
+        RUN_BASE_MEM_MB + data_mb(job.regime, job.instance, regime["instances"][job.instance])
         for job in runs_of_part(config, part)
     )
     return attempt * math.ceil(memory)
@@ -351,7 +274,7 @@ def estimate(
         estimates.append(
             RegimeEstimate(
                 regime=name,
-                unit=KIND_COSTS[regime["kind"]].unit,
+                unit=kind_cost(regime).unit,
                 run_jobs=len(parts),
                 rounds=sum(c.rounds for group in costs_of for c in group),
                 predicted_cpu_hours=sum(seconds) / 3600,

@@ -24,13 +24,12 @@ it and no other, and a reason names the entry (``Params have changed since last 
 from __future__ import annotations
 
 import ast
-import importlib
 import os
+import sys
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
 
-from regretlab import theory
 from regretlab.algorithm_spec import AlgorithmSpec
 from regretlab.kinds import KINDS
 from regretlab.registry_sources import registry_source
@@ -170,18 +169,42 @@ def source_files(modules: Iterable[str], relative_to: str | os.PathLike | None =
     return sorted(str(p.relative_to(base)) if p.is_relative_to(base) else str(p) for p in paths)
 
 
+def _assigned_names(module: str) -> frozenset[str]:
+    """The names module ``module`` assigns at its top level (not those it imports)."""
+    tree = ast.parse(module_file(module).read_text(encoding="utf-8"))
+    return frozenset(
+        target.id
+        for node in tree.body
+        if isinstance(node, ast.Assign | ast.AnnAssign)
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Name)
+    )
+
+
+def _defining_module(registry: Mapping) -> tuple[str, str]:
+    """``(module, name)`` of the module-level dict a registry is: the regretlab module that assigns it (the
+    modules that import it under a name of theirs do not count)."""
+    (found,) = {
+        (module, name)
+        for module in sorted(_all_modules())
+        if module in sys.modules
+        for name, value in vars(sys.modules[module]).items()
+        if value is registry and name in _assigned_names(module)
+    }
+    return found
+
+
 @cache
 def registries() -> dict[str, tuple[str, frozenset[str]]]:
     """Every registry a job can read entry by entry: its module → the name of its dict literal and its
-    entries' names. These are every kind's algorithm registry (:data:`regretlab.kinds.KINDS`) and the
-    bounds' :data:`regretlab.theory.BOUNDS`."""
+    entries' names. These are every kind's algorithm registry and bounds' registry
+    (:data:`regretlab.kinds.KINDS`, e.g. ``regretlab.bandits.algorithms.ALGORITHMS`` and
+    ``regretlab.bandits.bound_registry.BOUNDS``)."""
     found = {}
     for kind in KINDS.values():
-        (module,) = {registering_module(entry) for entry in kind.algorithms.values()}
-        variables = vars(importlib.import_module(module))
-        (name,) = [name for name, value in variables.items() if value is kind.algorithms]
-        found[module] = (name, frozenset(kind.algorithms))
-    found[theory.__name__] = ("BOUNDS", frozenset(theory.BOUNDS))
+        for registry in (kind.algorithms, kind.bounds):
+            module, name = _defining_module(registry)
+            found[module] = (name, frozenset(registry))
     return found
 
 

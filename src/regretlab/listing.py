@@ -1,7 +1,8 @@
 """What ``regretlab list`` prints: the registries a config can name, and a config's regimes, as plain tables.
 
 * :func:`list_algorithms` — every kind's algorithms (:data:`regretlab.kinds.KINDS`) with their constants
-  presets, the feedback graphs they are valid on (:data:`regretlab.checks.GRAPH_CLASSES`) and one line each;
+  presets, the feedback graphs they are valid on (:data:`regretlab.bandits.instance_checks.GRAPH_CLASSES`)
+  and one line each;
 * :func:`list_bounds` — :data:`regretlab.theory.BOUNDS`: the metric each bounds, explicit (the paper's
   constants) or rate (unit constant), upper or lower, and where the paper states it;
 * :func:`list_families` — the graph families (:data:`regretlab.bandits.instance.GRAPH_FAMILIES`), loss kinds
@@ -21,7 +22,7 @@ import re
 
 from regretlab.bandits.algorithms import ALGORITHMS
 from regretlab.bandits.instance import GRAPH_FAMILIES, LOSS_KINDS
-from regretlab.checks import GRAPH_CLASSES
+from regretlab.bandits.instance_checks import GRAPH_CLASSES
 from regretlab.cmdp.instance import FAMILIES as CMDP_FAMILIES
 from regretlab.config import ConfigError, presets_of
 from regretlab.kinds import KINDS, algorithm_spec
@@ -237,6 +238,8 @@ SECTIONS = {
     "losses": "loss kinds (bandit instances: losses: {kind: NAME, ...})",
     "cmdp": "CMDP families (cmdp instances: family: NAME; every CMDP family takes the same parameters)",
 }
+#: The sections whose entries all take the same parameters: listed once, after their names.
+SHARED_PARAMETERS = {"cmdp"}
 
 
 def list_families(schema: dict, names: list[str] | None = None) -> str:
@@ -250,7 +253,7 @@ def list_families(schema: dict, names: list[str] | None = None) -> str:
         if not chosen:
             continue
         lines.append(title + ":")
-        if section == "cmdp" and not names:
+        if section in SHARED_PARAMETERS and not names:
             lines.append("  " + ", ".join(name for _, name, _, _ in chosen))
             lines += [f"    {name}: {words}" for name, words in chosen[0][3]]
             lines.append("")

@@ -15,10 +15,12 @@ import pytest
 import yaml
 
 from regretlab.bandits import algorithm1, algorithm4, algorithm7
+from regretlab.bandits import simulate as pipeline
 from regretlab.bandits.algorithms import ALGORITHMS, make_learner
 from regretlab.bandits.instance import BanditInstance, build_instance, write_instance_file
-from regretlab.bandits.simulate import TUNING_COLUMNS, oracle_values, realised_totals, run_and_write, simulate
+from regretlab.bandits.simulate import TUNING_COLUMNS, oracle_values, realised_totals, simulate
 from regretlab.config import presets_of, regimes_of_kind, validate_config
+from regretlab.run_sets import run_and_write
 from regretlab.seeding import draws_of, environment_and_learner_rngs, job_seed_sequence
 
 REPO = Path(__file__).resolve().parents[2]
@@ -145,7 +147,16 @@ def test_shared_draws_give_the_same_instance_files_and_losses(config, regime_nam
         instance = BanditInstance.from_dict(json.loads(paths[0].read_text()))
         summaries = [
             run_and_write(
-                r, name, instance, "exp3g_weak", "paper", horizon, [0, 1], config["regimes"][r], None
+                pipeline,
+                r,
+                name,
+                instance,
+                "exp3g_weak",
+                "paper",
+                horizon,
+                [0, 1],
+                config["regimes"][r],
+                None,
             )
             for r in (regime_name, source)
         ]
@@ -153,7 +164,7 @@ def test_shared_draws_give_the_same_instance_files_and_losses(config, regime_nam
         assert totals[0] == totals[1]
         unshared = {key: value for key, value in regime.items() if key != "draws_from"}
         alone = run_and_write(
-            regime_name, name, instance, "exp3g_weak", "paper", horizon, [0], unshared, None
+            pipeline, regime_name, name, instance, "exp3g_weak", "paper", horizon, [0], unshared, None
         )
         assert alone["learners"][0]["L_per_arm"] != totals[1][0]
 

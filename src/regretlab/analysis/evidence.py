@@ -36,13 +36,10 @@ import pandas as pd
 
 from regretlab.analysis.exponents import REJECTED, accepted_band, bound_regime, bound_slope
 from regretlab.analysis.tables import to_markdown
-from regretlab.bandits.algorithms import make_learner
-from regretlab.bandits.instance import BanditInstance
 from regretlab.claims import CLAIMS, UNCHECKED, UNCHECKED_CLAIMS, Claim
-from regretlab.cmdp.pdgd_ops import pdgd_constants
 from regretlab.cost import run_seconds
 from regretlab.io import write_text
-from regretlab.kinds import KINDS
+from regretlab.kinds import KINDS, algorithm_kind
 from regretlab.theory import BOUNDS, ceiling, trivial_bound
 
 #: The search for ``T_informative`` stops here ("beyond 10^18"; every learner is built for horizons up to
@@ -52,8 +49,6 @@ T_MAX = 10**18
 T_MIN = 100
 #: Grid points per decade of the search (then a bisection between the last two).
 GRID_PER_DECADE = 8
-#: Loss totals of a bandit point, extrapolated in proportion to T (stationary losses).
-LOSS_TOTALS = ("L_star", "L_best_S", "L_best_Sbar", "L_D")
 #: Why an item is not testable, in the order it is checked, with the words the table uses.
 BLOCKS = {
     "identical": "identical runs",
@@ -103,53 +98,28 @@ def mechanism_point(row: dict, instance: dict) -> dict:
     }
 
 
-#: Bandit instances rebuilt from their files, by the id of the file's dict (kept alive beside it).
-_BANDIT_INSTANCES: dict[int, tuple[dict, BanditInstance]] = {}
-
-
-def _bandit_instance(instance: dict) -> BanditInstance:
-    key = id(instance)
-    if key not in _BANDIT_INSTANCES:
-        _BANDIT_INSTANCES[key] = (instance, BanditInstance.from_dict(instance))
-    return _BANDIT_INSTANCES[key][1]
-
-
-def _learner_params(kind: str, row: dict, instance: dict, T: int, oracle: dict) -> dict:
-    """The constants the row's learner would run with at horizon ``T``: a bandit learner built for ``T`` with
-    the extrapolated oracle totals; a CMDP learner's preset constants (:func:`pdgd_constants`)."""
-    if kind == "cmdp":
-        cmdp = instance["cmdp"]
-        numbers = instance["numbers"]
-        constants = pdgd_constants(
-            row["constants"], cmdp["layer_sizes"], cmdp["n_actions"], numbers["m"], T, numbers["delta"],
-            rho=cmdp["rho"],
-        )  # fmt: skip
-        return {"eta": constants.eta, "C": constants.C}
-    bandit = _bandit_instance(instance)
-    rng = np.random.default_rng(0)  # a learner's constants do not depend on its generator
-    learner = make_learner(row["algorithm"], bandit.at_horizon(T), T, rng, row["constants"], oracle)
-    return dict(learner.params)
-
-
 def point_at(row: dict, instance: dict, kind: str, T: int) -> dict:
-    """The point dict (:mod:`regretlab.theory`) of ``row``'s curve extrapolated to horizon ``T`` (``t = T``).
+    """The point dict (:mod:`regretlab.bound_spec`) of ``row``'s curve extrapolated to horizon ``T``
+    (``t = T``).
 
-    From the row (measured at ``row["T"]``): the instance's numbers, every metric's mean over seeds — bandit
-    loss totals scaled by ``T / row["T"]`` (stationary losses), the rest as measured (ρ, OPT, ℓ̄, C, ‖λ‖₁, ε̂)
-    — and the learner's constants at ``T`` (:func:`_learner_params`; η, η̄, δ copied to the point where a
-    bound reads them there). A ValueError means the learner cannot run at ``T``.
+    From the row (measured at ``row["T"]``): the instance's numbers, every metric's mean over seeds — the
+    kind's :attr:`~regretlab.kind_spec.Kind.horizon_scaled` totals (bandit loss totals) scaled by
+    ``T / row["T"]``, the rest as measured (ρ, OPT, ℓ̄, C, ‖λ‖₁, ε̂) — and the learner's constants at ``T``
+    (:attr:`~regretlab.kind_spec.Kind.learner_params`; those the run tables carry as columns, η, η̄, δ,
+    copied to the point where a bound reads them there). A ValueError means the learner cannot run at ``T``.
     """
+    spec = KINDS[kind]
     scale = T / float(row["T"])
     point = {"T": int(T), "t": int(T), **instance["numbers"]}
-    for metric in KINDS[kind].metrics:
+    for metric in spec.metrics:
         value = row.get(f"{metric}_mean")
         if value is not None and not (isinstance(value, float) and math.isnan(value)):
-            point[metric] = value * scale if kind == "bandit" and metric in LOSS_TOTALS else value
-    oracle = {name: point[name] for name in LOSS_TOTALS if name in point}
-    params = _learner_params(kind, row, instance, int(T), oracle)
+            point[metric] = value * scale if metric in spec.horizon_scaled else value
+    oracle = {name: point[name] for name in spec.horizon_scaled if name in point}
+    params = spec.learner_params(row, instance, int(T), oracle)
     point["params"] = params
-    for name in ("eta", "eta_bar", "delta"):
-        if kind == "bandit" and name in params and name in point:
+    for name in spec.param_columns:
+        if name in params and name in point:
             point[name] = params[name]
     return point
 
@@ -466,7 +436,7 @@ def _explicit_search(claim: Claim, rows: pd.DataFrame, instances: dict, power: b
         if not measured[-1]["run_hypotheses_hold"] or measured[-1]["constants"] not in claim.presets:
             continue
         instance = instances[(measured[0]["regime"], measured[0]["instance"])]
-        kind = "cmdp" if "cmdp" in instance else "bandit"
+        kind = algorithm_kind(measured[0]["algorithm"])
         spec = BOUNDS[measured[0]["bound_name"]]
 
         def block_at(T, measured=measured, instance=instance, kind=kind, spec=spec):
@@ -541,7 +511,7 @@ def _rate_search(
                     horizon = max(1, round(horizon * T / horizons[-1]))
                     row = _base_row(measured, horizon)
                     instance = instances[(row["regime"], name)]
-                    kind = "cmdp" if "cmdp" in instance else "bandit"
+                    kind = algorithm_kind(row["algorithm"])
                     try:
                         point = point_at(row, instance, kind, horizon)
                     except ValueError:

@@ -40,10 +40,11 @@ class AlgorithmSpec(BaseAlgorithmSpec):
 
     Attributes:
         build: ``(instance, horizon, rng, constants, oracle) -> learner``.
-        graph_class: the feedback graphs it is valid on, a key of :data:`regretlab.checks.GRAPH_CLASSES`
-            (``"strongly_observable"``, ``"self_aware"``, ``"weakly_observable"``,
-            ``"directed_complete_bipartite"`` or ``"any_observable"``); the config check rejects an
-            algorithm on an instance whose graph is not of its class before any job runs.
+        graph_class: the feedback graphs it is valid on, a key of
+            :data:`~regretlab.bandits.instance_checks.GRAPH_CLASSES` (``"strongly_observable"``,
+            ``"self_aware"``, ``"weakly_observable"``, ``"directed_complete_bipartite"`` or
+            ``"any_observable"``); the config check rejects an algorithm on an instance whose graph is not of
+            its class before any job runs.
         oracle: the realised totals its tuning takes (``L_star``, ``L_best_S``, ``L_D``), computed by a dry
             pass over the run's own loss sequence (:func:`regretlab.bandits.simulate.run_seeds`).
         horizon_rule: ``(graph, T) → problem or None``, the smallest horizon its decision set allows on a

@@ -17,6 +17,10 @@ import numpy as np
 
 from regretlab.bandits.lower_bound import Theorem5Construction, Theorem5Losses
 
+#: Rounds of losses drawn (and simulated per call into a compiled kernel) at once: bounds a run's memory at
+#: ``CHUNK_ROUNDS × K`` floats.
+CHUNK_ROUNDS = 8192
+
 
 def _check_arm(best_arm: int, n_arms: int) -> None:
     if not 0 <= best_arm < n_arms:

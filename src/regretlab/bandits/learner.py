@@ -13,6 +13,10 @@ import numpy as np
 from regretlab.bandits.tracking import Tracker
 from regretlab.graphs.feedback_graph import FeedbackGraph
 
+#: Learner parameters recorded as run-table columns (NaN when the learner has none): Theorems 7–8's bounds
+#: are evaluated at the η, η̄, δ the run used.
+TUNING_COLUMNS = ("eta", "eta_bar", "delta")
+
 
 @runtime_checkable
 class BanditLearner(Protocol):
@@ -33,7 +37,7 @@ class BanditLearner(Protocol):
         A JSON-ready dict of the constants it runs with (η, c, …), stored in each run table's metadata and
         read by the bounds that need them; its keys are the registry entry's ``params``. Read after the run,
         so it may report what the run did (resets, final η). The values under ``eta``, ``eta_bar`` and
-        ``delta`` also become run-table columns (:data:`regretlab.bandits.simulate.TUNING_COLUMNS`).
+        ``delta`` also become run-table columns (:data:`TUNING_COLUMNS`).
     ``hypotheses``
         A dict of named bools: the theorem's conditions evaluated for this run (e.g. ``eta_at_most_half``);
         a run whose hypotheses fail is greyed in the figures.

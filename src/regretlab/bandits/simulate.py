@@ -2,28 +2,23 @@
 
 from __future__ import annotations
 
-import logging
-import time
 from functools import partial
 
 import numpy as np
 import pandas as pd
 
+from regretlab.bandits import instance as bandit_instance
 from regretlab.bandits.algorithms import ALGORITHMS, make_learner
+from regretlab.bandits.environments import CHUNK_ROUNDS
 from regretlab.bandits.instance import BanditInstance
+from regretlab.bandits.learner import TUNING_COLUMNS
 from regretlab.bandits.lower_bound import Theorem5Construction, materialise
 from regretlab.bandits.tracking import PER_ARM_COLUMNS, RECORD_COLUMNS, Tracker, per_arm_record
 from regretlab.checkpoints import log_checkpoints
-from regretlab.io import read_json, read_parquet_metadata, stack_run_frames, write_run_table
-from regretlab.run_sets import play_run_set
-from regretlab.seeding import draws_of, environment_and_learner_rngs, job_seed_sequence
-from regretlab.snapshots import SeedProgress, Snapshot, SnapshotPolicy, TableProgress, clear_kept
+from regretlab.io import stack_run_frames
+from regretlab.seeding import environment_and_learner_rngs, job_seed_sequence
+from regretlab.snapshots import SeedProgress, Snapshot, TableProgress
 
-#: Rounds simulated per call into a compiled kernel: bounds memory at ``CHUNK_ROUNDS × K`` floats.
-CHUNK_ROUNDS = 8192
-#: Learner parameters recorded as run-table columns (NaN when the learner has none): Theorems 7–8's bounds
-#: are evaluated at the η, η̄, δ the run used.
-TUNING_COLUMNS = ("eta", "eta_bar", "delta")
 #: Learner counters recorded at every checkpoint, as run-table columns (column → the learner's ``params`` key;
 #: NaN when the learner reports none): how often an adaptive learner (Algorithms 4, 6, 7) has reset so far,
 #: which says whether a run left its first epoch (the evidence table's mechanism of Theorems 13, 17, 18).
@@ -238,101 +233,33 @@ def run_seeds(
     return runs, {**flags, "learners": learners, **({"theorem5": theorem5} if theorem5 else {})}
 
 
-def run_and_write(
-    regime: str,
-    instance_name: str,
-    instance: BanditInstance,
-    algorithm: str,
-    constants: str,
-    horizon: int,
-    seeds: list[int],
-    config: dict,
-    path: str | None,
-    snapshots: SnapshotPolicy | None = None,
-) -> dict:
-    """Run a seed batch (see :func:`run_seeds`, with the draws of the regime ``config`` — the regime's entry —
-    shares, :func:`regretlab.seeding.draws_of`) and return a short summary.
 
-    With a ``path``, the rows are written atomically as parquet with their provenance (package version, git
-    commit, config hash, wall time, the learner's parameters and hypotheses) in the file's metadata. With
-    ``snapshots``, the batch snapshots its progress and resumes from a snapshot (:mod:`regretlab.snapshots`),
-    which is removed once the table is written; the table is kept beside it until the job completes, and
-    restored (not run again) when a killed job reruns.
-    """
-    start = time.perf_counter()
-    snapshot = (
-        None
-        if snapshots is None
-        else Snapshot(snapshots, regime, algorithm, constants, instance_name, horizon, seeds, config)
-    )
-    if snapshot is not None and path is not None and snapshot.restore(path):
-        return restored_summary(path)
-    runs, learner_info = run_seeds(
-        regime,
-        instance_name,
-        instance,
-        algorithm,
-        constants,
-        horizon,
-        seeds,
-        draws_of(regime, config),
-        snapshot,
-    )
-    wall_time = time.perf_counter() - start
-    if path is not None:
-        write_run_table(path, runs, config, wall_time, learner_info, seeds)
-    if snapshot is not None:
-        snapshot.finish(path)
-    return {**_summary(runs, wall_time), **learner_info}
+# The kind's pipeline (regretlab.kind_spec.Kind.pipeline): what regretlab.run_sets, `regretlab run` and the
+# calibration call besides run_seeds.
+
+#: The metrics whose final means a run's summary shows (:func:`regretlab.run_sets.run_summary`).
+SUMMARY_METRICS = ("pseudo_regret", "L_star")
 
 
-def _summary(runs: pd.DataFrame, wall_time: float) -> dict:
-    """The key columns of a run table and its final (t = T) means."""
-    first = runs.iloc[0]
-    final = runs[runs["t"] == first["T"]]
-    return {
-        "regime": first["regime"],
-        "instance": first["instance"],
-        "algorithm": first["algorithm"],
-        "constants": first["constants"],
-        "T": int(first["T"]),
-        "seeds": [int(seed) for seed in runs["seed"].unique()],
-        "pseudo_regret_mean": float(final["pseudo_regret"].mean()),
-        "L_star_mean": float(final["L_star"].mean()),
-        "wall_time_s": round(wall_time, 3),
-    }
+def build_instance(spec: dict, rng: np.random.Generator, horizon: int | None = None) -> BanditInstance:
+    """The instance of a config entry (:func:`regretlab.bandits.instance.build_instance`); its draw does not
+    depend on the horizon, which :func:`run_seeds` resolves (:meth:`BanditInstance.at_horizon`)."""
+    return bandit_instance.build_instance(spec, rng)
 
 
-def restored_summary(path: str) -> dict:
-    """The summary of a run table restored from an earlier attempt of its job (its wall time is that
-    attempt's)."""
-    summary = _summary(pd.read_parquet(path), read_parquet_metadata(path)["wall_time_s"])
-    return {**summary, "restored": True}
+def load_instance(contents: dict) -> BanditInstance:
+    """The instance of an instance file's contents."""
+    return BanditInstance.from_dict(contents)
 
 
-def run_set_and_write(
-    regime: str,
-    algorithm: str,
-    constants: str,
-    instance_paths: dict[str, str],
-    runs: list[dict],
-    config: dict,
-    directory: str,
-    log: logging.Logger,
-    snapshots: SnapshotPolicy | None = None,
-) -> None:
-    """Run every run of one run job (:class:`regretlab.cost.RunPart`) and write each table under
-    ``directory`` (:func:`regretlab.run_sets.play_run_set`), with ``snapshots`` (:func:`run_and_write`; the
-    job's kept tables are deleted once all are written)."""
+def instance_at_horizon(
+    instance: BanditInstance, spec: dict, regime: str, instance_name: str, horizon: int
+) -> BanditInstance:
+    """``instance`` itself: :func:`run_seeds` resolves it for the horizon."""
+    return instance
 
-    def run_one(name: str, instance: BanditInstance, run: dict, path: str) -> dict:
-        return run_and_write(
-            regime, name, instance, algorithm, constants, run["T"], run["seeds"], config, path, snapshots
-        )
 
-    def load(path: str) -> BanditInstance:
-        return BanditInstance.from_dict(read_json(path))
-
-    play_run_set(runs, instance_paths, load, run_one, directory, log)
-    if snapshots is not None:
-        clear_kept(snapshots, regime, algorithm, constants, runs)
+def summary_info(info: dict) -> dict:
+    """What a run's summary shows of its metadata: all of it (the oracle flags, each seed's learner
+    parameters and hypotheses)."""
+    return info
