@@ -103,10 +103,8 @@ def digests(root: Path) -> dict[str, str]:
     }
 
 
-@pytest.fixture(scope="module")
-def copy(tmp_path_factory) -> Path:
-    """The repository's files (tracked and new, not ignored) in a temporary directory."""
-    root = tmp_path_factory.mktemp("recipe") / "repo"
+def repository_copy(root: Path) -> Path:
+    """The repository's files (tracked and new, not ignored) copied to ``root``."""
     listed = subprocess.run(
         ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
         cwd=REPO,
@@ -121,11 +119,19 @@ def copy(tmp_path_factory) -> Path:
     return root
 
 
+@pytest.fixture(scope="module")
+def copy(tmp_path_factory) -> Path:
+    """The repository's files (tracked and new, not ignored) in a temporary directory."""
+    return repository_copy(tmp_path_factory.mktemp("recipe") / "repo")
+
+
 def test_the_recipes_are_what_the_test_follows():
     """Each recipe has its steps (a page edit that drops the markers would silently test nothing)."""
     assert [m["op"] for m, _ in recipe("add-a-regime")] == ["insert", "run"]
     assert [m["op"] for m, _ in recipe("add-an-algorithm")] == ["run", "insert", "insert", "insert", "run"]
     assert [m["op"] for m, _ in recipe("add-a-bound")] == ["insert", "insert", "replace", "insert", "run"]
+    kind_steps = ["run", "insert", "insert", "replace", "insert", "run"]
+    assert [m["op"] for m, _ in recipe("add-a-kind")] == kind_steps
 
 
 def test_add_a_regime(copy):
@@ -187,3 +193,44 @@ def test_add_an_algorithm_then_a_bound(copy):
         "regretlab: config field regimes.exp3_blind_demo.bounds.exp3_blind: bound 'theorem2_bound' is "
         "evaluated at the learner parameters ['eta', 'c'], and exp3_blind does not report ['c']"
     ) in done.stderr + done.stdout
+
+
+def test_add_a_kind_then_run_it_with_the_smoke_config(tmp_path):
+    """Issue 21, "Done when": a third kind added by its recipe — a package of its own and one registration in
+    kinds.py, no other file of src/ — builds its figure, then runs beside the shipped kinds with the smoke
+    config, through the config check, the cost model, the aggregation, the tables and the evidence table."""
+    work = repository_copy(tmp_path / "repo")
+    before = digests(work)
+    follow("add-a-kind", work)
+    changed = sorted(name for name, digest in digests(work).items() if before.get(name) != digest)
+    outside = [name for name in changed if not name.startswith("src/regretlab/toy/")]
+    assert outside == ["src/regretlab/kinds.py"], changed
+    ruff = [sys.executable, "-m", "ruff", "check", "--no-cache", "src", "scripts"]
+    assert subprocess.run(ruff, cwd=work, capture_output=True).returncode == 0
+    assert (work / "figures" / "toy_hedge_demo.png").stat().st_size > 0
+    summary = pd.read_parquet(work / "results" / "summary" / "toy_hedge_demo.parquet")
+    assert set(summary["bound_name"]) == {"toy_hedge_bound"} and set(summary["verdict"]) == {"holds"}
+    assert sorted(set(summary["T"])) == [1000, 10000]
+
+    # The smoke config with the toy regime: every job of the three kinds, the tables and the evidence table.
+    config = yaml.safe_load((work / "tests" / "config" / "smoke.yaml").read_text(encoding="utf-8"))
+    toy = yaml.safe_load((work / "config.yaml").read_text(encoding="utf-8"))["regimes"]["toy_hedge_demo"]
+    config["regimes"]["smoke_toy"] = {**toy, "scales": {scale: {"horizons": [200, 800], "seeds": 2}
+                                                       for scale in ("quick", "paper")}}  # fmt: skip
+    smoke = tmp_path / "smoke_toy.yaml"
+    smoke.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+    run_dir = tmp_path / "smoke"  # no config.yaml there: the smoke config alone (tests/workflow_runs.py)
+    run_dir.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(work / "src")}
+    command = [
+        sys.executable, "-m", "snakemake", "--snakefile", str(work / "Snakefile"),
+        "--profile", str(work / "profiles" / "default"), "--configfile", str(smoke),
+    ]  # fmt: skip
+    done = subprocess.run(command, cwd=run_dir, env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, f"{done.stdout[-3000:]}\n{done.stderr[-5000:]}"
+    assert {path.name for path in (run_dir / "results" / "runs").iterdir()} == set(config["regimes"])
+    for regime in config["regimes"]:
+        assert (run_dir / "figures" / f"{regime}.png").stat().st_size > 0, regime
+    verdicts = pd.read_csv(run_dir / "figures" / "verdicts.csv")
+    assert "toy_hedge_bound" in set(verdicts["bound_name"]), verdicts
+    assert (run_dir / "figures" / "evidence.csv").stat().st_size > 0

@@ -195,9 +195,10 @@ def config_syntax_problem(path: str | os.PathLike) -> str | None:
 
 def load_schema(schema_path: str | os.PathLike) -> dict:
     """The config schema as a dict, with the registries' names as the enums of ``kind``, ``algorithms`` (per
-    kind: the ``allOf`` branch of each kind lists that kind's algorithms), ``constants``, the presets of
-    per-preset ``bounds`` and the bound names. The YAML file lists none of them: a registry entry is a valid
-    name as soon as it exists, and an error lists the allowed names."""
+    kind: the ``allOf`` branch of each kind lists that kind's algorithms, and gives its ``instances`` the
+    kind's :attr:`~regretlab.kind_spec.Kind.instance_schema` if it declares one), ``constants``, the presets
+    of per-preset ``bounds`` and the bound names. The YAML file lists none of them: a registry entry is a
+    valid name as soon as it exists, and an error lists the allowed names."""
     schema = yaml.safe_load(Path(schema_path).read_text(encoding="utf-8"))
     regime = schema["$defs"]["regime"]
     regime["properties"]["kind"]["enum"] = list(KINDS)
@@ -213,6 +214,9 @@ def load_schema(schema_path: str | os.PathLike) -> dict:
             regime.setdefault("allOf", []).append(branches[name])
         then = branches[name].setdefault("then", {}).setdefault("properties", {})
         then["algorithms"] = {"items": {"enum": sorted(kind.algorithms)}}
+        if kind.instance_schema is not None:
+            schema["$defs"][f"{name}_instance"] = kind.instance_schema
+            then["instances"] = {"additionalProperties": {"$ref": f"#/$defs/{name}_instance"}}
     return schema
 
 

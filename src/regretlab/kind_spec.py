@@ -125,6 +125,9 @@ class Kind:
         param_columns: learner parameters the run tables also carry as columns (η, η̄, δ): a point at another
             horizon takes the learner's value there.
         shared_draws: regimes of this kind can share another's draws (``draws_from``).
+        instance_schema: the JSON schema of one instance entry, which the config schema gets as
+            ``$defs.<kind>_instance`` for the ``instances`` of the kind's regimes; None: the schema file has
+            that definition and its ``allOf`` branch.
     """
 
     description: str
@@ -142,6 +145,7 @@ class Kind:
     horizon_scaled: tuple[str, ...] = ()
     param_columns: tuple[str, ...] = ()
     shared_draws: bool = False
+    instance_schema: dict | None = None
 
     @property
     def presets(self) -> dict[str, tuple[str, ...]]:

@@ -1,0 +1,24 @@
+"""Snakemake adapter: a regime's toy instance files → the run tables of one run job."""
+
+from pathlib import Path
+
+from regretlab.logs import job_log
+
+with job_log(snakemake) as log:
+    from regretlab.run_sets import run_set_and_write
+    from regretlab.snapshots import SnapshotPolicy
+    from regretlab.toy import runs as pipeline
+
+    w = snakemake.wildcards
+    run_set_and_write(
+        pipeline,
+        regime=w.regime,
+        algorithm=w.algorithm,
+        constants=w.constants,
+        instance_paths={Path(path).stem: path for path in snakemake.input.instances},
+        runs=snakemake.params.runs,
+        config=snakemake.params.regime,
+        directory=snakemake.output[0],
+        log=log,
+        snapshots=SnapshotPolicy(interval_s=60 * snakemake.config["snapshot_minutes"]),
+    )
