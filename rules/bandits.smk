@@ -1,4 +1,5 @@
 # Paper 001 (graph-feedback bandits): instance generation and runs.
+BANDIT_REGIMES = regimes_of_kind(config, "bandit")
 
 # One instance job per regime (every instance file of it, in one process: the imports are paid once). A rule's
 # output cannot depend on a wildcard's value, so the rule is written once and defined per regime.

@@ -1,4 +1,5 @@
 # Paper 000 (constrained MDPs): instance generation and runs.
+CMDP_REGIMES = regimes_of_kind(config, "cmdp")
 
 # One instance job per regime, as for the bandit instances (rules/bandits.smk).
 for regime in CMDP_REGIMES:

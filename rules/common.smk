@@ -27,8 +27,6 @@ except ConfigError as error:
 REGIMES = list(config["regimes"])
 # Every field a regime entry can have (the schema's): the summary job gets each as a parameter of its own.
 REGIME_FIELDS = list(load_schema(SCHEMA)["$defs"]["regime"]["properties"])
-BANDIT_REGIMES = regimes_of_kind(config, "bandit")
-CMDP_REGIMES = regimes_of_kind(config, "cmdp")
 
 # Every file pattern of the workflow, named once.
 INSTANCE = "results/instances/{regime}/{instance}.json"
