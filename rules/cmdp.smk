@@ -41,8 +41,8 @@ rule cmdp_run:
     benchmark:
         "results/benchmarks/runs/{regime}/{algorithm}/{constants}/part~{part}.tsv"
     resources:
-        runtime=cmdp_runtime_minutes,
-        mem_mb=cmdp_mem_mb,
+        runtime=run_runtime_minutes,
+        mem_mb=run_mem_mb,
     group:
         "cmdp_runs"
     conda:

@@ -7,20 +7,11 @@ from regretlab import cost
 
 
 def run_runtime_minutes(wildcards, attempt):
-    """Wall-time request of one bandit run job, in minutes (regretlab.cost.runtime_minutes)."""
+    """Wall-time request of one run job (any kind), in minutes (regretlab.cost.runtime_minutes)."""
     return cost.runtime_minutes(config, run_part(wildcards), attempt)
 
 
 def run_mem_mb(wildcards, attempt):
-    """Memory request of one bandit run job, in MB (regretlab.cost.mem_mb)."""
+    """Memory request of one run job (any kind), in MB (regretlab.cost.mem_mb)."""
     return cost.mem_mb(config, run_part(wildcards), attempt)
 
-
-def cmdp_runtime_minutes(wildcards, attempt):
-    """Wall-time request of one CMDP run job, in minutes (regretlab.cost.runtime_minutes)."""
-    return cost.runtime_minutes(config, run_part(wildcards), attempt)
-
-
-def cmdp_mem_mb(wildcards, attempt):
-    """Memory request of one CMDP run job, in MB (regretlab.cost.mem_mb)."""
-    return cost.mem_mb(config, run_part(wildcards), attempt)
