@@ -83,14 +83,14 @@ def corrected_loss(loss_est, p, in_s, eta, eta_bar, out):
 
 @kernel
 def _play_chunk(p, in_s, eta, eta_bar, lower, theta, adjacency, losses, uniforms, t0, observe, g,
-                lemma6, cum_loss, sums, checkpoints, position, records):
+                lemma6, tracker):
     """Rounds ``t0+1 … t0+n`` of Algorithm 2 (lines 224–230); ``lemma6[0]`` keeps min_t min_{i∈S̄} W_{t,i}.
 
     ``observe`` holds W_{t,i} for every i (Lemma 6 needs it on all of S̄), then eq. (1)'s ℓ̂_{t,i}."""
     k = p.shape[0]
     for r in range(losses.shape[0]):
         arm = sample_arm(p, uniforms[r])
-        track_round(t0 + r + 1, losses[r], p, arm, cum_loss, sums, checkpoints, position, records)
+        track_round(t0 + r + 1, losses[r], p, arm, tracker)
         observation_probabilities(p, adjacency, observe)
         for i in range(k):
             if not in_s[i]:
@@ -223,6 +223,6 @@ class Algorithm2:
         uniforms = self._rng.random(losses.shape[0])
         _play_chunk(
             self.p, self.in_s, self.eta, self.eta_bar, self.lower, self.theta, self._adjacency, losses,
-            uniforms, t0, self._observe, self._g, self._lemma6, *tracker.arrays(),
+            uniforms, t0, self._observe, self._g, self._lemma6, tracker,
         )
         self.params["lemma6_min_ratio"] = self.lemma6_min_ratio

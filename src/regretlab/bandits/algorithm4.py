@@ -72,11 +72,7 @@ def _play_chunk(
     epoch,
     resets,
     reset_rounds,
-    cum_loss,
-    sums,
-    checkpoints,
-    position,
-    records,
+    tracker,
 ):
     """Rounds ``t0+1 … t0+n`` of Algorithm 4.
 
@@ -94,11 +90,7 @@ def _play_chunk(
             meta,
             setup,
             state,
-            cum_loss,
-            sums,
-            checkpoints,
-            position,
-            records,
+            tracker,
         )
         eta = epoch[0]
         if kappa_plus_one / eta <= eta * epoch[1]:
@@ -198,5 +190,5 @@ class Algorithm4(MetaGraphLearner):
             self._epoch,
             self._resets,
             self._reset_rounds,
-            *tracker.arrays(),
+            tracker,
         )

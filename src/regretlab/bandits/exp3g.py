@@ -39,13 +39,11 @@ def importance_weighted_estimate(p, loss, arm, adjacency, out):
 
 
 @kernel
-def _play_chunk(
-    p, eta, lower, adjacency, losses, uniforms, t0, loss_est, cum_loss, sums, checkpoints, position, records
-):
+def _play_chunk(p, eta, lower, adjacency, losses, uniforms, t0, loss_est, tracker):
     """Rounds ``t0+1 … t0+n`` of Exp3.G: sample, account, estimate (eq. (1)), OMD step (eq. (2))."""
     for r in range(losses.shape[0]):
         arm = sample_arm(p, uniforms[r])
-        track_round(t0 + r + 1, losses[r], p, arm, cum_loss, sums, checkpoints, position, records)
+        track_round(t0 + r + 1, losses[r], p, arm, tracker)
         importance_weighted_estimate(p, losses[r], arm, adjacency, loss_est)
         entropy_step(p, loss_est, eta, lower, p)
 
@@ -96,5 +94,5 @@ class Exp3G:
             uniforms,
             t0,
             self._loss_est,
-            *tracker.arrays(),
+            tracker,
         )

@@ -34,7 +34,7 @@ from regretlab.kernels import kernel
 
 @kernel
 def _play_chunk(q, p, gamma, eta, explore, adjacency, losses, uniforms, t0, work,
-                cum_loss, sums, checkpoints, position, records):
+                tracker):
     """Rounds ``t0+1 … t0+n``: mix, sample, account, estimate (eq. (1)), exponential-weights update of q;
     ``work`` holds ℓ̂_t, then the new log-weights."""
     k = q.shape[0]
@@ -42,7 +42,7 @@ def _play_chunk(q, p, gamma, eta, explore, adjacency, losses, uniforms, t0, work
         for i in range(k):
             p[i] = (1.0 - gamma) * q[i] + gamma * explore[i]
         arm = sample_arm(p, uniforms[r])
-        track_round(t0 + r + 1, losses[r], p, arm, cum_loss, sums, checkpoints, position, records)
+        track_round(t0 + r + 1, losses[r], p, arm, tracker)
         importance_weighted_estimate(p, losses[r], arm, adjacency, work)
         # q_i ← q_i exp(−η ℓ̂_i), from the log domain shifted by the largest weight, so that no estimate
         # (up to d/γ on weakly observable nodes, 1/p_i on the others) overflows or zeroes every weight.
@@ -122,5 +122,5 @@ class Exp3GWeak:
         uniforms = self._rng.random(losses.shape[0])
         _play_chunk(
             self.q, self.p, self.gamma, self.eta, self.explore, self._adjacency, losses, uniforms, t0,
-            self._work, *tracker.arrays(),
+            self._work, tracker,
         )

@@ -44,7 +44,7 @@ from regretlab.kernels import kernel
 
 @kernel
 def _play_chunk(estimates, p, leader, c, explore, adjacency, losses, uniforms, t0, loss_est,
-                cum_loss, sums, checkpoints, position, records):
+                tracker):
     """Rounds ``t0+1 … t0+n``: mix the leader with γ_t u_D, sample, account, add eq. (1)'s ℓ̂, new leader."""
     k = estimates.shape[0]
     for r in range(losses.shape[0]):
@@ -54,7 +54,7 @@ def _play_chunk(estimates, p, leader, c, explore, adjacency, losses, uniforms, t
             p[i] = gamma * explore[i]
         p[leader[0]] += 1.0 - gamma
         arm = sample_arm(p, uniforms[r])
-        track_round(t, losses[r], p, arm, cum_loss, sums, checkpoints, position, records)
+        track_round(t, losses[r], p, arm, tracker)
         importance_weighted_estimate(p, losses[r], arm, adjacency, loss_est)
         best = 0
         for i in range(k):
@@ -98,5 +98,5 @@ class ExplorationLeader:
         uniforms = self._rng.random(losses.shape[0])
         _play_chunk(
             self.estimates, self.p, self.leader, self.c, self.explore, self._adjacency, losses, uniforms, t0,
-            self._loss_est, *tracker.arrays(),
+            self._loss_est, tracker,
         )

@@ -40,18 +40,14 @@ def play_rounds(
     t0,
     loss_est,
     work,
-    cum_loss,
-    sums,
-    checkpoints,
-    position,
-    records,
+    tracker,
 ):
     """Rounds ``t0+1 … t0+n`` of Theorem 2's algorithm: sample ``i_t ~ p_t``, account, estimate (eq. (1)),
     OMD step with eq. (5) over Ω (eq. (2)); ``p`` is updated in place. Allocates nothing (``work`` is the
     OMD step's scratch)."""
     for r in range(losses.shape[0]):
         arm = sample_arm(p, uniforms[r])
-        track_round(t0 + r + 1, losses[r], p, arm, cum_loss, sums, checkpoints, position, records)
+        track_round(t0 + r + 1, losses[r], p, arm, tracker)
         importance_weighted_estimate(p, losses[r], arm, adjacency, loss_est)
         hybrid_step(p, loss_est, eta, c, lower, p, np.nan, work)
 
@@ -135,5 +131,5 @@ class Theorem2:
             t0,
             self._loss_est,
             self._work,
-            *tracker.arrays(),
+            tracker,
         )

@@ -43,18 +43,14 @@ def play_rounds(
     t0,
     loss_est,
     work,
-    cum_loss,
-    sums,
-    checkpoints,
-    position,
-    records,
+    tracker,
 ):
     """Rounds ``t0+1 … t0+n`` of Theorem 3's algorithm: sample ``i_t ~ p_t``, account, estimate (eq. (1)),
     OMD step with eq. (6) over Ω (eq. (2)); ``p`` is updated in place. Allocates nothing (``work`` is the
     OMD step's scratch)."""
     for r in range(losses.shape[0]):
         arm = sample_arm(p, uniforms[r])
-        track_round(t0 + r + 1, losses[r], p, arm, cum_loss, sums, checkpoints, position, records)
+        track_round(t0 + r + 1, losses[r], p, arm, tracker)
         importance_weighted_estimate(p, losses[r], arm, adjacency, loss_est)
         log_barrier_hybrid_step(p, loss_est, eta, c, in_s, lower, p, np.nan, work)
 
@@ -144,5 +140,5 @@ class Theorem3:
             t0,
             self._loss_est,
             self._work,
-            *tracker.arrays(),
+            tracker,
         )
