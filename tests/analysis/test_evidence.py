@@ -590,7 +590,8 @@ def test_claims_with_no_drawn_bound_get_no_row():
 
 def test_markdown_cells_of_each_horizon_and_cost():
     """Each way a T_informative / T_power cell is written (two significant digits, exponents without +), the
-    CPU-hours cell, and the mechanism's measured value beside an untested claim's blocks."""
+    CPU-hours cell, the dash of an empty power or outcome, and the mechanism's measured value beside an
+    untested claim's blocks."""
     blank = {c: "" for c in evidence.CSV_COLUMNS} | {
         "role": "claim",
         "check": "explicit bound",
@@ -621,6 +622,7 @@ def test_markdown_cells_of_each_horizon_and_cost():
     lines = {line.split(" | ")[0].lstrip("| "): line for line in evidence.markdown(table).splitlines()}
     cells = {name: [cell.strip() for cell in line.strip("|").split("|")] for name, line in lines.items()}
     # claim | check | regimes | tested | power | outcome | why not | T_informative | T_power | CPU-h
+    assert cells["A (000)"][3:6] == ["no", "—", "—"]  # an untested claim has no power and no outcome
     assert cells["A (000)"][6:] == ["vacuous 2", "3.1e11 (vacuous below)",
                                     "4.3e16 (uniform play passes too below)", "2.5 / 25 (9)"]  # fmt: skip
     assert cells["B (000)"][7:] == [
