@@ -111,11 +111,12 @@ def test_the_identical_cell_names_each_copied_run_once(stubbed):
     base = {"bound_name": bound, "regime": "r", "bound_explicit": True, "direction": "upper"}
     rows = [
         {**base, "algorithm": "a", "constants": "tuned", "identical_to": "a/paper"},
-        {**base, "bound_name": "other", "algorithm": "a", "constants": "tuned", "identical_to": "a/paper"},
+        {**base, "direction": "reference", "algorithm": "a", "constants": "tuned", "identical_to": "a/paper"},
         {**base, "algorithm": "a", "constants": "paper", "identical_to": math.nan},
         {**base, "algorithm": "b", "constants": "paper", "identical_to": ""},
+        {**base, "algorithm": "b", "constants": "tuned", "identical_to": "b/paper"},
     ]
-    assert _row(claim, rows)["identical"] == "r: a/tuned = a/paper"
+    assert _row(claim, rows)["identical"] == "r: a/tuned = a/paper; r: b/tuned = b/paper"
     no_column = pd.DataFrame([{k: v for k, v in rows[3].items() if k != "identical_to"}])
     fits = pd.DataFrame(columns=["bound_name", "regime", "bound_explicit"])
     assert claim_row(claim, no_column, fits, {}, {"regimes": {}})["identical"] == ""
@@ -138,6 +139,7 @@ def test_slopes_of_one_word_are_cut_at_three_rejected_first():
         "consistent: 0.0 [0.1, 0.9] vs ½: band 0; 0.1 [0.1, 0.9] vs ½: band 1; "
         "0.2 [0.1, 0.9] vs ½: band 2 (+2)"
     )
+    assert _describe(consistent[:4]).endswith("band 2 (+1)")
     assert _describe(consistent[:3]).endswith("band 2")  # three: no count of the rest
 
 
