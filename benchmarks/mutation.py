@@ -74,6 +74,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
             f"src/regretlab/analysis/evidence/{part}.py",
             [
                 "tests/analysis/test_evidence.py",
+                "tests/analysis/test_evidence_items.py",
                 "tests/analysis/test_evidence_rows.py",
                 "tests/analysis/test_power.py",
                 "tests/analysis/test_verdicts.py",
