@@ -69,16 +69,21 @@ MODULES: dict[str, tuple[str, list[str]]] = {
         "src/regretlab/claims.py",
         ["tests/analysis/test_evidence.py", "tests/analysis/test_power.py", "tests/test_evidence_golden.py"],
     ),
-    "analysis.evidence": (
-        "src/regretlab/analysis/evidence.py",
-        [
-            "tests/analysis/test_evidence.py",
-            "tests/analysis/test_power.py",
-            "tests/analysis/test_verdicts.py",
-            "tests/analysis/test_cmdp_aggregate.py",
-            "tests/test_evidence_golden.py",
-        ],
-    ),
+    **{
+        f"analysis.evidence.{part}": (
+            f"src/regretlab/analysis/evidence/{part}.py",
+            [
+                "tests/analysis/test_evidence.py",
+                "tests/analysis/test_evidence_items.py",
+                "tests/analysis/test_evidence_rows.py",
+                "tests/analysis/test_power.py",
+                "tests/analysis/test_verdicts.py",
+                "tests/analysis/test_cmdp_aggregate.py",
+                "tests/test_evidence_golden.py",
+            ],
+        )
+        for part in ("points", "items", "search", "table", "markdown")
+    },
     "analysis.aggregate": (
         "src/regretlab/analysis/aggregate.py",
         [

@@ -1,6 +1,7 @@
 """Shared fixtures: paths of the repository and its schema; hypothesis derandomised so that every run of the
 suite (and CI) draws the same examples."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,30 @@ REPO = Path(__file__).resolve().parents[1]
 
 settings.register_profile("regretlab", derandomize=True, deadline=None, print_blob=True)
 settings.load_profile("regretlab")
+
+#: Modules that spend most of their time waiting (on SLURM's daemons, on Snakemake subprocesses, on signals
+#: and snapshots), longest first. The suite hands them out first, so that they overlap with the short modules
+#: instead of ending the run alone (``--no-loadscope-reorder`` in pyproject.toml keeps this order).
+WAITING_MODULES = (
+    "test_slurm.py",
+    "test_resume.py",
+    "test_workflow.py",
+    "test_reruns.py",
+    "test_recipes.py",
+    "test_shipped_files.py",
+    "test_frontier.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Put :data:`WAITING_MODULES` first, in that order (a stable sort: each module's own order is kept)."""
+    rank = {name: position for position, name in enumerate(WAITING_MODULES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(WAITING_MODULES)))
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: one worker more than cores, so that a core is not idle while a worker waits."""
+    return len(os.sched_getaffinity(0)) + 1
 
 
 @pytest.fixture(scope="session")

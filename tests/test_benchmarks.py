@@ -47,3 +47,38 @@ def test_mutation_script_help():
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "--modules" in done.stdout and "bandits.bounds" in done.stdout
+
+
+def test_compare_learners_reports_medians_and_ratios_row_by_row(monkeypatch):
+    """benchmarks/compare_learners.py alternates the two trees and reports, per row the other commit also
+    has, the median of each side and their ratio (the benchmark runs themselves are stubbed here)."""
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        import compare_learners
+    finally:
+        sys.path.pop(0)
+    calls = []
+    values = {"reference": iter([10.0, 30.0, 20.0]), "here": iter([12.0, 18.0, 15.0])}
+
+    def fake_rows(tree, script, args, cache):
+        side = "here" if tree == compare_learners.REPO else "reference"
+        calls.append(side)
+        unit = {"metric": "rounds_per_s", "unit": "rounds/s"}
+        row = {"name": "exp3g", "K": 8, "value": next(values[side]), **unit}
+        new = {"name": "brand_new", "K": 8, "value": 1.0, **unit}
+        return {"exp3g 8": row} | ({"brand_new 8": new} if side == "here" else {})
+
+    monkeypatch.setattr(compare_learners, "rows", fake_rows)
+    out = compare_learners.compare("HEAD", "bench_bandits.py", [], repeats=3)
+    assert calls == ["reference", "here"] * 3
+    assert out == [
+        {
+            "name": "exp3g 8",
+            "metric": "rounds_per_s",
+            "value": 15.0,
+            "unit": "rounds/s",
+            "baseline": "HEAD",
+            "baseline_value": 20.0,
+            "ratio": 0.75,
+        }
+    ]

@@ -18,6 +18,8 @@ import pandas as pd
 import pytest
 
 from regretlab.analysis import evidence
+from regretlab.analysis.evidence import table as table_module
+from regretlab.analysis.evidence.items import Item
 from regretlab.claims import CLAIMS_BY_KEY, UNCHECKED_CLAIMS
 
 
@@ -153,9 +155,9 @@ def test_the_shipped_evidence_md_is_the_markdown_of_the_shipped_csv():
     assert evidence.markdown(table) == shipped
 
 
-def _item(block: str, power: str = "") -> evidence.Item:
+def _item(block: str, power: str = "") -> Item:
     outcome = "holds" if block in ("", "preset") else ""
-    return evidence.Item("r", block, {"verdict": "holds", "constants": "tuned"}, outcome=outcome, power=power)
+    return Item("r", block, {"verdict": "holds", "constants": "tuned"}, outcome=outcome, power=power)
 
 
 @pytest.mark.parametrize(
@@ -174,14 +176,14 @@ def test_a_claim_is_tested_when_some_item_is_testable_with_its_strongest_power(
     """The row decision itself, on hand-made mixes of blocked and testable items (claim_row reads the items'
     blocks; the searches are stubbed)."""
     items = [_item(block, item_power) for block, item_power in blocks]
-    monkeypatch.setattr(evidence, "_point_items", lambda *args: items)
-    monkeypatch.setattr(evidence, "_curve_items", lambda *args: [])
-    monkeypatch.setattr(evidence, "_explicit_search", lambda *args, **kwargs: None)
-    monkeypatch.setattr(evidence, "_rate_search", lambda *args, **kwargs: None)
+    monkeypatch.setattr(table_module, "point_items", lambda *args: items)
+    monkeypatch.setattr(table_module, "curve_items", lambda *args: [])
+    monkeypatch.setattr(table_module, "explicit_search", lambda *args, **kwargs: None)
+    monkeypatch.setattr(table_module, "rate_search", lambda *args, **kwargs: None)
     columns = ["bound_name", "regime", "bound_explicit", "direction", "algorithm", "constants"]
     columns.append("identical_to")
     frame = pd.DataFrame(columns=columns)
     fits = pd.DataFrame(columns=["bound_name", "regime", "bound_explicit"])
     row = evidence.claim_row(CLAIMS_BY_KEY["theorem3"], frame, fits, {}, {"regimes": {}})
     assert (row["tested"], row["power"]) == (tested, power)
-    assert row["why"] == ("" if tested else evidence._count_blocks(items))
+    assert row["why"] == ("" if tested else table_module._count_blocks(items))

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from regretlab.analysis import evidence
+from regretlab.analysis.evidence.items import curve_items, curve_rows, point_items
 from regretlab.analysis.exponents import accepted_band, bound_slope
 from regretlab.claims import CLAIMS
 from regretlab.kinds import KINDS
@@ -71,7 +72,7 @@ def test_uniform_play_fails_every_check_counted_as_tested_with_power(fixture):
         fits = exponents[
             exponents["bound_name"].isin(claim.bounds) & ~exponents["bound_explicit"].astype(bool)
         ]
-        items = evidence._point_items(claim, explicit, instances) + evidence._curve_items(
+        items = point_items(claim, explicit, instances) + curve_items(
             claim, fits, summary, instances, exponents
         )
         powered = [item for item in items if not item.block and item.power in ("uniform", "reference")]
@@ -81,7 +82,7 @@ def test_uniform_play_fails_every_check_counted_as_tested_with_power(fixture):
                 null = _null(item.row, instances)
                 assert null > item.row["bound_value"], (row["claim"], item.row["instance"], item.row["T"])
             else:  # a curve: uniform play's slope over its points
-                curve = evidence._curve_rows(item.row, summary)
+                curve = curve_rows(item.row, summary)
                 if item.row.get("fitted_on") == "hypotheses hold":
                     curve = curve[curve["hypotheses_hold"].astype(bool)]
                 nulls = np.array([_null(point, instances) for point in curve.to_dict("records")])

@@ -85,7 +85,7 @@ def _bandit_run_near(algorithm: str, horizon: int, start: int):
     state = {
         "learner": learner,
         "env_rng": env_rng,
-        "tracker": Tracker(instance.graph.n_arms, checkpoints),
+        "tracker": Tracker.start(instance.graph.n_arms, checkpoints),
         "per_arm": [],
         "counters": {column: [] for column, key in COUNTER_COLUMNS.items() if key in learner.params},
         "t0": start,

@@ -142,7 +142,7 @@ class OffByOne(Silent):
 
         p = np.full(losses.shape[1], 1.0 / losses.shape[1])
         for r, loss in enumerate(losses):
-            track_round(t0 + r + 2, loss, p, 0, *tracker.arrays())
+            track_round(t0 + r + 2, loss, p, 0, tracker)
 
 
 @pytest.mark.parametrize("learner", [Silent, OffByOne])
@@ -152,7 +152,7 @@ def test_a_learner_that_does_not_record_its_rounds_is_named(learner):
         simulate(learner(instance.graph, 100, None, "paper"), instance, 100, np.random.default_rng(0))
     message = str(error.value)
     assert f"learner {__name__}.{learner.__qualname__} played rounds 1..1" in message
-    assert "must call track_round(t, losses[r], p, arm, *tracker.arrays()) once per round" in message
+    assert "must call track_round(t, losses[r], p, arm, tracker) once per round" in message
 
 
 # ---- bounds ------------------------------------------------------------------------------------------------

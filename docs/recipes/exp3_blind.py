@@ -42,12 +42,11 @@ class Exp3Blind:
 
     def play(self, losses: np.ndarray, t0: int, tracker: Tracker) -> None:
         """Rounds ``t0 + 1 … t0 + n`` whose losses are ``losses (n, K)``."""
-        arrays = tracker.arrays()
         uniforms = self._rng.random(losses.shape[0])
         last = losses.shape[1] - 1
         for r, loss in enumerate(losses):
             p = np.exp(-self.eta * (self._estimates - self._estimates.min()))
             p /= p.sum()
             arm = min(int(np.searchsorted(np.cumsum(p), uniforms[r], side="right")), last)
-            track_round(t0 + r + 1, loss, p, arm, *arrays)  # every round, before the update
+            track_round(t0 + r + 1, loss, p, arm, tracker)  # every round, before the update
             self._estimates[arm] += loss[arm] / p[arm]  # the only loss this learner observes

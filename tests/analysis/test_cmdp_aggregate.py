@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from regretlab.analysis.aggregate import fit_exponents, summarise
 from regretlab.analysis.bootstrap import proportion_interval
+from regretlab.analysis.evidence.items import Item
+from regretlab.analysis.evidence.table import _outcome
 from regretlab.analysis.verdicts import verdict
 from regretlab.cmdp import bounds
 from regretlab.theory import BOUNDS
@@ -147,7 +149,7 @@ def test_new_cmdp_bounds_are_registered_with_their_metrics():
 
 
 def test_the_evidence_outcome_counts_inconclusive_points_apart():
-    from regretlab.analysis.evidence import Item, _outcome
+
 
     items = [Item("r", "", {"verdict": v}, outcome=v) for v in ("holds", "holds", "inconclusive")]
     assert _outcome(items) == "holds at 2/3 pts, inconclusive at 1/3"

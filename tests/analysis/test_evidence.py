@@ -16,6 +16,17 @@ from hypothesis import strategies as st
 
 from regretlab.analysis import evidence
 from regretlab.analysis.aggregate import fit_exponents, mark_identical, summarise
+from regretlab.analysis.evidence.items import curve_items, point_items, slope_outcome
+from regretlab.analysis.evidence.markdown import _horizon
+from regretlab.analysis.evidence.search import (
+    T_MAX,
+    T_MIN,
+    Search,
+    explicit_search,
+    mechanism_possible,
+    search_horizon,
+)
+from regretlab.analysis.evidence.table import _count_blocks, _outcome
 from regretlab.analysis.tables import table1_comparison
 from regretlab.analysis.verdicts import verdict, verdict_table
 from regretlab.bandits.instance import BanditInstance
@@ -349,9 +360,9 @@ THEOREM8 = next(claim for claim in CLAIMS if claim.key == "theorem8_S")
     ],
 )  # fmt: skip
 def test_items_are_testable_only_where_every_check_passes(rows, tested, why):
-    items = evidence._point_items(THEOREM8, pd.DataFrame(rows), {("r", "i"): {"numbers": {}}})
+    items = point_items(THEOREM8, pd.DataFrame(rows), {("r", "i"): {"numbers": {}}})
     assert any(not item.block for item in items) == tested
-    assert evidence._count_blocks(items) == why
+    assert _count_blocks(items) == why
 
 
 def test_a_violated_testable_point_is_the_outcome():
@@ -359,8 +370,8 @@ def test_a_violated_testable_point_is_the_outcome():
         hand_row("violated", L_D_mean=400.0, L_best_S_mean=100.0),
         hand_row("holds", L_D_mean=4e2, L_best_S_mean=1e2),
     ]
-    items = evidence._point_items(THEOREM8, pd.DataFrame(rows), {("r", "i"): {"numbers": {}}})
-    assert evidence._outcome(items) == "violated at 1/2 pts"
+    items = point_items(THEOREM8, pd.DataFrame(rows), {("r", "i"): {"numbers": {}}})
+    assert _outcome(items) == "violated at 1/2 pts"
 
 
 @pytest.mark.parametrize(
@@ -377,7 +388,7 @@ def test_a_slope_is_judged_by_the_rates_sense(sense, low, high, word):
         "bound_slope": 0.5,
         "theory_exponent": 0.5,
     }
-    assert evidence._slope_outcome(fit, sense).startswith(word + ":")
+    assert slope_outcome(fit, sense).startswith(word + ":")
 
 
 def fit_row(constants: str, low: float, high: float, **extra) -> dict:
@@ -401,23 +412,23 @@ def test_only_the_presets_a_theorem_covers_are_counted_and_the_others_are_shown(
           "bound_name": "theorem6_violation_rate", "metric": "violation", "dual_clipped_mean": 0.3}]
     )  # fmt: skip
     no_fits = fits.iloc[:0]
-    items = evidence._curve_items(theorem6, fits, summary, {("r", "i"): {"numbers": {}}}, no_fits)
+    items = curve_items(theorem6, fits, summary, {("r", "i"): {"numbers": {}}}, no_fits)
     assert [item.block for item in items] == ["preset", "preset"]
-    outcome = evidence._outcome(items)
+    outcome = _outcome(items)
     # The rejected slope comes first: a failure over the measured range is never hidden behind a pass.
     assert outcome.startswith(
         "not counted (tuned constants, not the theorem's): rejected over the measured range: "
         "0.95 [0.94, 0.97] vs 0.75, accepts ≤ 0.85; consistent: 0.75"
     )
-    assert evidence._count_blocks(items) == "speaks only at constants the theorem does not cover 2"
+    assert _count_blocks(items) == "speaks only at constants the theorem does not cover 2"
     # The same curves with the paper's constants are counted, and so are tuned ones for a claim that holds
     # for any constants.
-    paper = evidence._curve_items(theorem6, fits.assign(constants="paper"), summary.assign(constants="paper"),
+    paper = curve_items(theorem6, fits.assign(constants="paper"), summary.assign(constants="paper"),
                                   {("r", "i"): {"numbers": {}}}, no_fits)  # fmt: skip
-    assert [item.block for item in paper] == ["", ""] and not evidence._outcome(paper).startswith("not")
+    assert [item.block for item in paper] == ["", ""] and not _outcome(paper).startswith("not")
     anyone = Claim("k", "000", "K", "t", "l", "rate", ("theorem6_violation_rate",), presets=ANY_CONSTANTS)
     instances = {("r", "i"): {"numbers": {}}}
-    assert [item.block for item in evidence._curve_items(anyone, fits, summary, instances, no_fits)] == [
+    assert [item.block for item in curve_items(anyone, fits, summary, instances, no_fits)] == [
         "",
         "",
     ]
@@ -434,11 +445,11 @@ def test_a_mechanism_the_learners_ceiling_rules_out_blocks_the_search_until_it_c
         eta = dual_learning_rate(paper_K(1, 6, 2), T, 0.1)
         return {"T": T, "t": T, "L": 3, "m": 1, "params": {"eta": eta}}
 
-    assert not evidence._mechanism_possible(claim, "violation", "pdgd_ops", point(10**13))
-    assert evidence._mechanism_possible(claim, "violation", "pdgd_ops", point(2 * 10**14))
-    assert evidence._mechanism_possible(claim, "violation", "uc_o_gdps", point(10**13))  # no ceiling: open
+    assert not mechanism_possible(claim, "violation", "pdgd_ops", point(10**13))
+    assert mechanism_possible(claim, "violation", "pdgd_ops", point(2 * 10**14))
+    assert mechanism_possible(claim, "violation", "uc_o_gdps", point(10**13))  # no ceiling: open
     other = next(claim for claim in CLAIMS if claim.key == "theorem8_S")
-    assert evidence._mechanism_possible(other, "regret_best_S", "algorithm2_weak", {})
+    assert mechanism_possible(other, "regret_best_S", "algorithm2_weak", {})
 
 
 def test_every_claim_declares_presets_and_only_the_any_constants_statements_take_tuned():
@@ -459,7 +470,7 @@ def test_every_claim_declares_presets_and_only_the_any_constants_statements_take
 def test_search_finds_the_smallest_informative_horizon(threshold, ratio):
     """The horizon found is the threshold (to the bisection's precision) and the note names what blocks just
     below it (not what blocks further down)."""
-    found = evidence._search(
+    found = search_horizon(
         lambda T: "" if T >= threshold else "vacuous" if T >= ratio * threshold else "hypotheses"
     )
     assert found.T is not None and threshold <= found.T <= threshold * 1.0002 + 1
@@ -467,14 +478,14 @@ def test_search_finds_the_smallest_informative_horizon(threshold, ratio):
 
 
 def test_search_reports_beyond_the_top_bottom_and_transients():
-    assert evidence._search(lambda T: "implied") == evidence.Search(None, "implied")
-    assert evidence._search(lambda T: "").T == evidence.T_MIN
-    assert evidence.T_MAX == 10**18  # every learner can be built up to int64's 9.2·10^18
-    transient = evidence._search(lambda T: "" if 1e3 <= T <= 1e4 or T >= 1e8 else "pre-asymptotic")
+    assert search_horizon(lambda T: "implied") == Search(None, "implied")
+    assert search_horizon(lambda T: "").T == T_MIN
+    assert T_MAX == 10**18  # every learner can be built up to int64's 9.2·10^18
+    transient = search_horizon(lambda T: "" if 1e3 <= T <= 1e4 or T >= 1e8 else "pre-asymptotic")
     assert transient.T == pytest.approx(1e8, rel=2e-4)
     assert transient.note == "rate pre-asymptotic below; passes the checks briefly near T = 1e3, a transient"
-    assert evidence._horizon(math.nan, "implied").startswith("never: implied at every T searched")
-    assert evidence._horizon(math.nan, "rate pre-asymptotic") == "> 1e18 (rate pre-asymptotic)"
+    assert _horizon(math.nan, "implied").startswith("never: implied at every T searched")
+    assert _horizon(math.nan, "rate pre-asymptotic") == "> 1e18 (rate pre-asymptotic)"
 
 
 def test_extrapolated_points_reproduce_the_aggregate_bound_where_they_were_measured(pdgd_runs):
@@ -493,7 +504,7 @@ def test_extrapolated_points_reproduce_the_aggregate_bound_where_they_were_measu
     # App. C's dual: ηmLT ≤ ζ at this T, ζ < ηmLT only from T ≈ 3·10^9 (issue 15: ‖λ‖₁ ≤ 0.24 ≪ 21.1).
     zeta_row = summary[summary["bound_name"] == "theorem4_zeta"].iloc[0].to_dict()
     assert zeta_row["verdict"] == "implied"
-    found = evidence._explicit_search(
+    found = explicit_search(
         next(c for c in CLAIMS if c.key == "theorem4_000"),
         summary[summary["bound_name"] == "theorem4_zeta"],
         {("r", "m1"): instance},
@@ -579,7 +590,8 @@ def test_claims_with_no_drawn_bound_get_no_row():
 
 def test_markdown_cells_of_each_horizon_and_cost():
     """Each way a T_informative / T_power cell is written (two significant digits, exponents without +), the
-    CPU-hours cell, and the mechanism's measured value beside an untested claim's blocks."""
+    CPU-hours cell, the dash of an empty power or outcome, and the mechanism's measured value beside an
+    untested claim's blocks."""
     blank = {c: "" for c in evidence.CSV_COLUMNS} | {
         "role": "claim",
         "check": "explicit bound",
@@ -610,6 +622,7 @@ def test_markdown_cells_of_each_horizon_and_cost():
     lines = {line.split(" | ")[0].lstrip("| "): line for line in evidence.markdown(table).splitlines()}
     cells = {name: [cell.strip() for cell in line.strip("|").split("|")] for name, line in lines.items()}
     # claim | check | regimes | tested | power | outcome | why not | T_informative | T_power | CPU-h
+    assert cells["A (000)"][3:6] == ["no", "—", "—"]  # an untested claim has no power and no outcome
     assert cells["A (000)"][6:] == ["vacuous 2", "3.1e11 (vacuous below)",
                                     "4.3e16 (uniform play passes too below)", "2.5 / 25 (9)"]  # fmt: skip
     assert cells["B (000)"][7:] == [

@@ -9,7 +9,8 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
-from regretlab.analysis.evidence import _curve_power, _point_power, counts, headline
+from regretlab.analysis.evidence import counts, headline
+from regretlab.analysis.evidence.items import curve_power, point_power
 from regretlab.analysis.exponents import REJECTED, accepted_band, rate_verdict
 from regretlab.claims import CLAIMS_BY_KEY
 
@@ -24,23 +25,23 @@ def _row(bound: float, null: float, reference: float = math.nan, direction: str 
 
 
 def test_an_upper_bound_has_power_only_below_uniform_plays_value():
-    assert _point_power(THEOREM3, _row(65_000.0, 84_000.0)) == ("", "uniform")
-    assert _point_power(THEOREM3, _row(65_000.0, 84_000.0, reference=70_000.0)) == ("", "reference")
+    assert point_power(THEOREM3, _row(65_000.0, 84_000.0)) == ("", "uniform")
+    assert point_power(THEOREM3, _row(65_000.0, 84_000.0, reference=70_000.0)) == ("", "reference")
     # Exactly at or above uniform play's value: uniform play would pass it too.
-    assert _point_power(THEOREM3, _row(84_000.0, 84_000.0)) == ("powerless", "")
-    assert _point_power(THEOREM3, _row(90_000.0, 84_000.0, reference=95_000.0)) == ("powerless", "")
+    assert point_power(THEOREM3, _row(84_000.0, 84_000.0)) == ("powerless", "")
+    assert point_power(THEOREM3, _row(90_000.0, 84_000.0, reference=95_000.0)) == ("powerless", "")
     # Exactly at the reference learner's value: it would pass too, so power against uniform play only.
-    assert _point_power(THEOREM3, _row(65_000.0, 84_000.0, reference=65_000.0)) == ("", "uniform")
+    assert point_power(THEOREM3, _row(65_000.0, 84_000.0, reference=65_000.0)) == ("", "uniform")
     # Below uniform play but above the reference learner: power against uniform play only.
-    assert _point_power(THEOREM3, _row(65_000.0, 84_000.0, reference=1_000.0)) == ("", "uniform")
-    assert _point_power(THEOREM3, _row(65_000.0, math.nan)) == ("no null", "")
+    assert point_power(THEOREM3, _row(65_000.0, 84_000.0, reference=1_000.0)) == ("", "uniform")
+    assert point_power(THEOREM3, _row(65_000.0, math.nan)) == ("no null", "")
 
 
 def test_construction_checks_and_lower_bounds_name_their_own_power():
-    assert _point_power(LEMMA2, _row(10.0, math.nan)) == ("", "construction")
-    assert _point_power(THEOREM5, _row(10.0, 1e5, direction="lower")) == ("", "alternative")
+    assert point_power(LEMMA2, _row(10.0, math.nan)) == ("", "construction")
+    assert point_power(THEOREM5, _row(10.0, 1e5, direction="lower")) == ("", "alternative")
     without_alternative = CLAIMS_BY_KEY["theorem3"]
-    assert _point_power(without_alternative, _row(10.0, 1e5, direction="lower")) == ("no null", "")
+    assert point_power(without_alternative, _row(10.0, 1e5, direction="lower")) == ("no null", "")
 
 
 def test_the_band_an_upper_rate_accepts_reaches_the_larger_of_exponent_and_drawn_slope():
@@ -73,28 +74,28 @@ def _fit(null_slope: float, **extra) -> dict:
 
 def test_a_rate_curve_has_power_where_uniform_plays_slope_is_outside_the_band():
     no_fits = pd.DataFrame(columns=["regime", "algorithm", "metric", "instance", "ci_low", "ci_high"])
-    assert _curve_power(THEOREM17, _fit(1.0), no_fits) == ("", "uniform")
+    assert curve_power(THEOREM17, _fit(1.0), no_fits) == ("", "uniform")
     # Against L* at a fixed T uniform play's slope is near 0: every upper rate accepts it.
-    assert _curve_power(THEOREM17, _fit(0.05), no_fits) == ("powerless", "")
-    assert _curve_power(THEOREM17, _fit(math.nan), no_fits) == ("no null", "")
+    assert curve_power(THEOREM17, _fit(0.05), no_fits) == ("powerless", "")
+    assert curve_power(THEOREM17, _fit(math.nan), no_fits) == ("no null", "")
     # The reference learner's slope interval wholly above the band too: power against it as well.
     reference = pd.DataFrame(
         [{"regime": "r", "algorithm": "exp3g_weak", "metric": "regret_best_S", "instance": "i",
           "ci_low": 0.64, "ci_high": 0.70}]
     )  # fmt: skip
-    assert _curve_power(THEOREM17, _fit(1.0), reference) == ("", "reference")
+    assert curve_power(THEOREM17, _fit(1.0), reference) == ("", "reference")
     reference.loc[0, "ci_low"] = 0.55
-    assert _curve_power(THEOREM17, _fit(1.0), reference) == ("", "uniform")
+    assert curve_power(THEOREM17, _fit(1.0), reference) == ("", "uniform")
 
 
 def test_a_lower_rate_with_an_alternative_has_power_against_it_and_an_upper_one_does_not():
     no_fits = pd.DataFrame(columns=["regime", "algorithm", "metric", "instance", "ci_low", "ci_high"])
     lower = replace(THEOREM17, rate_sense="lower", alternative="a learner that does not explore")
-    assert _curve_power(lower, _fit(math.nan), no_fits) == ("", "alternative")
+    assert curve_power(lower, _fit(math.nan), no_fits) == ("", "alternative")
     # An upper rate naming an alternative, or a lower one naming none, is judged against uniform play.
     upper = replace(THEOREM17, alternative="a learner that does not explore")
-    assert _curve_power(upper, _fit(math.nan), no_fits) == ("no null", "")
-    assert _curve_power(replace(THEOREM17, rate_sense="lower"), _fit(math.nan), no_fits) == ("no null", "")
+    assert curve_power(upper, _fit(math.nan), no_fits) == ("no null", "")
+    assert curve_power(replace(THEOREM17, rate_sense="lower"), _fit(math.nan), no_fits) == ("no null", "")
 
 
 def test_a_reference_fit_without_an_interval_gives_no_power_against_the_reference():
@@ -102,8 +103,8 @@ def test_a_reference_fit_without_an_interval_gives_no_power_against_the_referenc
         [{"regime": "r", "algorithm": "exp3g_weak", "metric": "regret_best_S", "instance": "i",
           "ci_low": math.nan, "ci_high": math.nan}]
     )  # fmt: skip
-    assert _curve_power(THEOREM17, _fit(1.0), reference) == ("", "uniform")
-    assert _curve_power(THEOREM17, _fit(1.0), pd.DataFrame()) == ("", "uniform")
+    assert curve_power(THEOREM17, _fit(1.0), reference) == ("", "uniform")
+    assert curve_power(THEOREM17, _fit(1.0), pd.DataFrame()) == ("", "uniform")
 
 
 def test_the_headline_counts_only_the_papers_claims_tested_with_power():

@@ -186,7 +186,7 @@ def test_learning_rate_rule_in_a_run(constants):
     losses = np.random.default_rng(3).random((horizon, graph.n_arms))
     losses[:, 0] = 1.0  # the clique is bad: its probability falls
     learner = Algorithm1(graph, horizon, np.random.default_rng(4), constants, L_star=0.0)
-    tracker = Tracker(graph.n_arms, np.array([horizon]))
+    tracker = Tracker.start(graph.n_arms, np.array([horizon]))
     for t in range(horizon):
         rho, eta = learner.state.rho.copy(), learner.state.eta_meta.copy()
         learner.play(losses[t : t + 1], t, tracker)
@@ -222,7 +222,7 @@ def test_iterates_stay_in_their_decision_sets(graph, seed, horizon, constants, b
         losses = (losses < rng.random(k)).astype(float)
     learner = Algorithm1(graph, horizon, np.random.default_rng(seed + 1), constants, L_star=horizon / 3)
     meta, state = learner.meta, learner.state
-    tracker = Tracker(k, np.array([horizon]))
+    tracker = Tracker.start(k, np.array([horizon]))
     for t0 in range(0, horizon, 7):
         learner.play(losses[t0 : t0 + 7], t0, tracker)
         assert abs(state.p.sum() - 1.0) <= SUM_TOL
@@ -394,7 +394,7 @@ def test_matches_a_generic_solver_reference(graph, constants, horizon, l_star):
     rng = np.random.default_rng(11)
     losses, uniforms = rng.random((horizon, k)), rng.random((horizon, 2))
     learner = Algorithm1(graph, horizon, FixedRng(uniforms), constants, L_star=l_star)
-    tracker = Tracker(k, np.array([horizon]))
+    tracker = Tracker.start(k, np.array([horizon]))
     learner.play(losses, 0, tracker)
     ref = reference_run(graph, horizon, losses, uniforms, learner.eta, learner.c)
     assert_agrees(learner, tracker, ref)
@@ -484,7 +484,7 @@ def test_chunking_does_not_change_the_run():
     runs = []
     for chunk in (500, 37):
         learner = Algorithm1(graph, 500, np.random.default_rng(5), "tuned", L_star=100.0)
-        tracker = Tracker(7, np.array([100, 500]))
+        tracker = Tracker.start(7, np.array([100, 500]))
         for t0 in range(0, 500, chunk):
             learner.play(losses[t0 : t0 + chunk], t0, tracker)
         runs.append((learner.p.copy(), learner.state.hedge.copy(), tracker.records.copy()))

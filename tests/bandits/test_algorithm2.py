@@ -100,7 +100,7 @@ def test_iterates_in_omega_and_match_reference(case):
     learner = Algorithm2(graph, horizon, np.random.default_rng(seed), constants, variant, oracle_loss, gamma)
     p1 = learner.p.copy()
     uniforms = np.random.default_rng(seed).random(horizon)
-    tracker = Tracker(k, np.array([horizon]))
+    tracker = Tracker.start(k, np.array([horizon]))
     for t0 in range(0, horizon, 40):
         learner.play(losses[t0 : t0 + 40], t0, tracker)
         p = learner.p
@@ -142,7 +142,7 @@ def test_lemma6_condition_is_checked_every_round():
         losses = np.ones((50, graph.n_arms))
         learner = Algorithm2(graph, 50, np.random.default_rng(1), constants, variant, 0.0, gamma)
         assert learner.lemma6_min_ratio == math.inf
-        learner.play(losses, 0, Tracker(graph.n_arms, np.array([50])))
+        learner.play(losses, 0, Tracker.start(graph.n_arms, np.array([50])))
         assert learner.hypotheses["lemma6_every_round"] is holds
         if variant == "bipartite":  # Σ_S p ≥ √η̄ = 1/5 = 5η̄, tight when S carries all the loss
             assert learner.lemma6_min_ratio >= 1 - 1e-9

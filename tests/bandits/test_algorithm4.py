@@ -34,7 +34,7 @@ def test_resets_exactly_when_the_condition_holds_on_all_ones_losses():
         expected.append(t)
         eta /= 2
     assert expected == [45, 223, 935]
-    tracker = Tracker(5, np.array([horizon]))
+    tracker = Tracker.start(5, np.array([horizon]))
     for t in range(horizon):  # round by round: the epoch sum grows by 1 until the reset empties it
         before = learner.epoch_loss
         learner.play(np.ones((1, 5)), t, tracker)
@@ -78,7 +78,7 @@ def test_resets_when_and_only_when_the_condition_holds_on_random_losses():
     losses, uniforms = rng.random((horizon, 7)), rng.random((horizon, 2))
     learner = Algorithm4(graph, horizon, FixedRng(uniforms), "tuned")
     learner._begin(0.5)
-    tracker = Tracker(7, np.array([horizon]))
+    tracker = Tracker.start(7, np.array([horizon]))
     resets = 0
     for t in range(horizon):
         eta, total = learner.eta, learner.epoch_loss + meta_loss(learner, losses[t], *uniforms[t])
@@ -101,7 +101,7 @@ def test_a_reset_restores_the_initial_state_at_half_the_rate():
     losses = np.random.default_rng(1).random((horizon, 7))
     learner = Algorithm4(graph, horizon, np.random.default_rng(2), "tuned")
     learner._begin(0.5)
-    tracker = Tracker(7, np.array([horizon]))
+    tracker = Tracker.start(7, np.array([horizon]))
     t = 0
     while learner.n_resets == 0:
         learner.play(losses[t : t + 1], t, tracker)
@@ -121,7 +121,7 @@ def test_matches_a_generic_solver_reference_across_resets():
     losses, uniforms = rng.uniform(0.5, 1.0, (horizon, 4)), rng.random((horizon, 2))
     learner = Algorithm4(graph, horizon, FixedRng(uniforms), "tuned")
     learner._begin(0.5)
-    tracker = Tracker(4, np.array([horizon]))
+    tracker = Tracker.start(4, np.array([horizon]))
     learner.play(losses, 0, tracker)
     ref = reference_run(graph, horizon, losses, uniforms, 0.5, learner.c, adaptive=True)
     assert learner.params["reset_rounds"] == ref["resets"]

@@ -21,7 +21,7 @@ from regretlab.graphs.feedback_graph import FeedbackGraph
 
 def play_round_by_round(learner, losses):
     """Play one round per call; return the learner's (η, ε, meta-epoch, epochs, stage-2 start) after each."""
-    tracker = Tracker(losses.shape[1], np.array([losses.shape[0]]))
+    tracker = Tracker.start(losses.shape[1], np.array([losses.shape[0]]))
     trace = []
     for t0 in range(losses.shape[0]):
         learner.play(losses[t0 : t0 + 1], t0, tracker)
@@ -85,7 +85,7 @@ def test_clipping_zeroes_a_clique_renormalises_and_the_clique_can_come_back():
     graph = disjoint_cliques([2, 1])
     losses = np.array([[0.0, 0.0, 1.0]] * 3 + [[1.0, 1.0, 1.0]] * 6)
     learner = Algorithm5(graph, 1000, FixedRng(np.r_[0.99, 0.99, np.full(7, 0.1)]))
-    tracker = Tracker(3, np.array([9]))
+    tracker = Tracker.start(3, np.array([9]))
 
     def p_hat_2(sum_2, sum_01):  # p̂_{t+1} ∝ exp(−η Σ_τ ℓ̂_τ) over the epoch (R6)
         return math.exp(-sum_2 / 8) / (math.exp(-sum_2 / 8) + 2 * math.exp(-sum_01 / 8))
@@ -181,7 +181,7 @@ def test_matches_a_generic_solver_reference(graph, horizon, low):
     losses[:, 0] *= 0.5 if low == 0.0 else 1.0  # a better arm in the first instance: its rivals get clipped
     uniforms = rng.random(horizon)
     learner = Algorithm5(graph, horizon, FixedRng(uniforms))
-    tracker = Tracker(k, np.array([horizon]))
+    tracker = Tracker.start(k, np.array([horizon]))
     clipped = False
     for t0 in range(horizon):
         learner.play(losses[t0 : t0 + 1], t0, tracker)
@@ -213,7 +213,7 @@ def test_iterates_are_distributions_with_whole_cliques_clipped(seed, k, horizon)
     graph = random_self_aware(k, rng.uniform(0.1, 0.8), rng)
     horizon = max(horizon, k + 1)
     learner = Algorithm5(graph, horizon, np.random.default_rng(seed + 1))
-    tracker = Tracker(k, np.array([horizon]))
+    tracker = Tracker.start(k, np.array([horizon]))
     losses = np.clip(rng.random(k) + 0.3 * rng.standard_normal((horizon, k)), 0.0, 1.0)
     for t0 in range(0, horizon, 5):
         learner.play(losses[t0 : t0 + 5], t0, tracker)
@@ -235,7 +235,7 @@ def test_run_does_not_depend_on_the_chunking(seed, chunk):
 
     def run(size):
         learner = Algorithm5(graph, horizon, np.random.default_rng(seed))
-        tracker = Tracker(3, np.array([horizon]))
+        tracker = Tracker.start(3, np.array([horizon]))
         for t0 in range(0, horizon, size):
             learner.play(losses[t0 : t0 + size], t0, tracker)
         return tracker.sums.tolist(), learner.stage2.p.tolist(), learner.params

@@ -87,7 +87,7 @@ def handmade_losses(graph, n_a, n_b):
 
 
 def play_round_by_round(learner, losses):
-    tracker = Tracker(losses.shape[1], np.array([losses.shape[0]]))
+    tracker = Tracker.start(losses.shape[1], np.array([losses.shape[0]]))
     played = []
     for t in range(losses.shape[0]):
         played.append(learner.p.copy())
@@ -121,7 +121,7 @@ def test_reset_restores_p1_and_halves_eta_and_clipping_keeps_s_mass():
     graph = directed_complete_bipartite(3, 4)
     losses = np.ones((2000, 7))
     learner = Algorithm6(graph, 2000, np.random.default_rng(0))
-    tracker = Tracker(7, np.array([2000]))
+    tracker = Tracker.start(7, np.array([2000]))
     t = 0
     while learner.n_resets == 0:
         eta = learner.eta

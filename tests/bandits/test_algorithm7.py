@@ -59,7 +59,7 @@ def test_resets_fire_exactly_as_the_reference_on_a_handmade_sequence(preset, gam
     uniforms = np.random.default_rng(4).random(160)
     learner = Algorithm7(graph, 160, FixedRng(uniforms), preset, gamma)
     learner._begin(delta)
-    tracker = Tracker(6, np.array([160]))
+    tracker = Tracker.start(6, np.array([160]))
     played = []
     for t in range(160):
         played.append(learner.p.copy())
@@ -80,7 +80,7 @@ def test_reset_restores_p1_and_halves_delta_and_the_rates():
     graph = weakly_observable_stars([1, 3])
     learner = Algorithm7(graph, 2000, np.random.default_rng(0), "paper", 0.5)
     learner._begin(0.2)
-    tracker = Tracker(6, np.array([2000]))
+    tracker = Tracker.start(6, np.array([2000]))
     t = 0
     while learner.n_resets == 0:
         learner.play(np.ones((1, 6)), t, tracker)
@@ -123,7 +123,7 @@ def test_empty_s_uses_a_uniform_p1_and_drops_the_s_term():
     learner = Algorithm7(cycle, 100, np.random.default_rng(0), "paper", 0.5)
     np.testing.assert_allclose(learner.p_first, 1 / 3, rtol=1e-15)
     assert learner.delta_start == min(1 / 125, 1 / (4 * learner.d))
-    tracker = Tracker(3, np.array([100]))
+    tracker = Tracker.start(3, np.array([100]))
     learner.play(np.random.default_rng(1).random((100, 3)), 0, tracker)
     assert abs(learner.p.sum() - 1) <= 1e-12
 

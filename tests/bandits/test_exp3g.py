@@ -40,7 +40,7 @@ def test_iterates_stay_in_the_clipped_simplex(seed, k, horizon):
     rng = np.random.default_rng(seed)
     graph = random_self_aware(k, 0.3, rng)
     learner = Exp3G(graph, horizon, np.random.default_rng(seed + 1))
-    tracker = Tracker(k, np.array([horizon]))
+    tracker = Tracker.start(k, np.array([horizon]))
     losses = rng.random((horizon, k))
     for t0 in range(0, horizon, 7):  # small chunks: check p after each
         learner.play(losses[t0 : t0 + 7], t0, tracker)
@@ -83,7 +83,7 @@ def test_matches_a_generic_solver_reference():
             return uniforms[:n]
 
     learner = Exp3G(graph, horizon, FixedRng())
-    tracker = Tracker(5, np.array([horizon]))
+    tracker = Tracker.start(5, np.array([horizon]))
     learner.play(losses, 0, tracker)
     expected, p = reference_exp3g(graph, losses, uniforms, learner.eta)
     np.testing.assert_allclose(learner.p, p, atol=1e-6)

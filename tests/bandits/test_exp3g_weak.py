@@ -64,7 +64,7 @@ def test_matches_reference_and_mixture_invariants(graph, seed):
     losses = rng.random((horizon, k))
     learner = Exp3GWeak(graph, horizon, np.random.default_rng(seed))
     uniforms = np.random.default_rng(seed).random(horizon)
-    tracker = Tracker(k, np.array([horizon]))
+    tracker = Tracker.start(k, np.array([horizon]))
     for t0 in range(0, horizon, 50):
         learner.play(losses[t0 : t0 + 50], t0, tracker)
         assert abs(learner.p.sum() - 1.0) <= 1e-12
@@ -116,7 +116,7 @@ def test_mean_regret_to_every_arm_is_below_the_derived_bound(graph, seed):
     regrets = []
     for run in range(16):
         learner = Exp3GWeak(graph, horizon, np.random.default_rng([seed, run]))
-        tracker = Tracker(k, np.array([horizon]))
+        tracker = Tracker.start(k, np.array([horizon]))
         learner.play(losses, 0, tracker)
         regrets.append(tracker.sums[0] - totals)  # Σ⟨p_t, ℓ_t⟩ − L_{T,k} for every arm k
     regrets = np.array(regrets)

@@ -59,7 +59,7 @@ def test_matches_reference_and_explores_d_with_probability_c_over_t(graph, seed)
     losses = rng.random((horizon, k)) * (rng.random(k) < 0.5)  # some arms never lose
     uniforms = np.random.default_rng(seed + 1).random(horizon)
     learner = ExplorationLeader(graph, horizon, Uniforms(uniforms))
-    tracker = Tracker(k, np.array([horizon]))
+    tracker = Tracker.start(k, np.array([horizon]))
     played = []
     for t0 in range(horizon):
         learner.play(losses[t0 : t0 + 1], t0, tracker)
@@ -115,7 +115,7 @@ def test_premise_holds_at_the_largest_quick_horizon_and_environment_2_costs_half
     regrets = []
     for seed in range(10):
         learner = ExplorationLeader(graph, horizon, np.random.default_rng([99, seed]))
-        tracker = Tracker(graph.n_arms, np.array([horizon]))
+        tracker = Tracker.start(graph.n_arms, np.array([horizon]))
         for t0 in range(0, horizon, 8192):
             learner.play(env2.draw(None, t0, min(8192, horizon - t0)), t0, tracker)
         regrets.append(tracker.records[0, 0])

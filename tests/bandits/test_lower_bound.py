@@ -91,7 +91,7 @@ def test_environment_2_cannot_be_told_apart_before_u_is_observed_in_the_interval
     runs = []
     for env in (env1, env2):
         learner = Algorithm7(graph, horizon, FixedRng(uniforms), "tuned", 0.5)
-        tracker = Tracker(6, np.array([horizon]))
+        tracker = Tracker.start(6, np.array([horizon]))
         played = []
         for t in range(horizon):
             played.append(learner.p.copy())

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from regretlab.analysis import evidence
 from regretlab.analysis.aggregate import summarise
+from regretlab.analysis.evidence.items import mechanism_state
 from regretlab.bandits.algorithms import ALGORITHMS, make_learner
 from regretlab.bandits.instance import BanditInstance, build_instance
 from regretlab.bandits.simulate import COUNTER_COLUMNS, run_seeds, simulate
@@ -69,7 +69,7 @@ def test_a_learner_without_resets_has_none_recorded_and_the_aggregate_summarises
     # The evidence table's mechanism of Theorem 18 reads it: exercised here, not recorded without it.
     claim = CLAIMS_BY_KEY["theorem18"]
     row = summary.iloc[0].to_dict()
-    assert evidence._mechanism_state(claim, row["metric"], row)[0] == ""
-    assert evidence._mechanism_state(claim, row["metric"], {**row, "resets_mean": 0.5})[0] == "mechanism"
+    assert mechanism_state(claim, row["metric"], row)[0] == ""
+    assert mechanism_state(claim, row["metric"], {**row, "resets_mean": 0.5})[0] == "mechanism"
     missing = {k: v for k, v in row.items() if k != "resets_mean"}
-    assert evidence._mechanism_state(claim, row["metric"], missing)[0] == "mechanism not recorded"
+    assert mechanism_state(claim, row["metric"], missing)[0] == "mechanism not recorded"

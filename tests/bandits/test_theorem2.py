@@ -124,7 +124,7 @@ def test_iterates_stay_in_omega(seed, k, factor):
     graph = random_strongly_observable(rng, k)
     horizon = factor * k
     learner = Theorem2(graph, horizon, np.random.default_rng(seed + 1))
-    tracker = Tracker(k, np.array([horizon]))
+    tracker = Tracker.start(k, np.array([horizon]))
     losses = rng.random((horizon, k)) * (rng.random((horizon, k)) < 0.7)
     for t0 in range(0, horizon, 7):  # small chunks: check p after each
         learner.play(losses[t0 : t0 + 7], t0, tracker)
@@ -138,7 +138,7 @@ def test_matches_a_generic_solver_reference(graph):
     rng = np.random.default_rng(11)
     losses, uniforms = rng.random((horizon, k)), rng.random(horizon)
     learner = Theorem2(graph, horizon, FixedRng(uniforms))
-    tracker = Tracker(k, np.array([horizon]))
+    tracker = Tracker.start(k, np.array([horizon]))
     learner.play(losses, 0, tracker)
     expected, p = reference_theorem2(graph, losses, uniforms, learner.eta, learner.c, horizon)
     np.testing.assert_allclose(learner.p, p, atol=1e-6)

@@ -69,7 +69,7 @@ def test_iterates_stay_in_omega(seed, k, factor, l_star_fraction):
     graph = random_strongly_observable(rng, k)
     horizon = factor * k
     learner = Theorem3(graph, horizon, np.random.default_rng(seed + 1), L_star=l_star_fraction * horizon)
-    tracker = Tracker(k, np.array([horizon]))
+    tracker = Tracker.start(k, np.array([horizon]))
     losses = rng.random((horizon, k)) * (rng.random((horizon, k)) < 0.7)
     assert abs(learner.p.sum() - 1.0) <= 1e-12 and np.all(learner.p >= 1.0 / horizon)
     for t0 in range(0, horizon, 7):  # small chunks: check p after each
@@ -91,7 +91,7 @@ def test_matches_a_generic_solver_reference(graph, l_star):
     learner = Theorem3(graph, horizon, FixedRng(uniforms), L_star=l_star)
     p_1 = learner.p.copy()
     assert_argmin_psi(p_1, graph, learner.eta, learner.c, np.full(k, 1.0 / horizon))
-    tracker = Tracker(k, np.array([horizon]))
+    tracker = Tracker.start(k, np.array([horizon]))
     learner.play(losses, 0, tracker)
     expected, p = reference_theorem3(graph, losses, uniforms, learner.eta, learner.c, horizon, p_1)
     np.testing.assert_allclose(learner.p, p, atol=1e-6)

@@ -30,9 +30,9 @@ def test_track_round_matches_brute_force(seed):
     losses, ps = rng.random((horizon, k)), rng.dirichlet(np.ones(k), size=horizon)
     arms = rng.integers(0, k, size=horizon)
     checkpoints = np.unique(rng.integers(1, horizon + 1, size=4))
-    tracker = Tracker(k, checkpoints)
+    tracker = Tracker.start(k, checkpoints)
     for t in range(horizon):
-        track_round(t + 1, losses[t], ps[t], arms[t], *tracker.arrays())
+        track_round(t + 1, losses[t], ps[t], arms[t], tracker)
     assert tracker.complete
     for row, t in zip(tracker.records, checkpoints, strict=True):
         cum = losses[:t].sum(axis=0)

@@ -107,6 +107,13 @@ def cell(value: object) -> str:
     return str(value).replace("|", "\\|")
 
 
+def short_number(value: float) -> str:
+    """Two significant digits, exponents without ``+`` and leading zeros: ``6.2e4``, ``0.00024``, ``33``."""
+    text = f"{value:.2g}"
+    mantissa, _, exponent = text.partition("e")
+    return f"{mantissa}e{int(exponent)}" if exponent else text
+
+
 def to_markdown(table: pd.DataFrame) -> str:
     """A GitHub-flavoured Markdown table, numbers to three decimals."""
     lines = ["| " + " | ".join(table.columns) + " |", "|" + "---|" * len(table.columns)]

@@ -277,7 +277,7 @@ def start_epoch(eta, meta, setup, state):
 
 
 @njit(cache=True, inline="always")
-def play_round(t, loss, u_meta, u_arm, meta, setup, state, cum_loss, sums, checkpoints, position, records):
+def play_round(t, loss, u_meta, u_arm, meta, setup, state, tracker):
     """One round t (1-based) of Algorithm 1 with losses ``loss (K,)``; returns ⟨p_t, ℓ̂_t⟩ (Algorithm 4).
 
     Sample j_t and i_t, account the round with the law of i_t, build ℓ̃_t and ℓ̂_t, feed ℓ̃_t to A_{j_t}
@@ -290,7 +290,7 @@ def play_round(t, loss, u_meta, u_arm, meta, setup, state, cum_loss, sums, check
     loss_hat = state.loss_hat
     j_t, i_t = sample_meta_and_arm(p, hedge, meta, u_meta, u_arm)
     arm_distribution(p, hedge, meta, arm_p)
-    track_round(t, loss, arm_p, i_t, cum_loss, sums, checkpoints, position, records)
+    track_round(t, loss, arm_p, i_t, tracker)
     loss_estimates(loss, j_t, i_t, p, hedge, meta, loss_tilde, loss_hat)
     meta_loss = 0.0
     for j in range(p.shape[0]):
@@ -312,7 +312,7 @@ def play_round(t, loss, u_meta, u_arm, meta, setup, state, cum_loss, sums, check
 
 
 @kernel
-def _play_chunk(losses, uniforms, t0, meta, setup, state, cum_loss, sums, checkpoints, position, records):
+def _play_chunk(losses, uniforms, t0, meta, setup, state, tracker):
     """Rounds ``t0+1 … t0+n`` of Algorithm 1."""
     for r in range(losses.shape[0]):
         play_round(
@@ -323,11 +323,7 @@ def _play_chunk(losses, uniforms, t0, meta, setup, state, cum_loss, sums, checkp
             meta,
             setup,
             state,
-            cum_loss,
-            sums,
-            checkpoints,
-            position,
-            records,
+            tracker,
         )
 
 
@@ -517,6 +513,4 @@ class Algorithm1(MetaGraphLearner):
 
     def play(self, losses: np.ndarray, t0: int, tracker: Tracker) -> None:
         """Play the rounds whose losses are ``losses (n, K)``, the first being round ``t0 + 1``."""
-        _play_chunk(
-            losses, self._uniforms(losses.shape[0]), t0, self.meta, self.setup, self.state, *tracker.arrays()
-        )
+        _play_chunk(losses, self._uniforms(losses.shape[0]), t0, self.meta, self.setup, self.state, tracker)

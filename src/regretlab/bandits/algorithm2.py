@@ -43,6 +43,7 @@ Choices where the text is silent (docs/choices-paper001.md):
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -81,16 +82,51 @@ def corrected_loss(loss_est, p, in_s, eta, eta_bar, out):
             out[i] = est + 2.0 * eta_bar * est * est
 
 
-@kernel
-def _play_chunk(p, in_s, eta, eta_bar, lower, theta, adjacency, losses, uniforms, t0, observe, g,
-                lemma6, cum_loss, sums, checkpoints, position, records):
-    """Rounds ``t0+1 … t0+n`` of Algorithm 2 (lines 224–230); ``lemma6[0]`` keeps min_t min_{i∈S̄} W_{t,i}.
+class Setup(NamedTuple):
+    """The constants of a run (Theorem 7's or Theorem 8's tuning).
 
-    ``observe`` holds W_{t,i} for every i (Lemma 6 needs it on all of S̄), then eq. (1)'s ℓ̂_{t,i}."""
+    Attributes:
+        in_s: ``(K,)`` bool, the arms with a self-loop (S).
+        eta: η, the learning rate on S.
+        eta_bar: η̄, the learning rate on S̄.
+        lower: ``(K,)`` Ω's lower bounds: δ on D (Theorem 8), 0 elsewhere.
+        theta: θ, Ω's bound on Σ_{i∈S} p_i (Theorem 7's √η̄; 0 for Theorem 8).
+        adjacency: ``(K, K)`` bool, the feedback graph (``adjacency[i, j]``: playing i reveals ℓ_j).
+    """
+
+    in_s: np.ndarray
+    eta: float
+    eta_bar: float
+    lower: np.ndarray
+    theta: float
+    adjacency: np.ndarray
+
+
+class State(NamedTuple):
+    """The learner's state, updated in place by :func:`_play_chunk`.
+
+    Attributes:
+        p: ``(K,)`` p_t.
+        observe: ``(K,)`` scratch: W_{t,i} for every i (Lemma 6 needs it on all of S̄), then eq. (1)'s ℓ̂_{t,i}.
+        g: ``(K,)`` scratch for line 2's ℓ̂_t + a_t.
+        lemma6: ``(1,)`` min over the rounds so far and i ∈ S̄ of W_{t,i} (+inf before round 1).
+    """
+
+    p: np.ndarray
+    observe: np.ndarray
+    g: np.ndarray
+    lemma6: np.ndarray
+
+
+@kernel
+def _play_chunk(setup, state, losses, uniforms, t0, tracker):
+    """Rounds ``t0+1 … t0+n`` of Algorithm 2 (lines 224–230)."""
+    in_s, eta, eta_bar, lower, theta, adjacency = setup
+    p, observe, g, lemma6 = state
     k = p.shape[0]
     for r in range(losses.shape[0]):
         arm = sample_arm(p, uniforms[r])
-        track_round(t0 + r + 1, losses[r], p, arm, cum_loss, sums, checkpoints, position, records)
+        track_round(t0 + r + 1, losses[r], p, arm, tracker)
         observation_probabilities(p, adjacency, observe)
         for i in range(k):
             if not in_s[i]:
@@ -184,17 +220,11 @@ class Algorithm2:
                 "eta_at_most_1_25": tuning["eta"] <= 0.04,
                 "eta_bar_at_most_delta_4_3": tuning["eta_bar"] <= delta ** (4.0 / 3.0),
             }
-        self.eta, self.eta_bar, self.theta = tuning["eta"], tuning["eta_bar"], tuning["theta"]
-        self.in_s, self.lower = in_s, lower
-        if s == 0:
-            self.p = np.full(k, 1.0 / s_bar)
-        else:
-            self.p = np.where(in_s, 1.0 / (2 * s), 1.0 / (2 * s_bar))
-        weak_hybrid_step(self.p, np.zeros(k), in_s, self.eta, self.eta_bar, lower, self.theta, self.p)
-        self._adjacency = np.ascontiguousarray(graph.adjacency)
-        self._observe = np.zeros(k)
-        self._g = np.zeros(k)
-        self._lemma6 = np.array([math.inf])
+        eta, eta_bar, theta = tuning["eta"], tuning["eta_bar"], tuning["theta"]
+        self.setup = Setup(in_s, eta, eta_bar, lower, theta, np.ascontiguousarray(graph.adjacency))
+        p = np.full(k, 1.0 / s_bar) if s == 0 else np.where(in_s, 1.0 / (2 * s), 1.0 / (2 * s_bar))
+        weak_hybrid_step(p, np.zeros(k), in_s, eta, eta_bar, lower, theta, p)
+        self.state = State(p=p, observe=np.zeros(k), g=np.zeros(k), lemma6=np.array([math.inf]))
         self._rng = rng
         self._hypotheses = hypotheses
         self.params = {
@@ -209,9 +239,39 @@ class Algorithm2:
         }
 
     @property
+    def p(self) -> np.ndarray:
+        """``(K,)`` p_t, the distribution played next."""
+        return self.state.p
+
+    @property
+    def in_s(self) -> np.ndarray:
+        """``(K,)`` bool, S."""
+        return self.setup.in_s
+
+    @property
+    def lower(self) -> np.ndarray:
+        """``(K,)`` Ω's lower bounds."""
+        return self.setup.lower
+
+    @property
+    def eta(self) -> float:
+        """η."""
+        return self.setup.eta
+
+    @property
+    def eta_bar(self) -> float:
+        """η̄."""
+        return self.setup.eta_bar
+
+    @property
+    def theta(self) -> float:
+        """θ."""
+        return self.setup.theta
+
+    @property
     def lemma6_min_ratio(self) -> float:
         """min over the rounds so far and i ∈ S̄ of W_{t,i}/(5η̄) (Lemma 6 needs ≥ 1; +inf before round 1)."""
-        return float(self._lemma6[0] / (5.0 * self.eta_bar))
+        return float(self.state.lemma6[0] / (5.0 * self.eta_bar))
 
     @property
     def hypotheses(self) -> dict:
@@ -221,8 +281,5 @@ class Algorithm2:
     def play(self, losses: np.ndarray, t0: int, tracker: Tracker) -> None:
         """Play the rounds whose losses are ``losses (n, K)``, the first being round ``t0 + 1``."""
         uniforms = self._rng.random(losses.shape[0])
-        _play_chunk(
-            self.p, self.in_s, self.eta, self.eta_bar, self.lower, self.theta, self._adjacency, losses,
-            uniforms, t0, self._observe, self._g, self._lemma6, *tracker.arrays(),
-        )
+        _play_chunk(self.setup, self.state, losses, uniforms, t0, tracker)
         self.params["lemma6_min_ratio"] = self.lemma6_min_ratio

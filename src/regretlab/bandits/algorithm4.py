@@ -24,6 +24,7 @@ The pseudocode lost its keywords; it is read as follows (Appendix C.3's prose an
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -61,28 +62,24 @@ def first_reset_horizon(loss_rate: float, n_arms: int, kappa: int, beta: int, co
     )
 
 
-@kernel
-def _play_chunk(
-    losses,
-    uniforms,
-    t0,
-    meta,
-    setup,
-    state,
-    epoch,
-    resets,
-    reset_rounds,
-    cum_loss,
-    sums,
-    checkpoints,
-    position,
-    records,
-):
-    """Rounds ``t0+1 … t0+n`` of Algorithm 4.
+class Epochs(NamedTuple):
+    """Algorithm 4's epochs, updated in place by :func:`_play_chunk`.
 
-    ``epoch = [η, Σ_{τ=T_λ+1}^{t} ⟨p_τ, ℓ̂_τ⟩]``; ``resets = [number of resets]``; ``reset_rounds`` receives
-    the rounds t after which a reset happened (epoch λ+1 starts at t + 1).
+    Attributes:
+        epoch: ``(2,)`` [η, Σ_{τ=T_λ+1}^{t} ⟨p_τ, ℓ̂_τ⟩], the current epoch's rate and sum.
+        resets: ``(1,)`` int64, the number of resets so far.
+        reset_rounds: int64, the rounds t after which a reset happened (epoch λ+1 starts at t + 1).
     """
+
+    epoch: np.ndarray
+    resets: np.ndarray
+    reset_rounds: np.ndarray
+
+
+@kernel
+def _play_chunk(losses, uniforms, t0, meta, setup, state, epochs, tracker):
+    """Rounds ``t0+1 … t0+n`` of Algorithm 4: Algorithm 1's round, then the reset test on the epoch sum."""
+    epoch, resets, reset_rounds = epochs
     kappa_plus_one = meta.kappa + 1.0
     for r in range(losses.shape[0]):
         t = t0 + r + 1
@@ -94,11 +91,7 @@ def _play_chunk(
             meta,
             setup,
             state,
-            cum_loss,
-            sums,
-            checkpoints,
-            position,
-            records,
+            tracker,
         )
         eta = epoch[0]
         if kappa_plus_one / eta <= eta * epoch[1]:
@@ -143,9 +136,11 @@ class Algorithm4(MetaGraphLearner):
         self.eta_start = eta_start(horizon, self.n_arms, self.kappa, self.beta, constants)
         # The λ-th reset needs (κ+1)/η_λ² ≤ Σ⟨p_τ, ℓ̂_τ⟩ ≤ T(T+1) (⟨p_τ, ℓ̂_τ⟩ ≤ 1 + T since p_j ≥ 1/T), with
         # η_λ = 2^{1−λ} η_1 and η_1 < 1: 2^{λ−1} < T + 1, so there are at most ⌊log2(T+1)⌋ + 1 resets.
-        self._reset_rounds = np.zeros(int(math.log2(horizon + 1)) + 2, dtype=np.int64)
-        self._resets = np.zeros(1, dtype=np.int64)
-        self._epoch = np.zeros(2)
+        self.epochs = Epochs(
+            epoch=np.zeros(2),
+            resets=np.zeros(1, dtype=np.int64),
+            reset_rounds=np.zeros(int(math.log2(horizon + 1)) + 2, dtype=np.int64),
+        )
         self._begin(self.eta_start)
         self.hypotheses = {
             "c_is_64_beta": self.c == 64 * self.beta,
@@ -156,23 +151,23 @@ class Algorithm4(MetaGraphLearner):
 
     def _begin(self, eta: float) -> None:
         """Start an epoch with learning rate ``eta`` and an empty epoch sum (as the kernel's reset does)."""
-        self._epoch[:] = (eta, 0.0)
+        self.epochs.epoch[:] = (eta, 0.0)
         self._start(eta)
 
     @property
     def eta(self) -> float:
         """The current η (halved at every reset)."""
-        return float(self._epoch[0])
+        return float(self.epochs.epoch[0])
 
     @property
     def epoch_loss(self) -> float:
         """Σ_{τ=T_λ+1}^{t} ⟨p_τ, ℓ̂_τ⟩ over the current epoch so far."""
-        return float(self._epoch[1])
+        return float(self.epochs.epoch[1])
 
     @property
     def n_resets(self) -> int:
         """How many resets have happened (the number of epochs is one more)."""
-        return int(self._resets[0])
+        return int(self.epochs.resets[0])
 
     @property
     def params(self) -> dict:
@@ -182,7 +177,7 @@ class Algorithm4(MetaGraphLearner):
             "eta_final": self.eta,
             "n_resets": self.n_resets,
             "n_epochs": self.n_resets + 1,
-            "reset_rounds": [int(t) for t in self._reset_rounds[: self.n_resets]],
+            "reset_rounds": [int(t) for t in self.epochs.reset_rounds[: self.n_resets]],
             **self._common_params(),
         }
 
@@ -195,8 +190,6 @@ class Algorithm4(MetaGraphLearner):
             self.meta,
             self.setup,
             self.state,
-            self._epoch,
-            self._resets,
-            self._reset_rounds,
-            *tracker.arrays(),
+            self.epochs,
+            tracker,
         )

@@ -162,7 +162,7 @@ class Stage1State(NamedTuple):
 
 
 @kernel
-def play_stage1(setup, state, losses, uniforms, t0, cum_loss, sums, checkpoints, position, records):
+def play_stage1(setup, state, losses, uniforms, t0, tracker):
     """Rounds ``t0+1 …`` of Algorithm 5's first stage (see the module docstring) with losses
     ``losses (n, K)`` and one uniform per round ``uniforms (n,)``, until the chunk ends or stage 2 starts.
     Updates ``state`` (:class:`Stage1State`) and the tracker's arrays in place; allocates nothing. Returns the
@@ -179,7 +179,7 @@ def play_stage1(setup, state, losses, uniforms, t0, cum_loss, sums, checkpoints,
     for r in range(losses.shape[0]):
         t = t0 + r + 1
         arm = sample_arm(p, uniforms[r])
-        track_round(t, losses[r], p, arm, cum_loss, sums, checkpoints, position, records)
+        track_round(t, losses[r], p, arm, tracker)
         clipped_estimate(p, losses[r], arm, adjacency, loss_est)
         smallest = np.inf
         for i in range(k):
@@ -354,7 +354,7 @@ class Algorithm5:
         uniforms = self._rng.random(losses.shape[0])
         played = 0
         if self.stage2_start is None:
-            played = play_stage1(self.setup, self.state, losses, uniforms, t0, *tracker.arrays())
+            played = play_stage1(self.setup, self.state, losses, uniforms, t0, tracker)
             self._record_progress()
         if played < losses.shape[0]:
             self.stage2.play_with_uniforms(losses[played:], uniforms[played:], t0 + played, tracker)

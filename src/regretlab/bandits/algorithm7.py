@@ -146,7 +146,7 @@ class State(NamedTuple):
 
 
 @kernel
-def play_rounds(setup, state, losses, uniforms, t0, cum_loss, sums, checkpoints, position, records):
+def play_rounds(setup, state, losses, uniforms, t0, tracker):
     """Rounds ``t0+1 … t0+n`` of Algorithm 7 (steps 1–5 of the module docstring) with losses
     ``losses (n, K)`` and one uniform per round ``uniforms (n,)``; updates ``state`` (:class:`State`) and the
     tracker's arrays in place and allocates nothing."""
@@ -158,7 +158,7 @@ def play_rounds(setup, state, losses, uniforms, t0, cum_loss, sums, checkpoints,
     for r in range(losses.shape[0]):
         t = t0 + r + 1
         arm = sample_arm(p, uniforms[r])
-        track_round(t, losses[r], p, arm, cum_loss, sums, checkpoints, position, records)
+        track_round(t, losses[r], p, arm, tracker)
         importance_weighted_estimate(p, losses[r], arm, adjacency, loss_est)
         eta = rates[1]
         eta_bar = rates[2]
@@ -308,6 +308,4 @@ class Algorithm7:
 
     def play(self, losses: np.ndarray, t0: int, tracker: Tracker) -> None:
         """Play the rounds whose losses are ``losses (n, K)``, the first being round ``t0 + 1``."""
-        play_rounds(
-            self.setup, self.state, losses, self._rng.random((losses.shape[0],)), t0, *tracker.arrays()
-        )
+        play_rounds(self.setup, self.state, losses, self._rng.random((losses.shape[0],)), t0, tracker)

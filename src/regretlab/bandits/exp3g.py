@@ -12,6 +12,7 @@ the paper builds on. With α·T ≥ 4 the paper's requirement η ≤ 1/2 holds.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -38,16 +39,41 @@ def importance_weighted_estimate(p, loss, arm, adjacency, out):
             out[i] = 0.0
 
 
+class Setup(NamedTuple):
+    """The constants of a run of Exp3.G.
+
+    Attributes:
+        eta: η = 1/√(αT).
+        lower: ``(K,)`` the exploration floor 2η/K of Ω.
+        adjacency: ``(K, K)`` bool, the feedback graph (``adjacency[i, j]``: playing i reveals ℓ_j).
+    """
+
+    eta: float
+    lower: np.ndarray
+    adjacency: np.ndarray
+
+
+class State(NamedTuple):
+    """The learner's state, updated in place by :func:`_play_chunk`.
+
+    Attributes:
+        p: ``(K,)`` p_t.
+        loss_est: ``(K,)`` scratch for ℓ̂_t (eq. (1)).
+    """
+
+    p: np.ndarray
+    loss_est: np.ndarray
+
+
 @kernel
-def _play_chunk(
-    p, eta, lower, adjacency, losses, uniforms, t0, loss_est, cum_loss, sums, checkpoints, position, records
-):
+def _play_chunk(setup, state, losses, uniforms, t0, tracker):
     """Rounds ``t0+1 … t0+n`` of Exp3.G: sample, account, estimate (eq. (1)), OMD step (eq. (2))."""
+    p = state.p
     for r in range(losses.shape[0]):
         arm = sample_arm(p, uniforms[r])
-        track_round(t0 + r + 1, losses[r], p, arm, cum_loss, sums, checkpoints, position, records)
-        importance_weighted_estimate(p, losses[r], arm, adjacency, loss_est)
-        entropy_step(p, loss_est, eta, lower, p)
+        track_round(t0 + r + 1, losses[r], p, arm, tracker)
+        importance_weighted_estimate(p, losses[r], arm, setup.adjacency, state.loss_est)
+        entropy_step(p, state.loss_est, setup.eta, setup.lower, p)
 
 
 class Exp3G:
@@ -67,34 +93,38 @@ class Exp3G:
         graph.require_observability(Observability.STRONG, "Exp3.G")
         k = graph.n_arms
         alpha = graph.independence_number.value
-        self.eta = 1.0 / math.sqrt(alpha * horizon)
-        self.lower = np.full(k, 2.0 * self.eta / k)
-        self.p = np.full(k, 1.0 / k)  # p_1 = argmin_Ω ψ: the uniform distribution
-        self._adjacency = np.ascontiguousarray(graph.adjacency)
-        self._loss_est = np.zeros(k)
+        eta = 1.0 / math.sqrt(alpha * horizon)
+        self.setup = Setup(eta, np.full(k, 2.0 * eta / k), np.ascontiguousarray(graph.adjacency))
+        # p_1 = argmin_Ω ψ: the uniform distribution
+        self.state = State(p=np.full(k, 1.0 / k), loss_est=np.zeros(k))
         self._rng = rng
         self.params = {
-            "eta": self.eta,
-            "exploration_floor": 2.0 * self.eta / k,
+            "eta": eta,
+            "exploration_floor": 2.0 * eta / k,
             "alpha": alpha,
             "constants": constants,
         }
         self.hypotheses = {
-            "eta_at_most_half": self.eta <= 0.5,
+            "eta_at_most_half": eta <= 0.5,
             "T_at_least_2K": horizon >= 2 * k,
         }
+
+    @property
+    def p(self) -> np.ndarray:
+        """``(K,)`` p_t, the distribution played next."""
+        return self.state.p
+
+    @property
+    def eta(self) -> float:
+        """η = 1/√(αT)."""
+        return self.setup.eta
+
+    @property
+    def lower(self) -> np.ndarray:
+        """``(K,)`` the exploration floor 2η/K of Ω."""
+        return self.setup.lower
 
     def play(self, losses: np.ndarray, t0: int, tracker: Tracker) -> None:
         """Play the rounds whose losses are ``losses (n, K)``, the first being round ``t0 + 1``."""
         uniforms = self._rng.random(losses.shape[0])
-        _play_chunk(
-            self.p,
-            self.eta,
-            self.lower,
-            self._adjacency,
-            losses,
-            uniforms,
-            t0,
-            self._loss_est,
-            *tracker.arrays(),
-        )
+        _play_chunk(self.setup, self.state, losses, uniforms, t0, tracker)

@@ -21,6 +21,7 @@ weakly observable node observed with probability ≥ γ/d.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -32,17 +33,47 @@ from regretlab.graphs.observability import Observability
 from regretlab.kernels import kernel
 
 
+class Setup(NamedTuple):
+    """The constants of a run.
+
+    Attributes:
+        gamma: γ, the exploration rate.
+        eta: η = γ²/d.
+        explore: ``(K,)`` u_D, the uniform distribution on the minimum weakly dominating set D.
+        adjacency: ``(K, K)`` bool, the feedback graph (``adjacency[i, j]``: playing i reveals ℓ_j).
+    """
+
+    gamma: float
+    eta: float
+    explore: np.ndarray
+    adjacency: np.ndarray
+
+
+class State(NamedTuple):
+    """The learner's state, updated in place by :func:`_play_chunk`.
+
+    Attributes:
+        q: ``(K,)`` the exponential weights, normalised.
+        p: ``(K,)`` p_t = (1 − γ) q_t + γ u_D.
+        work: ``(K,)`` scratch: ℓ̂_t, then the new log-weights.
+    """
+
+    q: np.ndarray
+    p: np.ndarray
+    work: np.ndarray
+
+
 @kernel
-def _play_chunk(q, p, gamma, eta, explore, adjacency, losses, uniforms, t0, work,
-                cum_loss, sums, checkpoints, position, records):
-    """Rounds ``t0+1 … t0+n``: mix, sample, account, estimate (eq. (1)), exponential-weights update of q;
-    ``work`` holds ℓ̂_t, then the new log-weights."""
+def _play_chunk(setup, state, losses, uniforms, t0, tracker):
+    """Rounds ``t0+1 … t0+n``: mix, sample, account, estimate (eq. (1)), exponential-weights update of q."""
+    gamma, eta, explore, adjacency = setup
+    q, p, work = state
     k = q.shape[0]
     for r in range(losses.shape[0]):
         for i in range(k):
             p[i] = (1.0 - gamma) * q[i] + gamma * explore[i]
         arm = sample_arm(p, uniforms[r])
-        track_round(t0 + r + 1, losses[r], p, arm, cum_loss, sums, checkpoints, position, records)
+        track_round(t0 + r + 1, losses[r], p, arm, tracker)
         importance_weighted_estimate(p, losses[r], arm, adjacency, work)
         # q_i ← q_i exp(−η ℓ̂_i), from the log domain shifted by the largest weight, so that no estimate
         # (up to d/γ on weakly observable nodes, 1/p_i on the others) overflows or zeroes every weight.
@@ -96,31 +127,51 @@ class Exp3GWeak:
         require_preset(self.name, self.presets, constants)
         graph.require_observability(Observability.WEAK, "Exp3.G (weakly observable)", exact=True)
         k = graph.n_arms
-        self.explore, members = uniform_on_dominating_set(graph)
+        explore, members = uniform_on_dominating_set(graph)
         d = len(members)
-        self.gamma = min((d * math.log(k) / horizon) ** (1.0 / 3.0), 0.5)
-        self.eta = self.gamma**2 / d
-        self.q = np.full(k, 1.0 / k)
-        self.p = (1.0 - self.gamma) * self.q + self.gamma * self.explore
-        self._adjacency = np.ascontiguousarray(graph.adjacency)
-        self._work = np.zeros(k)
+        gamma = min((d * math.log(k) / horizon) ** (1.0 / 3.0), 0.5)
+        self.setup = Setup(gamma, gamma**2 / d, explore, np.ascontiguousarray(graph.adjacency))
+        q = np.full(k, 1.0 / k)
+        self.state = State(q=q, p=(1.0 - gamma) * q + gamma * explore, work=np.zeros(k))
         self._rng = rng
         self.params = {
-            "gamma": self.gamma,
+            "gamma": gamma,
             "eta": self.eta,
             "d": d,
             "D": members,
             "constants": constants,
         }
         self.hypotheses = {
-            "gamma_at_most_half": self.gamma <= 0.5,
+            "gamma_at_most_half": gamma <= 0.5,
             "exploration_set_H": exploration_set_h(graph, members),
         }
+
+    @property
+    def p(self) -> np.ndarray:
+        """``(K,)`` p_t = (1 − γ) q_t + γ u_D, the distribution played next."""
+        return self.state.p
+
+    @property
+    def q(self) -> np.ndarray:
+        """``(K,)`` the exponential weights q_t."""
+        return self.state.q
+
+    @property
+    def gamma(self) -> float:
+        """γ = min{(d ln K/T)^{1/3}, 1/2}."""
+        return self.setup.gamma
+
+    @property
+    def eta(self) -> float:
+        """η = γ²/d."""
+        return self.setup.eta
+
+    @property
+    def explore(self) -> np.ndarray:
+        """``(K,)`` u_D."""
+        return self.setup.explore
 
     def play(self, losses: np.ndarray, t0: int, tracker: Tracker) -> None:
         """Play the rounds whose losses are ``losses (n, K)``, the first being round ``t0 + 1``."""
         uniforms = self._rng.random(losses.shape[0])
-        _play_chunk(
-            self.q, self.p, self.gamma, self.eta, self.explore, self._adjacency, losses, uniforms, t0,
-            self._work, *tracker.arrays(),
-        )
+        _play_chunk(self.setup, self.state, losses, uniforms, t0, tracker)

@@ -31,6 +31,8 @@ the proof uses it (environment 1, measured by ``lower_bound.premise_holds``), no
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from regretlab.bandits.exp3g import importance_weighted_estimate
@@ -42,10 +44,41 @@ from regretlab.graphs.observability import Observability
 from regretlab.kernels import kernel
 
 
+class Setup(NamedTuple):
+    """The constants of a run.
+
+    Attributes:
+        c: c of γ_t = min{1, c/t}.
+        explore: ``(K,)`` u_D, the uniform distribution on the minimum weakly dominating set D.
+        adjacency: ``(K, K)`` bool, the feedback graph (``adjacency[i, j]``: playing i reveals ℓ_j).
+    """
+
+    c: float
+    explore: np.ndarray
+    adjacency: np.ndarray
+
+
+class State(NamedTuple):
+    """The learner's state, updated in place by :func:`_play_chunk`.
+
+    Attributes:
+        estimates: ``(K,)`` Σ_{s≤t} ℓ̂_s, eq. (1)'s estimated total losses.
+        p: ``(K,)`` the distribution of the last round played.
+        leader: ``(1,)`` int64, the arm with the smallest estimate.
+        loss_est: ``(K,)`` scratch for ℓ̂_t.
+    """
+
+    estimates: np.ndarray
+    p: np.ndarray
+    leader: np.ndarray
+    loss_est: np.ndarray
+
+
 @kernel
-def _play_chunk(estimates, p, leader, c, explore, adjacency, losses, uniforms, t0, loss_est,
-                cum_loss, sums, checkpoints, position, records):
+def _play_chunk(setup, state, losses, uniforms, t0, tracker):
     """Rounds ``t0+1 … t0+n``: mix the leader with γ_t u_D, sample, account, add eq. (1)'s ℓ̂, new leader."""
+    c, explore, adjacency = setup
+    estimates, p, leader, loss_est = state
     k = estimates.shape[0]
     for r in range(losses.shape[0]):
         t = t0 + r + 1
@@ -54,7 +87,7 @@ def _play_chunk(estimates, p, leader, c, explore, adjacency, losses, uniforms, t
             p[i] = gamma * explore[i]
         p[leader[0]] += 1.0 - gamma
         arm = sample_arm(p, uniforms[r])
-        track_round(t, losses[r], p, arm, cum_loss, sums, checkpoints, position, records)
+        track_round(t, losses[r], p, arm, tracker)
         importance_weighted_estimate(p, losses[r], arm, adjacency, loss_est)
         best = 0
         for i in range(k):
@@ -81,22 +114,42 @@ class ExplorationLeader:
         require_preset(self.name, self.presets, constants)
         graph.require_observability(Observability.WEAK, "follow the leader with exploration on D", exact=True)
         k = graph.n_arms
-        self.explore, members = uniform_on_dominating_set(graph)
-        self.c = self.EXPLORATION
-        self.estimates = np.zeros(k)
-        self.leader = np.zeros(1, dtype=np.int64)
-        self.p = np.zeros(k)
-        self._adjacency = np.ascontiguousarray(graph.adjacency)
-        self._loss_est = np.zeros(k)
+        explore, members = uniform_on_dominating_set(graph)
+        self.setup = Setup(self.EXPLORATION, explore, np.ascontiguousarray(graph.adjacency))
+        self.state = State(
+            estimates=np.zeros(k), p=np.zeros(k), leader=np.zeros(1, dtype=np.int64), loss_est=np.zeros(k)
+        )
         self._rng = rng
-        self.params = {"c": self.c, "d": len(members), "D": members, "constants": constants}
+        self.params = {"c": self.EXPLORATION, "d": len(members), "D": members, "constants": constants}
         # The premise of Theorem 5 is measured on the construction's environment 1 (lower_bound), not here.
         self.hypotheses = {}
+
+    @property
+    def p(self) -> np.ndarray:
+        """``(K,)`` the distribution of the last round played."""
+        return self.state.p
+
+    @property
+    def estimates(self) -> np.ndarray:
+        """``(K,)`` eq. (1)'s estimated total losses so far."""
+        return self.state.estimates
+
+    @property
+    def leader(self) -> np.ndarray:
+        """``(1,)`` the arm with the smallest estimate, played with probability ≥ 1 − γ_t next."""
+        return self.state.leader
+
+    @property
+    def c(self) -> float:
+        """c of γ_t = min{1, c/t}."""
+        return self.setup.c
+
+    @property
+    def explore(self) -> np.ndarray:
+        """``(K,)`` u_D."""
+        return self.setup.explore
 
     def play(self, losses: np.ndarray, t0: int, tracker: Tracker) -> None:
         """Play the rounds whose losses are ``losses (n, K)``, the first being round ``t0 + 1``."""
         uniforms = self._rng.random(losses.shape[0])
-        _play_chunk(
-            self.estimates, self.p, self.leader, self.c, self.explore, self._adjacency, losses, uniforms, t0,
-            self._loss_est, *tracker.arrays(),
-        )
+        _play_chunk(self.setup, self.state, losses, uniforms, t0, tracker)

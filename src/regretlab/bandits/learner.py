@@ -45,7 +45,7 @@ class BanditLearner(Protocol):
         Play rounds ``t0 + 1 … t0 + n`` whose losses are ``losses`` (shape ``(n, K)``, in [0, 1]; chunks of
         at most a few thousand rounds, ending at every checkpoint). In each round t: choose a distribution
         ``p`` (shape ``(K,)``, on the simplex), draw the played ``arm`` from it with ``rng``, then call
-        :func:`regretlab.bandits.tracking.track_round` ``(t, losses[r], p, arm, *tracker.arrays())`` —
+        :func:`regretlab.bandits.tracking.track_round` ``(t, losses[r], p, arm, tracker)`` —
         once per round, with the round's 1-based t — and only then update on the observed losses
         ``losses[r, i]`` for the i with ``graph.adjacency[arm, i]`` (reading any other loss breaks the
         feedback model). ``track_round`` records the curves at the checkpoints; the simulation stops with an

@@ -147,7 +147,7 @@ def expected_loss_curve(learner, losses_env: Theorem5Losses) -> np.ndarray:
     """Σ_{s≤t} ⟨p_s, ℓ_s⟩ for t = 1 … T of one run of ``learner`` on environment 1 (L*_t = 0 there, so this is
     the pseudo-regret at every round)."""
     horizon = losses_env.horizon
-    tracker = Tracker(losses_env.n_arms, np.arange(1, horizon + 1))
+    tracker = Tracker.start(losses_env.n_arms, np.arange(1, horizon + 1))
     for t0 in range(0, horizon, CALIBRATION_CHUNK):
         learner.play(losses_env.draw(None, t0, min(CALIBRATION_CHUNK, horizon - t0)), t0, tracker)
     return tracker.records[:, 0] + tracker.records[:, 2]

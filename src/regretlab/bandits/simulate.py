@@ -49,7 +49,7 @@ def simulate(
     if horizon < 1:
         raise ValueError(f"horizon must be a positive integer, got {horizon}")
     checkpoints = log_checkpoints(horizon) if checkpoints is None else np.asarray(checkpoints, dtype=np.int64)
-    tracker = Tracker(instance.graph.n_arms, checkpoints)
+    tracker = Tracker.start(instance.graph.n_arms, checkpoints)
     graph = instance.graph
     in_s = np.zeros(graph.n_arms, dtype=bool)
     in_s[graph.S] = True
@@ -122,7 +122,7 @@ def _require_recorded(learner, tracker: Tracker, t0: int, end: int) -> None:
         raise RuntimeError(
             f"learner {name} played rounds {t0 + 1}..{end} but the checkpoint t = {missing} was "
             f"{'not recorded' if recorded < expected else 'recorded too early'}: its play() must call "
-            "track_round(t, losses[r], p, arm, *tracker.arrays()) once per round, with the round's "
+            "track_round(t, losses[r], p, arm, tracker) once per round, with the round's "
             "1-based t (regretlab.bandits.learner.BanditLearner)"
         )
 

@@ -16,6 +16,7 @@ OMD (eq. (2)) ``p_{t+1} = argmin_{p ∈ Ω} ⟨p, ℓ̂_t⟩ + D_ψ(p, p_t)``, `
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -28,32 +29,46 @@ from regretlab.graphs.observability import Observability
 from regretlab.kernels import kernel
 
 
+class Setup(NamedTuple):
+    """The constants of a run of Theorem 2's algorithm.
+
+    Attributes:
+        eta: η of eq. (5).
+        c: the log-barrier weight c of eq. (5).
+        lower: ``(K,)`` the bounds 1/T of Ω.
+        adjacency: ``(K, K)`` bool, the feedback graph (``adjacency[i, j]``: playing i reveals ℓ_j).
+    """
+
+    eta: float
+    c: float
+    lower: np.ndarray
+    adjacency: np.ndarray
+
+
+class State(NamedTuple):
+    """The learner's state, updated in place by :func:`play_rounds`.
+
+    Attributes:
+        p: ``(K,)`` p_t.
+        loss_est: ``(K,)`` scratch for ℓ̂_t (eq. (1)).
+        work: the OMD step's scratch (:func:`~regretlab.bandits.omd.hybrid_workspace`).
+    """
+
+    p: np.ndarray
+    loss_est: np.ndarray
+    work: np.ndarray
+
+
 @kernel
-def play_rounds(
-    p,
-    eta,
-    c,
-    lower,
-    adjacency,
-    losses,
-    uniforms,
-    t0,
-    loss_est,
-    work,
-    cum_loss,
-    sums,
-    checkpoints,
-    position,
-    records,
-):
+def play_rounds(setup, state, losses, uniforms, t0, tracker):
     """Rounds ``t0+1 … t0+n`` of Theorem 2's algorithm: sample ``i_t ~ p_t``, account, estimate (eq. (1)),
-    OMD step with eq. (5) over Ω (eq. (2)); ``p`` is updated in place. Allocates nothing (``work`` is the
-    OMD step's scratch)."""
+    OMD step with eq. (5) over Ω (eq. (2)); ``state.p`` is updated in place. Allocates nothing."""
+    p = state.p
     for r in range(losses.shape[0]):
         arm = sample_arm(p, uniforms[r])
-        track_round(t0 + r + 1, losses[r], p, arm, cum_loss, sums, checkpoints, position, records)
-        importance_weighted_estimate(p, losses[r], arm, adjacency, loss_est)
-        hybrid_step(p, loss_est, eta, c, lower, p, np.nan, work)
+        track_round(t0 + r + 1, losses[r], p, arm, tracker)
+        importance_weighted_estimate(p, losses[r], arm, setup.adjacency, state.loss_est)
+        hybrid_step(p, state.loss_est, setup.eta, setup.c, setup.lower, p, np.nan, state.work)
 
 
 def clipped_simplex_bounds(n_arms: int, horizon: int) -> np.ndarray:
@@ -92,15 +107,15 @@ class Theorem2:
         graph.require_observability(Observability.STRONG, "The algorithm of Theorem 2")
         k = graph.n_arms
         alpha = graph.independence_number.value
-        self.lower = clipped_simplex_bounds(k, horizon)
-        self.c = float(64 * k if constants == "paper" else k)
-        self.eta = 1.0 / math.sqrt(alpha * horizon)
+        self.setup = Setup(
+            eta=1.0 / math.sqrt(alpha * horizon),
+            c=float(64 * k if constants == "paper" else k),
+            lower=clipped_simplex_bounds(k, horizon),
+            adjacency=np.ascontiguousarray(graph.adjacency),
+        )
         # p_1 = argmin_Ω ψ: ψ is symmetric and strictly convex, so its minimiser over the simplex is the
         # uniform distribution, which lies in Ω (1/K ≥ 1/T)
-        self.p = np.full(k, 1.0 / k)
-        self._adjacency = np.ascontiguousarray(graph.adjacency)
-        self._loss_est = np.zeros(k)
-        self._work = hybrid_workspace(k)
+        self.state = State(p=np.full(k, 1.0 / k), loss_est=np.zeros(k), work=hybrid_workspace(k))
         self._rng = rng
         self.params = {
             "eta": self.eta,
@@ -114,6 +129,26 @@ class Theorem2:
             "c_at_least_64K": self.c >= 64 * k,  # Lemma 1, condition (c)
         }
 
+    @property
+    def p(self) -> np.ndarray:
+        """``(K,)`` p_t, the distribution played next."""
+        return self.state.p
+
+    @property
+    def eta(self) -> float:
+        """η = 1/√(αT)."""
+        return self.setup.eta
+
+    @property
+    def c(self) -> float:
+        """The log-barrier weight c (64K with the paper's constants, K tuned)."""
+        return self.setup.c
+
+    @property
+    def lower(self) -> np.ndarray:
+        """``(K,)`` the bounds 1/T of Ω."""
+        return self.setup.lower
+
     def play(self, losses: np.ndarray, t0: int, tracker: Tracker) -> None:
         """Play the rounds whose losses are ``losses (n, K)``, the first being round ``t0 + 1``."""
         self.play_with_uniforms(losses, self._rng.random(losses.shape[0]), t0, tracker)
@@ -124,16 +159,4 @@ class Theorem2:
         For a learner that runs this algorithm as one of its stages (Algorithm 5) on its own stream of
         uniforms, so that a run does not depend on where the chunks of rounds are cut.
         """
-        play_rounds(
-            self.p,
-            self.eta,
-            self.c,
-            self.lower,
-            self._adjacency,
-            losses,
-            uniforms,
-            t0,
-            self._loss_est,
-            self._work,
-            *tracker.arrays(),
-        )
+        play_rounds(self.setup, self.state, losses, uniforms, t0, tracker)

@@ -17,6 +17,7 @@ is solved exactly by :func:`regretlab.bandits.omd.log_barrier_hybrid_step`.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -30,33 +31,50 @@ from regretlab.graphs.observability import Observability
 from regretlab.kernels import kernel
 
 
+class Setup(NamedTuple):
+    """The constants of a run of Theorem 3's algorithm.
+
+    Attributes:
+        eta: η of eq. (6).
+        c: the log-barrier weight c of eq. (6) on S̄.
+        in_s: ``(K,)`` bool, the arms with a self-loop (S).
+        lower: ``(K,)`` the bounds 1/T of Ω.
+        adjacency: ``(K, K)`` bool, the feedback graph (``adjacency[i, j]``: playing i reveals ℓ_j).
+    """
+
+    eta: float
+    c: float
+    in_s: np.ndarray
+    lower: np.ndarray
+    adjacency: np.ndarray
+
+
+class State(NamedTuple):
+    """The learner's state, updated in place by :func:`play_rounds`.
+
+    Attributes:
+        p: ``(K,)`` p_t.
+        loss_est: ``(K,)`` scratch for ℓ̂_t (eq. (1)).
+        work: the OMD step's scratch (:func:`~regretlab.bandits.omd.hybrid_workspace`).
+    """
+
+    p: np.ndarray
+    loss_est: np.ndarray
+    work: np.ndarray
+
+
 @kernel
-def play_rounds(
-    p,
-    eta,
-    c,
-    in_s,
-    lower,
-    adjacency,
-    losses,
-    uniforms,
-    t0,
-    loss_est,
-    work,
-    cum_loss,
-    sums,
-    checkpoints,
-    position,
-    records,
-):
+def play_rounds(setup, state, losses, uniforms, t0, tracker):
     """Rounds ``t0+1 … t0+n`` of Theorem 3's algorithm: sample ``i_t ~ p_t``, account, estimate (eq. (1)),
-    OMD step with eq. (6) over Ω (eq. (2)); ``p`` is updated in place. Allocates nothing (``work`` is the
-    OMD step's scratch)."""
+    OMD step with eq. (6) over Ω (eq. (2)); ``state.p`` is updated in place. Allocates nothing."""
+    p = state.p
     for r in range(losses.shape[0]):
         arm = sample_arm(p, uniforms[r])
-        track_round(t0 + r + 1, losses[r], p, arm, cum_loss, sums, checkpoints, position, records)
-        importance_weighted_estimate(p, losses[r], arm, adjacency, loss_est)
-        log_barrier_hybrid_step(p, loss_est, eta, c, in_s, lower, p, np.nan, work)
+        track_round(t0 + r + 1, losses[r], p, arm, tracker)
+        importance_weighted_estimate(p, losses[r], arm, setup.adjacency, state.loss_est)
+        log_barrier_hybrid_step(
+            p, state.loss_est, setup.eta, setup.c, setup.in_s, setup.lower, p, np.nan, state.work
+        )
 
 
 def first_iterate(eta: float, c: float, in_s: np.ndarray, lower: np.ndarray) -> np.ndarray:
@@ -104,15 +122,15 @@ class Theorem3:
         graph.require_observability(Observability.STRONG, "The algorithm of Theorem 3")
         k, s = graph.n_arms, graph.s
         scale = 64 if constants == "paper" else 1
-        self.lower = clipped_simplex_bounds(k, horizon)
-        self.c = float(scale * k)
+        lower = clipped_simplex_bounds(k, horizon)
+        c = float(scale * k)
         self.eta_cap = 1.0 / (scale * k)
-        self.eta = min(math.sqrt((s + 1) / L_star), self.eta_cap) if L_star > 0 else self.eta_cap
-        self._in_s = graph.self_loops.copy()
-        self.p = first_iterate(self.eta, self.c, self._in_s, self.lower)
-        self._adjacency = np.ascontiguousarray(graph.adjacency)
-        self._loss_est = np.zeros(k)
-        self._work = hybrid_workspace(k)
+        eta = min(math.sqrt((s + 1) / L_star), self.eta_cap) if L_star > 0 else self.eta_cap
+        in_s = graph.self_loops.copy()
+        self.setup = Setup(eta, c, in_s, lower, np.ascontiguousarray(graph.adjacency))
+        self.state = State(
+            p=first_iterate(eta, c, in_s, lower), loss_est=np.zeros(k), work=hybrid_workspace(k)
+        )
         self._rng = rng
         self.params = {
             "eta": self.eta,
@@ -129,20 +147,27 @@ class Theorem3:
             "eta_at_most_1_over_64K": self.eta <= 1.0 / (64 * k),  # Theorem 3
         }
 
+    @property
+    def p(self) -> np.ndarray:
+        """``(K,)`` p_t, the distribution played next."""
+        return self.state.p
+
+    @property
+    def eta(self) -> float:
+        """η = min{√((s+1)/L*), the cap}."""
+        return self.setup.eta
+
+    @property
+    def c(self) -> float:
+        """The log-barrier weight c on S̄ (64K with the paper's constants, K tuned)."""
+        return self.setup.c
+
+    @property
+    def lower(self) -> np.ndarray:
+        """``(K,)`` the bounds 1/T of Ω."""
+        return self.setup.lower
+
     def play(self, losses: np.ndarray, t0: int, tracker: Tracker) -> None:
         """Play the rounds whose losses are ``losses (n, K)``, the first being round ``t0 + 1``."""
         uniforms = self._rng.random(losses.shape[0])
-        play_rounds(
-            self.p,
-            self.eta,
-            self.c,
-            self._in_s,
-            self.lower,
-            self._adjacency,
-            losses,
-            uniforms,
-            t0,
-            self._loss_est,
-            self._work,
-            *tracker.arrays(),
-        )
+        play_rounds(self.setup, self.state, losses, uniforms, t0, tracker)

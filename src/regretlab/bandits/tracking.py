@@ -7,6 +7,8 @@ the best arm in hindsight of the losses so far). Memory is O(K + number of check
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from regretlab.kernels import kernel
@@ -30,19 +32,35 @@ def per_arm_record(cum_loss: np.ndarray, expected_loss: float, in_s: np.ndarray,
     return expected_loss - best_s, expected_loss - best_s_bar, best_s, best_s_bar, l_d
 
 
-class Tracker:
-    """The state arrays that :func:`track_round` updates in place (plain arrays, so numba can use them)."""
+class Tracker(NamedTuple):
+    """A run's bookkeeping: the arrays :func:`track_round` updates in place, handed to every kernel as one
+    argument. :meth:`start` makes an empty one.
 
-    def __init__(self, n_arms: int, checkpoints: np.ndarray) -> None:
-        self.cum_loss = np.zeros(n_arms)  # L_{t,i}
-        self.sums = np.zeros(2)  # [Σ ⟨p_s, ℓ_s⟩, Σ ℓ_{s, i_s}]
-        self.checkpoints = np.ascontiguousarray(checkpoints, dtype=np.int64)
-        self.position = np.zeros(1, dtype=np.int64)  # index of the next checkpoint to fill
-        self.records = np.full((self.checkpoints.size, len(RECORD_COLUMNS)), np.nan)
+    Attributes:
+        cum_loss: ``(K,)`` L_{t,i}, each arm's total loss so far.
+        sums: ``(2,)`` Σ_{s≤t} ⟨p_s, ℓ_s⟩ and Σ_{s≤t} ℓ_{s,i_s}.
+        checkpoints: ``(n,)`` int64, the rounds to record, increasing.
+        position: ``(1,)`` int64, the index of the next checkpoint to fill.
+        records: ``(n, len(RECORD_COLUMNS))`` the :data:`RECORD_COLUMNS` at each checkpoint (NaN until then).
+    """
 
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        """The arrays in the argument order of :func:`track_round`."""
-        return self.cum_loss, self.sums, self.checkpoints, self.position, self.records
+    cum_loss: np.ndarray
+    sums: np.ndarray
+    checkpoints: np.ndarray
+    position: np.ndarray
+    records: np.ndarray
+
+    @classmethod
+    def start(cls, n_arms: int, checkpoints: np.ndarray) -> Tracker:
+        """Nothing played yet, ``checkpoints`` to record."""
+        checkpoints = np.ascontiguousarray(checkpoints, dtype=np.int64)
+        return cls(
+            cum_loss=np.zeros(n_arms),
+            sums=np.zeros(2),
+            checkpoints=checkpoints,
+            position=np.zeros(1, dtype=np.int64),
+            records=np.full((checkpoints.size, len(RECORD_COLUMNS)), np.nan),
+        )
 
     @property
     def complete(self) -> bool:
@@ -63,8 +81,10 @@ def sample_arm(p: np.ndarray, u: float) -> int:
 
 
 @kernel
-def track_round(t, loss, p, arm, cum_loss, sums, checkpoints, position, records):
-    """Account round ``t`` (1-based): losses ``loss (K,)``, distribution ``p (K,)``, played ``arm``."""
+def track_round(t, loss, p, arm, tracker):
+    """Account round ``t`` (1-based) in ``tracker`` (:class:`Tracker`): losses ``loss (K,)``, distribution
+    ``p (K,)``, played ``arm``."""
+    cum_loss, sums, checkpoints, position, records = tracker
     expected = 0.0
     for i in range(loss.shape[0]):
         expected += p[i] * loss[i]

@@ -1,0 +1,205 @@
+"""Items of the evidence table: a claim's points (explicit bounds, one per aggregate row) and curves (rates,
+one per exponent fit), each testable or blocked, with its outcome and its power (the package's docstring says
+when an item is testable)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from regretlab.analysis.evidence.points import mechanism_point
+from regretlab.analysis.exponents import REJECTED, accepted_band
+from regretlab.claims import Claim
+from regretlab.theory import BOUNDS
+
+#: Why an item is not testable, in the order it is checked, with the words the table uses.
+BLOCKS = {
+    "identical": "identical runs",
+    "hypotheses": "hypotheses fail",
+    "vacuous": "vacuous",
+    "implied": "implied",
+    "rate only": "rate only",
+    "no slope": "no slope",
+    "pre-asymptotic": "rate pre-asymptotic",
+    "mechanism not recorded": "mechanism not recorded",
+    "mechanism": "mechanism not exercised",
+    "mechanism impossible": "mechanism impossible by the learner's ceiling",
+    "learner undefined": "learner undefined at T",
+    "preset": "speaks only at constants the theorem does not cover",
+    "no null": "no null value (the metric is the learner's own state)",
+    "powerless": "uniform play passes too",
+}
+#: The strength of a tested item, strongest first: the check separates the learner from the reference
+#: learner of its Table 1 column as well as from uniform play; from uniform play; from the alternative a lower
+#: bound names; a construction check (true for every policy sequence: it catches bugs, not learners).
+POWERS = ("reference", "uniform", "alternative", "construction")
+
+
+def mechanism_state(claim: Claim, metric: str, point: dict) -> tuple[str, float]:
+    """``("", value)`` when the mechanism is exercised or not needed, else its block and the value."""
+    mechanism = claim.mechanism
+    if mechanism is None or not mechanism.concerns(metric):
+        return "", math.nan
+    value = mechanism.measure(point)
+    state = mechanism.exercised(value)
+    if state is None:
+        return "mechanism not recorded", value
+    return ("" if state else "mechanism"), value
+
+
+@dataclass
+class Item:
+    """One point (explicit bound) or curve (rate) of a claim: ``block`` "" when testable."""
+
+    regime: str
+    block: str
+    row: dict
+    mechanism_value: float = math.nan
+    outcome: str = ""
+    power: str = ""  # one of POWERS when testable
+
+
+def _covered(claim: Claim, block: str, constants: str) -> str:
+    """An item's block once the claim's presets are applied: an item that passes every check but was run
+    with constants the theorem does not cover (:attr:`Claim.presets`) is shown, not counted (``preset``)."""
+    return "preset" if not block and constants not in claim.presets else block
+
+
+def point_items(claim: Claim, rows: pd.DataFrame, instances: dict) -> list[Item]:
+    items = []
+    for row in rows.to_dict("records"):
+        instance = instances[(row["regime"], row["instance"])]
+        mech, value = mechanism_state(claim, row["metric"], mechanism_point(row, instance))
+        if row.get("identical_to"):
+            block = "identical"
+        elif not row["hypotheses_hold"]:
+            block = "hypotheses"
+        elif row["verdict"] in ("vacuous", "implied"):
+            block = row["verdict"]
+        else:
+            block = mech
+        power = ""
+        if not block:
+            block, power = point_power(claim, row)
+        block = _covered(claim, block, row["constants"])
+        outcome = row["verdict"] if block in ("", "preset") else ""
+        items.append(
+            Item(row["regime"], block, row, value, outcome, power if block in ("", "preset") else "")
+        )
+    return items
+
+
+def _finite(value) -> bool:
+    return isinstance(value, (int, float)) and math.isfinite(value)
+
+
+def point_power(claim: Claim, row: dict) -> tuple[str, str]:
+    """``(block, power)`` of an explicit bound's point that passes every other check: a construction check's
+    power is ``construction``; a lower bound's, the claim's ``alternative`` (uniform play passes every lower
+    bound on regret); an upper bound has power only below uniform play's value at the point
+    (``null_uniform``), and against the reference learner too when below its measured value
+    (``null_reference``)."""
+    if claim.construction is not None:
+        return "", "construction"
+    if row["direction"] == "lower":
+        return ("", "alternative") if claim.alternative else ("no null", "")
+    null, bound = row.get("null_uniform"), row["bound_value"]
+    if not _finite(null):
+        return "no null", ""
+    if bound >= null:
+        return "powerless", ""
+    reference = row.get("null_reference")
+    return "", "reference" if _finite(reference) and bound < reference else "uniform"
+
+
+def curve_rows(fit: dict, summary: pd.DataFrame) -> pd.DataFrame:
+    """The aggregate rows of one exponent fit's curve."""
+    rows = summary[
+        (summary["regime"] == fit["regime"])
+        & (summary["algorithm"] == fit["algorithm"])
+        & (summary["constants"] == fit["constants"])
+        & (summary["bound_name"] == fit["bound_name"])
+    ]
+    return rows if fit["instance"] == "all" else rows[rows["instance"] == fit["instance"]]
+
+
+def slope_outcome(fit: dict, sense: str) -> str:
+    """A fitted slope against the band its rate accepts (:func:`accepted_band`): ``consistent`` where the
+    slope's interval reaches the band, :data:`REJECTED` where it lies wholly beyond it (steeper than an upper
+    or tight rate, shallower than a lower or tight one)."""
+    band = accepted_band(fit["theory_exponent"], fit["bound_slope"], sense)
+    low, high = fit["ci_low"], fit["ci_high"]
+    word = "consistent" if band.meets(low, high) else REJECTED
+    return f"{word}: {fit['exponent']:.2f} [{low:.2f}, {high:.2f}] vs {band.against}, accepts {band.text()}"
+
+
+def _reference_fit(fit: dict, fits: pd.DataFrame) -> dict | None:
+    """The fit of the curve's reference learner (``BoundSpec.reference``) on the same metric and instance
+    (or horizon set, for a curve across instances) of the same regime, or None."""
+    reference = BOUNDS[fit["bound_name"]].reference
+    if not reference or fits.empty:
+        return None
+    same = fits[
+        (fits["regime"] == fit["regime"])
+        & (fits["algorithm"] == reference)
+        & (fits["metric"] == fit["metric"])
+        & (fits["instance"] == fit["instance"])
+    ]
+    same = same[np.isfinite(same["ci_low"].to_numpy(dtype=float))]
+    return same.iloc[0].to_dict() if len(same) else None
+
+
+def curve_power(claim: Claim, fit: dict, fits: pd.DataFrame) -> tuple[str, str]:
+    """``(block, power)`` of a rate curve that passes every other check: power against uniform play where its
+    slope over the same points (``null_slope``) is outside the band the check accepts, against the reference
+    learner as well where that learner's whole slope interval is; a lower rate with an ``alternative``,
+    against it."""
+    if claim.rate_sense == "lower" and claim.alternative:
+        return "", "alternative"
+    band = accepted_band(fit["theory_exponent"], fit["bound_slope"], claim.rate_sense)
+    null = fit.get("null_slope")
+    if not _finite(null):
+        return "no null", ""
+    if band.contains(null):
+        return "powerless", ""
+    reference = _reference_fit(fit, fits)
+    beyond = reference is not None and not band.meets(reference["ci_low"], reference["ci_high"])
+    return "", "reference" if beyond else "uniform"
+
+
+def curve_items(
+    claim: Claim, fits: pd.DataFrame, summary: pd.DataFrame, instances: dict, every_fit: pd.DataFrame
+) -> list[Item]:
+    items = []
+    for fit in fits.to_dict("records"):
+        rows = curve_rows(fit, summary)
+        states = [
+            mechanism_state(
+                claim, row["metric"], mechanism_point(row, instances[(row["regime"], row["instance"])])
+            )
+            for row in rows.to_dict("records")
+        ]
+        values = [value for _, value in states]
+        mech = next((state for state, _ in states if state), "")
+        if isinstance(fit.get("identical_to"), str) and fit["identical_to"]:
+            block = "identical"
+        elif not fit["hypotheses_hold"]:
+            block = "hypotheses"
+        elif not (np.isfinite(fit["exponent"]) and np.isfinite(fit["ci_low"])):
+            block = "no slope"
+        elif fit["bound_regime"] != "asymptotic":
+            block = "pre-asymptotic"
+        else:
+            block = mech
+        power = ""
+        if not block:
+            block, power = curve_power(claim, fit, every_fit)
+        block = _covered(claim, block, fit["constants"])
+        value = float(np.nanmin(values)) if not np.isnan(values).all() else math.nan
+        shown = block in ("", "preset")
+        outcome = slope_outcome(fit, claim.rate_sense) if shown else ""
+        items.append(Item(fit["regime"], block, fit, value, outcome, power if shown else ""))
+    return items

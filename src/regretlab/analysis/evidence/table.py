@@ -1,0 +1,212 @@
+"""The evidence table's rows: one per claim, from its items (:mod:`regretlab.analysis.evidence.items`) and
+the searches (:mod:`regretlab.analysis.evidence.search`); the CSV and Markdown files written from it."""
+
+from __future__ import annotations
+
+import math
+import os
+
+import pandas as pd
+
+from regretlab.analysis.evidence.items import BLOCKS, POWERS, Item, curve_items, point_items
+from regretlab.analysis.evidence.markdown import markdown
+from regretlab.analysis.evidence.search import Found, explicit_search, rate_search
+from regretlab.analysis.exponents import REJECTED
+from regretlab.claims import CLAIMS, UNCHECKED, UNCHECKED_CLAIMS, Claim
+from regretlab.cost import run_seconds
+from regretlab.io import write_text
+
+#: The columns of ``figures/evidence.csv``, in order (docs/evidence.md explains each).
+CSV_COLUMNS = [
+    "claim", "paper", "role", "name", "text", "source", "check", "bounds", "regimes", "points",
+    "testable_items", "tested", "power", "outcome", "why", "mechanism", "mechanism_values", "identical",
+    "T_informative", "T_informative_curve", "T_informative_note", "cpu_hours_run", "cpu_hours_seeds", "seeds",
+    "T_power", "T_power_curve", "T_power_note", "cpu_hours_power_run", "cpu_hours_power_seeds",
+]  # fmt: skip
+
+
+
+def _count_blocks(items: list[Item]) -> str:
+    counts = pd.Series([item.block for item in items if item.block]).value_counts()
+    order = [block for block in BLOCKS if block in counts.index]
+    return " · ".join(f"{BLOCKS[block]} {counts[block]}" for block in order)
+
+
+def _outcome(items: list[Item]) -> str:
+    """The outcome of the testable items; where there are none but items that pass every check at constants
+    the theorem does not cover, theirs, marked as not counted."""
+    counted = [item for item in items if not item.block]
+    if counted:
+        return _describe(counted)
+    shown = [item for item in items if item.block == "preset"]
+    if not shown:
+        return ""
+    presets = ", ".join(sorted({item.row["constants"] for item in shown}))
+    return f"not counted ({presets} constants, not the theorem's): {_describe(shown)}"
+
+
+def _describe(items: list[Item]) -> str:
+    """Verdict counts of the points and slopes of the curves among ``items``."""
+    points = [item for item in items if "verdict" in item.row]
+    curves = [item for item in items if "verdict" not in item.row]
+    parts = []
+    if points:
+        violated = sum(item.outcome == "violated" for item in points)
+        # A probability's binomial test that neither certifies nor refutes it (Lemma 5 at a few seeds).
+        inconclusive = sum(item.outcome == "inconclusive" for item in points)
+        word = "violated" if violated else "holds"
+        count = violated or len(points) - inconclusive
+        parts.append(f"{word} at {count}/{len(points)} pts")
+        if inconclusive:
+            parts[-1] += f", inconclusive at {inconclusive}/{len(points)}"
+    if curves:
+        by_word: dict[str, list[str]] = {}
+        for item in curves:
+            word, slope = item.outcome.split(": ", 1)
+            by_word.setdefault(word, []).append(slope)
+        for word, slopes in sorted(by_word.items(), key=lambda pair: pair[0] != REJECTED):
+            more = f" (+{len(slopes) - 3})" if len(slopes) > 3 else ""
+            parts.append(f"{word}: {'; '.join(slopes[:3])}{more}")
+    return "; ".join(parts)
+
+
+def _mechanism_values(items: list[Item]) -> str:
+    values = [item.mechanism_value for item in items if not math.isnan(item.mechanism_value)]
+    if not values:
+        return ""
+    low, high = min(values), max(values)
+    return f"{low:.3g}" if math.isclose(low, high) else f"{low:.3g}–{high:.3g}"
+
+
+def _regimes_cell(items: list[Item]) -> str:
+    counts = pd.Series([item.regime for item in items]).value_counts(sort=False)
+    return ", ".join(f"{regime} ({n})" for regime, n in sorted(counts.items()))
+
+
+
+def _cost(config: dict, row: dict, T: int) -> tuple[float, float, int]:
+    """CPU-hours of one run and of the curve's seeds at ``T`` (the seeds of the row's point)."""
+    regime = config["regimes"][row["regime"]]
+    seeds = int(row.get("n_seeds", 1))
+    one = run_seconds(row["regime"], regime, row["instance"], row["algorithm"], T, 1) / 3600
+    every = run_seconds(row["regime"], regime, row["instance"], row["algorithm"], T, seeds) / 3600
+    return one, every, seeds
+
+
+def _strongest(items: list[Item]) -> str:
+    """The strongest power among the testable items (:data:`POWERS`), or ""."""
+    powers = {item.power for item in items if not item.block}
+    return next((power for power in POWERS if power in powers), "")
+
+
+def _found_columns(found: Found | None, config: dict, prefix: str, suffix: str) -> dict:
+    """The ``T_<prefix>`` columns (horizon, curve, note) and the CPU-hours of a run there of a search."""
+    columns = {
+        f"T_{prefix}": math.nan,
+        f"T_{prefix}_curve": "",
+        f"T_{prefix}_note": "",
+        f"cpu_hours{suffix}_run": math.nan,
+        f"cpu_hours{suffix}_seeds": math.nan,
+    }
+    if found is None:
+        return columns
+    row = found.row
+    notes = [found.search.note]
+    if found.mechanism:
+        notes.append(f"{BLOCKS[found.mechanism]} where measured (not extrapolated)")
+    columns[f"T_{prefix}_note"] = "; ".join(note for note in notes if note)
+    columns[f"T_{prefix}_curve"] = "/".join(
+        str(row[key]) for key in ("regime", "instance", "algorithm", "constants", "bound_name")
+    )
+    if found.search.T is not None:
+        one, every, seeds = _cost(config, row, found.search.T)
+        columns.update({f"T_{prefix}": float(found.search.T), f"cpu_hours{suffix}_run": one,
+                        f"cpu_hours{suffix}_seeds": every})  # fmt: skip
+        if prefix == "informative":
+            columns["seeds"] = seeds
+    return columns
+
+
+def claim_row(
+    claim: Claim, summary: pd.DataFrame, exponents: pd.DataFrame, instances: dict, config: dict
+) -> dict:
+    """One row of the evidence table (module docstring)."""
+    rows = summary[summary["bound_name"].isin(claim.bounds)]
+    fits = exponents[exponents["bound_name"].isin(claim.bounds) & ~exponents["bound_explicit"].astype(bool)]
+    if claim.regimes is not None:
+        rows, fits = rows[rows["regime"].isin(claim.regimes)], fits[fits["regime"].isin(claim.regimes)]
+    explicit = rows[rows["bound_explicit"].astype(bool) & (rows["direction"] != "reference")]
+    items = point_items(claim, explicit, instances) + curve_items(
+        claim, fits, summary, instances, exponents
+    )
+    tested = any(not item.block for item in items)
+    power = _strongest(items)
+    twins = rows.drop_duplicates(["regime", "algorithm", "constants"])
+    twins = twins[twins["identical_to"].fillna("") != ""] if "identical_to" in twins else twins.iloc[:0]
+    if not explicit.empty:  # the explicit bounds say where the claim speaks; rates only for rate claims
+        found = explicit_search(claim, explicit, instances)
+        found_power = None if power else explicit_search(claim, explicit, instances, power=True)
+    else:
+        found = rate_search(claim, fits, summary, instances)
+        found_power = None if power else rate_search(claim, fits, summary, instances, power=True)
+    outcome = _outcome(items)
+    if claim.construction is not None and tested:
+        caught = claim.construction.describe(
+            [claim.construction.factor(item.row) for item in items if not item.block]
+        )
+        outcome = f"{outcome}; would catch {caught}" if caught else outcome
+    result = {
+        "claim": claim.key,
+        "paper": claim.paper,
+        "role": claim.role,
+        "name": claim.name,
+        "text": claim.text,
+        "source": claim.source,
+        "check": claim.kind,
+        "bounds": ", ".join(claim.bounds),
+        "regimes": _regimes_cell(items),
+        "points": len(items),
+        "testable_items": sum(not item.block for item in items),
+        "tested": tested,
+        "power": power,
+        "outcome": outcome,
+        "why": claim.reason if claim.kind in UNCHECKED else ("" if tested else _count_blocks(items)),
+        "mechanism": claim.mechanism.description if claim.mechanism else "",
+        "mechanism_values": _mechanism_values(items),
+        "identical": "; ".join(
+            f"{r['regime']}: {r['algorithm']}/{r['constants']} = {r['identical_to']}"
+            for r in twins.to_dict("records")
+        ),
+        "seeds": 0,
+        **_found_columns(found, config, "informative", ""),
+        **_found_columns(found_power, config, "power", "_power"),
+    }
+    return result
+
+
+def evidence_table(
+    summaries: list[pd.DataFrame], exponents: list[pd.DataFrame], instances: dict, config: dict
+) -> pd.DataFrame:
+    """The evidence table (module docstring), one row per claim the config draws (a claim none of whose
+    bounds any regime draws has no row): ``instances`` maps ``(regime, instance)`` to its instance file's
+    contents, ``config`` is the validated config (for the cost model)."""
+    summary = pd.concat(summaries, ignore_index=True)
+    fits = pd.concat(exponents, ignore_index=True)
+    rows = [claim_row(claim, summary, fits, instances, config) for claim in CLAIMS + UNCHECKED_CLAIMS]
+    kept = [row for row in rows if row["points"] or row["check"] in UNCHECKED]
+    return pd.DataFrame(kept, columns=CSV_COLUMNS)
+
+
+def write_evidence_table(
+    summaries: list[pd.DataFrame],
+    exponents: list[pd.DataFrame],
+    instances: dict,
+    config: dict,
+    csv_path: str | os.PathLike,
+    md_path: str | os.PathLike,
+) -> pd.DataFrame:
+    """Write ``figures/evidence.csv`` and ``figures/evidence.md`` atomically; return the table."""
+    table = evidence_table(summaries, exponents, instances, config)
+    write_text(csv_path, table.to_csv(index=False, float_format="%.6g"))
+    write_text(md_path, markdown(table))
+    return table
