@@ -210,6 +210,8 @@ def python_episode_loop(spec: tuple, n_episodes: int, seed: int) -> float:
     sums, violation, cum_loss = np.zeros(8), np.zeros(m), np.zeros(pairs)
     level_loss, level_played, level_ell = np.zeros((n_levels, *pairs)), np.zeros(n_levels), np.zeros(n_levels)
     q, q_pairs = np.zeros_like(P), np.zeros(pairs)
+    setup = evaluator.EvaluatorSetup(P, starts, per_ell, float(L * root))
+    running = evaluator.RunningSums(sums, violation, cum_loss, level_loss, level_played, level_ell)
     lam_max, covered, dual_regret = 0.0, 0, 0.0
     start = time.perf_counter()
     r_all, G_all = environment.draw(env_rng, 0, n_episodes)
@@ -224,10 +226,7 @@ def python_episode_loop(spec: tuple, n_episodes: int, seed: int) -> float:
         if learner.primal.epochs != epoch:
             confidence = learner.primal.confidence
             covered += evaluator.contains(P, confidence.P_bar, confidence.epsilon)
-        evaluator.track_episode(
-            t, r_all[t - 1], G_all[t - 1], loss, q, q_pairs, q_hat, P, starts, sums, violation, cum_loss,
-            level_loss, level_played, level_ell, per_ell, L * root,
-        )  # fmt: skip
+        evaluator.track_episode(t, r_all[t - 1], G_all[t - 1], loss, q, q_pairs, q_hat, setup, running)
     return (time.perf_counter() - start) / n_episodes
 
 

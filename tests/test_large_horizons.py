@@ -128,11 +128,13 @@ def test_the_dyadic_intervals_close_at_two_to_the_31_and_beyond():
         q = np.zeros((S, A, S))
         level_played = np.ones(n_levels)
         sums = np.zeros(9)
+        setup = cmdp_evaluator.EvaluatorSetup(P, starts, np.ones(n_levels), 1.0)
+        running = cmdp_evaluator.RunningSums(
+            sums, np.zeros(1), np.zeros((S, A)), np.zeros((n_levels, S, A)), level_played, np.zeros(n_levels)
+        )
         cmdp_evaluator.track_episode(
-            t, np.zeros((S, A)), np.zeros((1, S, A)), np.ones((S, A)), q, np.zeros((S, A)), q, P, starts,
-            sums, np.zeros(1), np.zeros((S, A)), np.zeros((n_levels, S, A)), level_played,
-            np.zeros(n_levels), np.ones(n_levels), 1.0,
-        )  # fmt: skip
+            t, np.zeros((S, A)), np.zeros((1, S, A)), np.ones((S, A)), q, np.zeros((S, A)), q, setup, running
+        )
         assert (level_played[:closing] == 0).all() and (level_played[closing:] == 1).all(), (t, level_played)
 
 

@@ -11,6 +11,7 @@ dynamic programming (:func:`best_response_values`); the check that a confidence 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -148,73 +149,95 @@ def contains(P: np.ndarray, P_bar: np.ndarray, epsilon: np.ndarray) -> bool:
     return coverage_check(P, P_bar, epsilon)[0]
 
 
-#: Slots of the ``sums`` array of :func:`track_episode`.
+#: Slots of :attr:`RunningSums.sums`.
 (_REWARD, _PLAYED, _Q_ERROR, _ELL_BAR, _INTERVAL_MAX, _INTERVAL_BOUND, _RATIO_MAX, _DUAL_REGRET, _CLIPPED) = (
     range(9)
 )
 
 
+class EvaluatorSetup(NamedTuple):
+    """The evaluator's constants: the true transitions, which the learner never sees, and Theorem 3's bound.
+
+    Attributes:
+        P: ``(|X|, |A|, |X|)`` the true transition function.
+        starts: ``(L + 2,)`` int64, :func:`layer_starts` of the layered state space.
+        per_ell_interval: ``(number of levels,)`` Theorem 3's right-hand side (line 305) on a dyadic interval
+            of level ``s`` (``2^s`` episodes) per unit of ``ℓ̄_{t1,t2}``: ``E^q_δ + (|X||A|/2) 2^s / (C√T)``.
+        regret_offset: ``L C √T``, the factor of ``ℓ̄_{t2}`` in that bound.
+    """
+
+    P: np.ndarray
+    starts: np.ndarray
+    per_ell_interval: np.ndarray
+    regret_offset: float
+
+
+class RunningSums(NamedTuple):
+    """The running sums over the episodes so far, updated in place by :func:`episode_sums` (the record's
+    columns are read from them, :mod:`regretlab.cmdp.simulate`).
+
+    Attributes:
+        sums: ``(9,)`` reward ``Σ r_τ^T q_τ``, played loss ``Σ ℓ_τ^T q_τ``, ``Σ ||q_τ - q̂_τ||_1`` (triples,
+            Lemma 2), ``ℓ̄_t``, the largest dyadic-interval regret, its bound, the largest ratio of the two,
+            ``R^D_t(0)`` and the clipped dual steps (slots ``_REWARD`` ... ``_CLIPPED``; the last two are
+            written by the episode loop).
+        violation: ``(m,)`` ``Σ G_τ^T q_τ`` (Definition 3, eq. (8)).
+        cum_loss: ``(|X|, |A|)`` ``Σ ℓ_τ``.
+        level_loss: ``(number of levels, |X|, |A|)`` ``Σ ℓ_τ`` over the open dyadic interval of each level.
+        level_played: ``(number of levels,)`` ``Σ ℓ_τ^T q_τ`` over it.
+        level_ell: ``(number of levels,)`` ``ℓ̄_{t1,t}`` over it.
+    """
+
+    sums: np.ndarray
+    violation: np.ndarray
+    cum_loss: np.ndarray
+    level_loss: np.ndarray
+    level_played: np.ndarray
+    level_ell: np.ndarray
+
+
+class EvaluatorScratch(NamedTuple):
+    """Per-episode buffers of the evaluator (nothing is allocated per episode).
+
+    Attributes:
+        q: ``(|X|, |A|, |X|)`` the true occupancy ``q^{P,π_t}`` of the played policy (triples, eq. (1)).
+        q_pairs: ``(|X|, |A|)`` its pair view (eq. (2)).
+        occupancy: ``(|X|,)`` the state occupancies ``q(x)`` (:func:`occupancy_into`'s ``state``).
+        values: ``(|X|,)`` the best responses' value function (its terminal entry must be 0).
+        regrets: ``(number of levels,)`` the regrets of the dyadic intervals that end.
+    """
+
+    q: np.ndarray
+    q_pairs: np.ndarray
+    occupancy: np.ndarray
+    values: np.ndarray
+    regrets: np.ndarray
+
+
 @njit(cache=True)
-def track_episode(
-    t,
-    r,
-    G,
-    loss,
-    q,
-    q_pairs,
-    q_hat,
-    P,
-    starts,
-    sums,
-    violation,
-    cum_loss,
-    level_loss,
-    level_played,
-    level_ell,
-    per_ell_interval,
-    regret_offset,
-):
-    """Account episode ``t`` (1-based) in the running sums, in place.
+def track_episode(t, r, G, loss, q, q_pairs, q_hat, setup, running):
+    """Account episode ``t`` (1-based) in the running sums ``running`` (:class:`RunningSums`), in place.
 
     ``r`` ``(|X|, |A|)``, ``G`` ``(m, |X|, |A|)``, the loss ``ℓ_t`` fed to the primal, the true occupancy
-    ``q`` (triples) and ``q_pairs``, and ``q̂_t`` (triples). ``sums`` holds reward, played loss,
-    ``Σ ||q - q̂||_1``, ``ℓ̄_t`` and the dyadic-interval maxima (slots ``_REWARD`` ...); ``violation`` ``(m,)``
-    and ``cum_loss`` the running ``Σ G_τ^T q_τ`` and ``Σ ℓ_τ``. ``level_*`` accumulate the open dyadic
-    interval of each level ``s``; the levels with ``2^s | t`` end here, get their regret (against the
-    dynamic-programming best response) and Theorem 3's bound
-    ``level_ell · per_ell_interval + ℓ̄_t · regret_offset``, and restart. (:func:`episode_sums` with buffers
-    of its own.)
+    ``q`` (triples) and ``q_pairs``, and ``q̂_t`` (triples); ``setup`` is the :class:`EvaluatorSetup`. The
+    dyadic levels ``s`` with ``2^s | t`` end here, get their regret (against the dynamic-programming best
+    response) and Theorem 3's bound ``level_ell · per_ell_interval + ℓ̄_t · regret_offset`` (line 305), and
+    restart. (:func:`episode_sums` with buffers of its own.)
     """
-    episode_sums(
-        t, r, G, loss, q, q_pairs, q_hat, P, starts, sums, violation, cum_loss, level_loss, level_played,
-        level_ell, per_ell_interval, regret_offset, np.zeros(P.shape[0]), np.empty(level_played.shape[0]),
-    )  # fmt: skip
+    n_states, n_levels = setup.P.shape[0], running.level_played.shape[0]
+    scratch = EvaluatorScratch(q, q_pairs, np.empty(n_states), np.zeros(n_states), np.empty(n_levels))
+    episode_sums(t, r, G, loss, q_hat, setup, running, scratch)
 
 
 @kernel
-def episode_sums(
-    t,
-    r,
-    G,
-    loss,
-    q,
-    q_pairs,
-    q_hat,
-    P,
-    starts,
-    sums,
-    violation,
-    cum_loss,
-    level_loss,
-    level_played,
-    level_ell,
-    per_ell_interval,
-    regret_offset,
-    values,
-    regrets,
-):
-    """:func:`track_episode` with the caller's buffers: ``values`` ``(|X|,)`` for the best responses (zero
-    in the terminal entry) and ``regrets`` ``(number of levels,)``. Allocates nothing."""
+def episode_sums(t, r, G, loss, q_hat, setup, running, scratch):
+    """:func:`track_episode` with the true occupancy in ``scratch.q`` and ``scratch.q_pairs`` and the
+    caller's buffers ``scratch`` (:class:`EvaluatorScratch`). Allocates nothing."""
+    P, starts = setup.P, setup.starts
+    per_ell_interval, regret_offset = setup.per_ell_interval, setup.regret_offset
+    sums, violation, cum_loss = running.sums, running.violation, running.cum_loss
+    level_loss, level_played, level_ell = running.level_loss, running.level_played, running.level_ell
+    q, q_pairs, values, regrets = scratch.q, scratch.q_pairs, scratch.values, scratch.regrets
     error = 0.0
     for i in range(q.size):
         error += abs(q.flat[i] - q_hat.flat[i])

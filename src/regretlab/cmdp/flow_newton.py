@@ -3,9 +3,9 @@
 
 ``θ(ν) = min_{q ∈ K} ½||q - y||² + ν^T (F q - b)`` is evaluated pair by pair (:func:`_evaluate`, with the
 pair projections of :mod:`regretlab.cmdp.pair_projection`) and maximised by :func:`newton`, a Newton
-iteration on ``F J F^T Δ = F q(ν) - b`` safeguarded by a growing ridge. The pieces of every pair's ``Π_K``
-(:class:`Pieces`) and the work arrays (:class:`NewtonScratch`) are allocated once per projector; nothing is
-allocated per call.
+iteration on ``F J F^T Δ = F q(ν) - b`` safeguarded by a growing ridge. The set (:class:`PolytopeArrays`),
+the pieces of every pair's ``Π_K`` (:class:`Pieces`) and the work arrays (:class:`NewtonScratch`) are
+allocated once per projector; nothing is allocated per call.
 """
 
 from __future__ import annotations
@@ -26,6 +26,30 @@ from regretlab.kernels import kernel
 
 #: Status of a certified :func:`newton` solve.
 SUCCESS = 0
+
+
+class PolytopeArrays(NamedTuple):
+    """``Δ(𝒫_i)`` as the Newton solver sees it: the flow rows ``F q = b`` and the pairs' cones ``K_{x,a}``
+    (:mod:`regretlab.cmdp.projection`'s docstring). ``n`` is the number of support triples (in
+    ``(x, a, x')`` order), ``f`` of flow rows (``x_0`` then the interior states). A new epoch rewrites
+    ``P_t`` and ``eps_t`` in place (:func:`~regretlab.cmdp.projection.reset_confidence_set`).
+
+    Attributes:
+        flow_rhs: ``(f,)`` ``b = e_0``.
+        starts: ``(n_pairs + 1,)`` int64, pair ``p``'s triples are ``starts[p] : starts[p + 1]``.
+        P_t: ``(n,)`` ``P̄_i(x'|x, a)`` on the support (eq. (10)).
+        eps_t: ``(n_pairs,)`` ``ε_i(x, a)`` per non-terminal pair (eq. (10)).
+        out_row: ``(n,)`` int64, the flow row of each triple's state ``x`` (its entry +1 of ``F``).
+        in_row: ``(n,)`` int64, the flow row of each triple's next state ``x'`` (its entry −1 of ``F``; −1
+            for the last layer, which has no row).
+    """
+
+    flow_rhs: np.ndarray
+    starts: np.ndarray
+    P_t: np.ndarray
+    eps_t: np.ndarray
+    out_row: np.ndarray
+    in_row: np.ndarray
 
 
 class Pieces(NamedTuple):
@@ -119,28 +143,25 @@ def newton_scratch(n_pairs: int, dmax: int, n_triples: int, n_flow: int) -> Newt
 def _evaluate(
     y: np.ndarray,
     nu: np.ndarray,
-    b: np.ndarray,
-    starts: np.ndarray,
-    pbar: np.ndarray,
-    eps: np.ndarray,
-    out_row: np.ndarray,
-    in_row: np.ndarray,
+    polytope: PolytopeArrays,
     q: np.ndarray,
     residual: np.ndarray,
     pieces: Pieces,
     where: np.ndarray,
     where_out: np.ndarray,
-    u: np.ndarray,
-    work: np.ndarray,
-    zbuf: np.ndarray,
+    scratch: NewtonScratch,
 ) -> tuple[bool, float]:
-    """``q = Π_K(y - F^T ν)`` pair by pair, ``F q - b`` and ``θ(ν)`` (up to a constant).
+    """``q = Π_K(y - F^T ν)`` pair by pair, ``F q - b`` into ``residual`` and ``θ(ν)`` (up to a constant), on
+    the set ``polytope``.
 
     Pair ``p`` first tries its piece in slot ``where[p]`` of ``pieces`` ``(N, k, J, W, reusable)`` (arrays
     with a leading axis of 2): ``x = J z`` is accepted when ``x`` is feasible and ``u = -W z >= 0``.
     Otherwise the active-set method writes a new piece into the other slot. ``where_out[p]`` receives the
-    slot used (``where_out`` may be ``where``).
+    slot used (``where_out`` may be ``where``). Of ``scratch`` only ``u``, ``work`` and ``zbuf`` are used.
     """
+    b, starts, pbar, eps = polytope.flow_rhs, polytope.starts, polytope.P_t, polytope.eps_t
+    out_row, in_row = polytope.out_row, polytope.in_row
+    u, work, zbuf = scratch.u, scratch.work, scratch.zbuf
     N, K, J, W, reusable = pieces.N, pieces.K, pieces.J, pieces.W, pieces.reusable
     theta = 0.0
     for i in range(b.shape[0]):
@@ -213,38 +234,33 @@ def copy_into(target: np.ndarray, source: np.ndarray) -> None:
 def newton(
     y: np.ndarray,
     nu: np.ndarray,
-    b: np.ndarray,
-    starts: np.ndarray,
-    pbar: np.ndarray,
-    eps: np.ndarray,
-    out_row: np.ndarray,
-    in_row: np.ndarray,
     q: np.ndarray,
+    polytope: PolytopeArrays,
     pieces: Pieces,
     where: np.ndarray,
+    scratch: NewtonScratch,
     max_steps: int,
     max_ridges: int,
     flow_tol: float,
     ridge: float,
-    scratch: NewtonScratch,
 ) -> tuple[int, int]:
-    """Semismooth Newton on ``θ`` from ``nu`` (updated in place), safeguarded by a growing ridge.
+    """Semismooth Newton on ``θ`` from ``nu`` (updated in place), safeguarded by a growing ridge, for the
+    projection of ``y`` onto the set ``polytope`` (:class:`PolytopeArrays`).
 
     ``q`` receives the projection; ``pieces`` and ``where`` (see :func:`_evaluate`) hold the pieces of the
     previous call (``k = -1`` for none) and receive those at the solution. Returns ``(status, steps)``:
     status 0 is certified, 1 a failed pair projection, 2 no ascent after ``max_ridges`` ridges, 3 too many
     steps. ``scratch`` holds the work arrays (:func:`newton_scratch`).
     """
+    starts, out_row, in_row = polytope.starts, polytope.out_row, polytope.in_row
     n_pairs = starts.shape[0] - 1
-    n_flow = b.shape[0]
+    n_flow = polytope.flow_rhs.shape[0]
     J = pieces.J
-    u, work, zbuf, where_trial = scratch.u, scratch.work, scratch.zbuf, scratch.where_trial
+    where_trial = scratch.where_trial
     q_trial, residual = scratch.q_trial, scratch.residual
     residual_trial, nu_trial = scratch.residual_trial, scratch.nu_trial
     M, M_reg, L, direction = scratch.M, scratch.M_reg, scratch.L, scratch.direction
-    ok, theta = _evaluate(
-        y, nu, b, starts, pbar, eps, out_row, in_row, q, residual, pieces, where, where, u, work, zbuf
-    )
+    ok, theta = _evaluate(y, nu, polytope, q, residual, pieces, where, where, scratch)
     if not ok:
         return 1, 0
     for step in range(max_steps + 1):
@@ -295,22 +311,7 @@ def newton(
                 slope += residual[i] * direction[i]
                 nu_trial[i] = nu[i] + direction[i]
             ok, theta_trial = _evaluate(
-                y,
-                nu_trial,
-                b,
-                starts,
-                pbar,
-                eps,
-                out_row,
-                in_row,
-                q_trial,
-                residual_trial,
-                pieces,
-                where,
-                where_trial,
-                u,
-                work,
-                zbuf,
+                y, nu_trial, polytope, q_trial, residual_trial, pieces, where, where_trial, scratch
             )
             if not ok:
                 return 1, step

@@ -79,6 +79,7 @@ from regretlab.cmdp.flow_newton import (
     SUCCESS,
     NewtonScratch,
     Pieces,
+    PolytopeArrays,
     copy_into,
     empty_pieces,
     newton,
@@ -112,12 +113,8 @@ class ProjectorArrays(NamedTuple):
 
     Attributes:
         triples: ``(x, a, x')``, three ``(n,)`` int64 arrays: the layered support.
-        flow_rhs: ``(f,)`` ``b = e_0`` of the flow rows ``F q = b``.
-        starts: ``(n_pairs + 1,)`` int64, pair ``p``'s triples are ``starts[p] : starts[p + 1]``.
-        P_t: ``(n,)`` ``P̄_i(x'|x, a)`` on the support (eq. (10)).
-        eps_t: ``(n_pairs,)`` ``ε_i(x, a)`` per non-terminal pair (eq. (10)).
-        out_row: ``(n,)`` int64, the flow row of each triple's state ``x``.
-        in_row: ``(n,)`` int64, the flow row of each triple's next state ``x'`` (−1 for the last layer).
+        polytope: ``Δ(𝒫_i)`` as flow rows and pair cones
+            (:class:`~regretlab.cmdp.flow_newton.PolytopeArrays`).
         nu: ``(f,)`` ``ν``, the flow multipliers of the last certified projection.
         pieces: the pairs' pieces of ``Π_K`` (:class:`~regretlab.cmdp.flow_newton.Pieces`).
         where: ``(n_pairs,)`` int64, the slot of each pair's piece in use.
@@ -127,12 +124,7 @@ class ProjectorArrays(NamedTuple):
     """
 
     triples: tuple
-    flow_rhs: np.ndarray
-    starts: np.ndarray
-    P_t: np.ndarray
-    eps_t: np.ndarray
-    out_row: np.ndarray
-    in_row: np.ndarray
+    polytope: PolytopeArrays
     nu: np.ndarray
     pieces: Pieces
     where: np.ndarray
@@ -148,14 +140,8 @@ def reset_confidence_set(P_bar: np.ndarray, epsilon: np.ndarray, arrays: Project
     ``P_bar``: ``(|X|, |A|, |X|)``; ``epsilon``: ``(|X|, |A|)``; ``arrays``: the projector's
     :class:`ProjectorArrays`."""
     x, a, y = arrays.triples
-    P_t, eps_t, pieces, where, nu, state = (
-        arrays.P_t,
-        arrays.eps_t,
-        arrays.pieces,
-        arrays.where,
-        arrays.nu,
-        arrays.state,
-    )
+    P_t, eps_t = arrays.polytope.P_t, arrays.polytope.eps_t
+    pieces, where, nu, state = arrays.pieces, arrays.where, arrays.nu, arrays.state
     for k in range(x.shape[0]):
         P_t[k] = P_bar[x[k], a[k], y[k]]
     n_actions = epsilon.shape[1]
@@ -191,20 +177,15 @@ def project_newton(
         status, steps = newton(
             target,
             trial,
-            arrays.flow_rhs,
-            arrays.starts,
-            arrays.P_t,
-            arrays.eps_t,
-            arrays.out_row,
-            arrays.in_row,
             q,
+            arrays.polytope,
             pieces,
             arrays.where,
+            scratch,
             max_steps,
             max_ridges,
             FLOW_TOL,
             RIDGE,
-            scratch,
         )
         counts[_STEPS] += steps
         if status == SUCCESS:
@@ -289,14 +270,12 @@ class ConfidenceSetProjector:
             ),
             shape=(self._flow_rhs.size, n),
         )
+        self._polytope = PolytopeArrays(
+            self._flow_rhs, self._starts, self._P_t, self._epsilon, self._out_row, self._in_row
+        )
         self._arrays = ProjectorArrays(
             self._triples,
-            self._flow_rhs,
-            self._starts,
-            self._P_t,
-            self._epsilon,
-            self._out_row,
-            self._in_row,
+            self._polytope,
             self.flow_multipliers,
             self._pieces,
             self._where,
@@ -418,20 +397,15 @@ class ConfidenceSetProjector:
         status, steps = newton(
             target,
             nu,
-            self._flow_rhs,
-            self._starts,
-            self._P_t,
-            self._epsilon,
-            self._out_row,
-            self._in_row,
             q,
+            self._polytope,
             self._pieces,
             self._where,
+            self._scratch,
             MAX_NEWTON_STEPS,
             MAX_RIDGES,
             FLOW_TOL,
             RIDGE,
-            self._scratch,
         )
         self._counts[_STEPS] += steps
         if status != SUCCESS:

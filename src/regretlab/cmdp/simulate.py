@@ -70,6 +70,7 @@ from __future__ import annotations
 
 import time
 from functools import partial
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -88,6 +89,9 @@ from regretlab.cmdp.evaluator import (
     _Q_ERROR,
     _RATIO_MAX,
     _REWARD,
+    EvaluatorScratch,
+    EvaluatorSetup,
+    RunningSums,
     best_response_values,
     coverage_check,
     episode_sums,
@@ -98,7 +102,7 @@ from regretlab.cmdp.evaluator import (
 from regretlab.cmdp.instance import CMDP, condition2_holds
 from regretlab.cmdp.occupancy import induced_policy_into
 from regretlab.cmdp.pdgd_ops import PDGDOPS, UCOGDPSAlone
-from regretlab.cmdp.projection import project_newton, reset_confidence_set
+from regretlab.cmdp.projection import ProjectorArrays, project_newton, reset_confidence_set
 from regretlab.kernels import kernel
 from regretlab.snapshots import SeedProgress
 
@@ -128,12 +132,84 @@ RECORD_COLUMNS = (
     "fallbacks",
 )
 
-#: Slots of the learner's ``reals`` array (:func:`play_episodes`): ``ℓ̄_t``, ``C√T``, the dual step ``η``,
-#: ``T^{1/4}``, ``max ||λ_τ||_1``, ``||λ_t||_1``, the largest coverage ratio; and of its ``ints`` array: the
+#: Slots of :attr:`LearnerArrays.reals`: ``ℓ̄_t``, ``C√T``, the dual step ``η``, ``T^{1/4}``,
+#: ``max ||λ_τ||_1``, ``||λ_t||_1``, the largest coverage ratio; and of :attr:`LearnerArrays.ints`: the
 #: epoch ``i``, the epochs ``2..i`` whose set contains ``P``, whether the dual moves (PDGD-OPS) and Newton's
 #: step and ridge limits.
 _ELL, _SCALE, _ETA, _UPPER, _LAM_MAX, _LAM_T, _COVER_RATIO = range(7)
 _EPOCH, _COVERED, _DUAL, _MAX_STEPS, _MAX_RIDGES = range(5)
+
+
+class Chunk(NamedTuple):
+    """The draws of the episodes ``t0 + 1 .. t0 + n`` (one chunk of the environment).
+
+    Attributes:
+        t0: the episodes before the chunk (row ``j`` is episode ``t0 + 1 + j``).
+        uniforms: ``(n, 2L)`` the trajectories' uniforms (:func:`~regretlab.cmdp.evaluator.trajectory_into`).
+        r: ``(n, |X|, |A|)`` the rewards ``r_t``.
+        G: ``(n, m, |X|, |A|)`` the constraints ``G_t``.
+    """
+
+    t0: int
+    uniforms: np.ndarray
+    r: np.ndarray
+    G: np.ndarray
+
+
+class ConfidenceArrays(NamedTuple):
+    """The learner's counters and confidence set, updated in place (Algorithm 3 lines 2-7): the arrays of
+    its :class:`~regretlab.cmdp.confidence.TransitionConfidence`.
+
+    Attributes:
+        N: ``(|X|, |A|)`` int64, the counters ``N_i``.
+        M: ``(|X|, |A|, |X|)`` int64, the counters ``M_i``.
+        N_start: ``(|X|, |A|)`` int64, ``N`` at the start of the epoch.
+        M_start: ``(|X|, |A|, |X|)`` int64, ``M`` at the start of the epoch.
+        eps_numerator: ``(|X|,)`` ``2 |X_{k(x)+1}| ln(T|X||A|/δ)``, the numerator of ``ε_i(x, a)²``.
+        P_bar: ``(|X|, |A|, |X|)`` ``P̄_i`` of eq. (10).
+        epsilon: ``(|X|, |A|)`` ``ε_i`` of eq. (10).
+    """
+
+    N: np.ndarray
+    M: np.ndarray
+    N_start: np.ndarray
+    M_start: np.ndarray
+    eps_numerator: np.ndarray
+    P_bar: np.ndarray
+    epsilon: np.ndarray
+
+
+class LearnerArrays(NamedTuple):
+    """The learner's arrays that :func:`play_episodes` works on in place: its own (``q̂``, ``π``, the
+    confidence set, the projector), the loop's copy of ``λ`` and constants, and per-episode buffers.
+
+    Attributes:
+        q_hat: ``(|X|, |A|, |X|)`` ``q̂_t`` (triples), the primal's iterate.
+        policy: ``(|X|, |A|)`` ``π_t = π^{q̂_t}`` (Algorithm 4 line 13).
+        lam: ``(m,)`` ``λ_t``, the dual's iterate (fixed for UC-O-GDPS alone).
+        loss: ``(|X|, |A|)`` buffer for ``ℓ_t = G_t λ_t - r_t`` (Algorithm 2 line 6).
+        trajectory: ``(L, 3)`` int64 buffer for the episode's ``(x_k, a_k, x_{k+1})``.
+        q_hat_pairs: ``(|X|, |A|)`` buffer for ``q̂_t``'s pair view.
+        target: ``(n,)`` buffer for ``q̂_t - η_t ℓ_t`` on the support, the point Algorithm 3 line 8 projects.
+        reals: ``(7,)`` indexed by ``_ELL`` ... ``_COVER_RATIO``.
+        ints: ``(5,)`` int64, indexed by ``_EPOCH`` ... ``_MAX_RIDGES``.
+        confidence: the counters and confidence set (:class:`ConfidenceArrays`).
+        projector: the projector's :attr:`~regretlab.cmdp.projection.ConfidenceSetProjector.kernel_arrays`.
+        solution: ``(n,)`` buffer for the projection.
+    """
+
+    q_hat: np.ndarray
+    policy: np.ndarray
+    lam: np.ndarray
+    loss: np.ndarray
+    trajectory: np.ndarray
+    q_hat_pairs: np.ndarray
+    target: np.ndarray
+    reals: np.ndarray
+    ints: np.ndarray
+    confidence: ConfidenceArrays
+    projector: ProjectorArrays
+    solution: np.ndarray
 
 
 @kernel
@@ -147,32 +223,31 @@ def finish_update(q_hat: np.ndarray, triples: tuple, solution: np.ndarray, polic
 
 
 @kernel
-def play_episodes(
-    t, t_stop, t0, uniforms, r_chunk, G_chunk, P, starts, learner, confidence, projector, evaluator
-):
-    """Episodes ``t .. t_stop`` (1-based; rows ``t - 1 - t0`` of the chunk) of Algorithm 2 (PDGD-OPS) or
-    Algorithm 4 alone, with every recorded sum, in place; returns ``(last, failed)``.
+def play_episodes(t, t_stop, chunk, learner, setup, running, scratch):
+    """Episodes ``t .. t_stop`` (1-based; rows ``t - 1 - chunk.t0`` of the :class:`Chunk`) of Algorithm 2
+    (PDGD-OPS) or Algorithm 4 alone, with every recorded sum, in place; returns ``(last, failed)``.
 
-    ``learner = (q̂, π, λ, ℓ, trajectory, q̂ pairs, target, reals, ints)``; ``confidence = (N, M, N_start,
-    M_start, eps_numerator, P̄, ε)``; ``projector = (arrays, solution)``: the projector's
-    :attr:`~regretlab.cmdp.projection.ConfidenceSetProjector.kernel_arrays` (its
-    :class:`~regretlab.cmdp.projection.ProjectorArrays`) and a solution buffer;
-    ``evaluator = (q, q pairs, sums, violation, Σ ℓ, level_loss, level_played, level_ell, per_ell_interval,
-    regret_offset, q(x), best-response values, interval regrets)`` (the last three are buffers: nothing is
-    allocated per episode). Per episode: the true occupancy of ``π_t``, the trajectory,
-    ``ℓ_t = G_t λ_t - r_t`` (Algorithm 2 line 6), ``η_t`` (line 7), the dual step on ``G_t^T q̂_t`` (line 9,
-    eq. (16); PDGD-OPS only) and ``R^D``, the evaluator's sums, the counters and epoch test (Algorithm 3
-    lines 2-7, with the coverage check and the projector's new set at a new epoch) and the projection
-    (line 8) by :func:`~regretlab.cmdp.projection.project_newton`. When Newton fails, the episode stops
-    before line 8 with ``target`` holding ``q̂_t - η_t ℓ_t`` and ``failed`` is true: the caller finishes it
-    with the projector's fallbacks and :func:`finish_update`.
+    ``learner`` is the :class:`LearnerArrays`; ``setup``, ``running`` and ``scratch`` are the evaluator's
+    :class:`~regretlab.cmdp.evaluator.EvaluatorSetup`, :class:`~regretlab.cmdp.evaluator.RunningSums` and
+    :class:`~regretlab.cmdp.evaluator.EvaluatorScratch` (nothing is allocated per episode). Per episode: the
+    true occupancy of ``π_t``, the trajectory, ``ℓ_t = G_t λ_t - r_t`` (Algorithm 2 line 6), ``η_t`` (line 7),
+    the dual step on ``G_t^T q̂_t`` (line 9, eq. (16); PDGD-OPS only) and ``R^D``, the evaluator's sums, the
+    counters and epoch test (Algorithm 3 lines 2-7, with the coverage check and the projector's new set at a
+    new epoch) and the projection (line 8) by :func:`~regretlab.cmdp.projection.project_newton`. When Newton
+    fails, the episode stops before line 8 with ``target`` holding ``q̂_t - η_t ℓ_t`` and ``failed`` is true:
+    the caller finishes it with the projector's fallbacks and :func:`finish_update`.
     """
-    q_hat, policy, lam, loss, trajectory, q_hat_pairs, target, reals, ints = learner
-    N, M, N_start, M_start, eps_numerator, P_bar, epsilon = confidence
-    arrays, solution = projector
+    t0, uniforms, r_chunk, G_chunk = chunk.t0, chunk.uniforms, chunk.r, chunk.G
+    q_hat, policy, lam, loss = learner.q_hat, learner.policy, learner.lam, learner.loss
+    trajectory, q_hat_pairs, target = learner.trajectory, learner.q_hat_pairs, learner.target
+    reals, ints, arrays, solution = learner.reals, learner.ints, learner.projector, learner.solution
+    confidence = learner.confidence
+    N, M, N_start, M_start = confidence.N, confidence.M, confidence.N_start, confidence.M_start
+    eps_numerator, P_bar, epsilon = confidence.eps_numerator, confidence.P_bar, confidence.epsilon
+    P, starts = setup.P, setup.starts
+    q, q_pairs, occupancy = scratch.q, scratch.q_pairs, scratch.occupancy
+    sums = running.sums
     triples = arrays.triples
-    q, q_pairs, sums, violation, cum_loss = evaluator[:5]
-    level_loss, level_played, level_ell, per_ell, offset, occupancy, values, regrets = evaluator[5:]
     xs, as_ = triples[0], triples[1]
     m = lam.shape[0]
     for episode in range(t, t_stop + 1):
@@ -214,27 +289,7 @@ def play_episodes(
         for i in range(m):
             lam_next += lam[i]
         reals[_LAM_MAX] = max(reals[_LAM_MAX], lam_next)
-        episode_sums(
-            episode,
-            r,
-            G,
-            loss,
-            q,
-            q_pairs,
-            q_hat,
-            P,
-            starts,
-            sums,
-            violation,
-            cum_loss,
-            level_loss,
-            level_played,
-            level_ell,
-            per_ell,
-            offset,
-            values,
-            regrets,
-        )
+        episode_sums(episode, r, G, loss, q_hat, setup, running, scratch)
         count_episode(N, M, trajectory)
         if pair_doubled(N, N_start, trajectory):
             ints[_EPOCH] += 1
@@ -314,17 +369,18 @@ def simulate(
     per_ell_interval = Eq + n_states * n_actions / 2 * 2.0 ** np.arange(n_levels) / root
     sums = np.zeros(9)
     sums[[_INTERVAL_MAX, _RATIO_MAX]] = -np.inf
-    evaluator = (
-        np.zeros_like(P),
-        np.zeros((n_states, n_actions)),
+    setup = EvaluatorSetup(P, starts, per_ell_interval, float(L * root))
+    running = RunningSums(
         sums,
         np.zeros(m),
         np.zeros((n_states, n_actions)),
         np.zeros((n_levels, n_states, n_actions)),
         np.zeros(n_levels),
         np.zeros(n_levels),
-        per_ell_interval,
-        float(L * root),
+    )
+    scratch = EvaluatorScratch(
+        np.zeros_like(P),
+        np.zeros((n_states, n_actions)),
         np.zeros(n_states),
         np.zeros(n_states),
         np.zeros(n_levels),
@@ -347,37 +403,39 @@ def simulate(
     limits = projection.MAX_NEWTON_STEPS, projection.MAX_RIDGES
     ints = np.array([confidence.epoch, 0, dual, *limits], dtype=np.int64)
     projector = primal.projector
-    arrays = projector.kernel_arrays
-    n_triples = arrays.triples[0].size
-    state = (
-        primal.q_hat,
-        primal.policy,
-        lam,
-        np.zeros((n_states, n_actions)),
-        np.zeros((L, 3), dtype=np.int64),
-        np.zeros((n_states, n_actions)),
-        np.zeros(n_triples),
-        reals,
-        ints,
+    n_triples = projector.kernel_arrays.triples[0].size
+    arrays = LearnerArrays(
+        q_hat=primal.q_hat,
+        policy=primal.policy,
+        lam=lam,
+        loss=np.zeros((n_states, n_actions)),
+        trajectory=np.zeros((L, 3), dtype=np.int64),
+        q_hat_pairs=np.zeros((n_states, n_actions)),
+        target=np.zeros(n_triples),
+        reals=reals,
+        ints=ints,
+        confidence=ConfidenceArrays(
+            confidence.N,
+            confidence.M,
+            confidence.N_start,
+            confidence.M_start,
+            np.array(confidence.eps_numerator),
+            confidence.P_bar,
+            confidence.epsilon,
+        ),
+        projector=projector.kernel_arrays,
+        solution=np.zeros(n_triples),
     )
-    counters = (
-        confidence.N,
-        confidence.M,
-        confidence.N_start,
-        confidence.M_start,
-        np.array(confidence.eps_numerator),
-        confidence.P_bar,
-        confidence.epsilon,
-    )
-    solver = (arrays, np.zeros(n_triples))
 
     records = np.full((checkpoints.size, len(RECORD_COLUMNS)), np.nan)
     last = int(checkpoints[-1])
     position = 0
     # Every array the loop changes besides the learner's own (which get_state / set_state cover).
     loop_arrays = {"lam": lam, "reals": reals, "ints": ints, "records": records}
-    loop_arrays |= {f"evaluator_{i}": a for i, a in enumerate(evaluator) if isinstance(a, np.ndarray)}
-    loop_arrays |= {f"scratch_{i}": state[i] for i in (3, 4, 5, 6)} | {"solution": solver[-1]}
+    loop_arrays |= {f"running_{name}": a for name, a in running._asdict().items()}
+    loop_arrays |= {f"scratch_{name}": a for name, a in scratch._asdict().items()}
+    buffers = ("loss", "trajectory", "q_hat_pairs", "target", "solution")
+    loop_arrays |= {name: getattr(arrays, name) for name in buffers}
     first = 0
     elapsed = 0.0
     resumed = progress.resumed if progress is not None else None
@@ -406,21 +464,21 @@ def simulate(
         n = min(CHUNK_EPISODES, last - t0)
         r_chunk, G_chunk = environment.draw(env_rng, t0, n)
         uniforms = trajectory_rng.random((n, 2 * L))  # the stream of per-episode rng.random(2 * L) calls
+        chunk = Chunk(t0, uniforms, r_chunk, G_chunk)
         t = t0 + 1
         while t <= t0 + n:
             t_stop = min(t0 + n, int(checkpoints[position]))
-            t, failed = play_episodes(
-                t, t_stop, t0, uniforms, r_chunk, G_chunk, P, starts, state, counters, solver, evaluator
-            )
+            t, failed = play_episodes(t, t_stop, chunk, arrays, setup, running, scratch)
             if failed:  # Newton failed: OSQP, Clarabel, then the rest of the episode
-                finish_update(primal.q_hat, arrays.triples, projector.solve(state[6], True), primal.policy)
+                solution = projector.solve(arrays.target, True)
+                finish_update(primal.q_hat, arrays.projector.triples, solution, primal.policy)
             if t == checkpoints[position]:
                 optimum = t * benchmark.opt
                 started = int(ints[_EPOCH]) - 1  # epochs 2..i, whose sets Lemma 5 is about
                 reward = sums[_REWARD]
                 records[position] = (
                     optimum - reward,
-                    evaluator[3].max(),
+                    running.violation.max(),
                     reward,
                     reward / optimum if optimum != 0 else np.nan,
                     reals[_LAM_MAX],
@@ -432,7 +490,7 @@ def simulate(
                     sums[_CLIPPED] / t if dual else np.nan,
                     sums[_Q_ERROR],
                     sums[_ELL_BAR],
-                    sums[_PLAYED] - best_response_values(P, starts, evaluator[4][None])[0],
+                    sums[_PLAYED] - best_response_values(P, starts, running.cum_loss[None])[0],
                     sums[_INTERVAL_MAX],
                     sums[_INTERVAL_BOUND],
                     sums[_RATIO_MAX],
