@@ -53,14 +53,17 @@ MODULES: dict[str, tuple[str, list[str]]] = {
         "src/regretlab/cmdp/bounds.py",
         ["tests/test_bounds_by_hand.py", "tests/cmdp/test_cmdp_bounds.py"],
     ),
-    "theory": (
-        "src/regretlab/theory.py",
-        [
-            "tests/test_bounds_by_hand.py",
-            "tests/cmdp/test_cmdp_bounds.py",
-            "tests/analysis/test_verdicts.py",
-        ],
-    ),
+    **{
+        name: (
+            f"src/regretlab/{name.replace('.', '/')}.py",
+            [
+                "tests/test_bounds_by_hand.py",
+                "tests/cmdp/test_cmdp_bounds.py",
+                "tests/analysis/test_verdicts.py",
+            ],
+        )
+        for name in ("theory", "bound_spec", "bandits.bound_registry", "cmdp.bound_registry")
+    },
     "analysis.verdicts": (
         "src/regretlab/analysis/verdicts.py",
         ["tests/analysis/test_verdicts.py", "tests/analysis/test_evidence.py"],
