@@ -67,14 +67,13 @@ class State(NamedTuple):
 def play_rounds(setup, state, losses, uniforms, t0, tracker):
     """Rounds ``t0+1 … t0+n`` of Theorem 3's algorithm: sample ``i_t ~ p_t``, account, estimate (eq. (1)),
     OMD step with eq. (6) over Ω (eq. (2)); ``state.p`` is updated in place. Allocates nothing."""
-    p = state.p
+    eta, c, in_s, lower, adjacency = setup
+    p, loss_est, work = state
     for r in range(losses.shape[0]):
         arm = sample_arm(p, uniforms[r])
         track_round(t0 + r + 1, losses[r], p, arm, tracker)
-        importance_weighted_estimate(p, losses[r], arm, setup.adjacency, state.loss_est)
-        log_barrier_hybrid_step(
-            p, state.loss_est, setup.eta, setup.c, setup.in_s, setup.lower, p, np.nan, state.work
-        )
+        importance_weighted_estimate(p, losses[r], arm, adjacency, loss_est)
+        log_barrier_hybrid_step(p, loss_est, eta, c, in_s, lower, p, np.nan, work)
 
 
 def first_iterate(eta: float, c: float, in_s: np.ndarray, lower: np.ndarray) -> np.ndarray:
