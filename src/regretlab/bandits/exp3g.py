@@ -68,12 +68,13 @@ class State(NamedTuple):
 @kernel
 def _play_chunk(setup, state, losses, uniforms, t0, tracker):
     """Rounds ``t0+1 … t0+n`` of Exp3.G: sample, account, estimate (eq. (1)), OMD step (eq. (2))."""
-    p = state.p
+    eta, lower, adjacency = setup
+    p, loss_est = state
     for r in range(losses.shape[0]):
         arm = sample_arm(p, uniforms[r])
         track_round(t0 + r + 1, losses[r], p, arm, tracker)
-        importance_weighted_estimate(p, losses[r], arm, setup.adjacency, state.loss_est)
-        entropy_step(p, state.loss_est, setup.eta, setup.lower, p)
+        importance_weighted_estimate(p, losses[r], arm, adjacency, loss_est)
+        entropy_step(p, loss_est, eta, lower, p)
 
 
 class Exp3G:

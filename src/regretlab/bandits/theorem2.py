@@ -63,12 +63,13 @@ class State(NamedTuple):
 def play_rounds(setup, state, losses, uniforms, t0, tracker):
     """Rounds ``t0+1 … t0+n`` of Theorem 2's algorithm: sample ``i_t ~ p_t``, account, estimate (eq. (1)),
     OMD step with eq. (5) over Ω (eq. (2)); ``state.p`` is updated in place. Allocates nothing."""
-    p = state.p
+    eta, c, lower, adjacency = setup
+    p, loss_est, work = state
     for r in range(losses.shape[0]):
         arm = sample_arm(p, uniforms[r])
         track_round(t0 + r + 1, losses[r], p, arm, tracker)
-        importance_weighted_estimate(p, losses[r], arm, setup.adjacency, state.loss_est)
-        hybrid_step(p, state.loss_est, setup.eta, setup.c, setup.lower, p, np.nan, state.work)
+        importance_weighted_estimate(p, losses[r], arm, adjacency, loss_est)
+        hybrid_step(p, loss_est, eta, c, lower, p, np.nan, work)
 
 
 def clipped_simplex_bounds(n_arms: int, horizon: int) -> np.ndarray:
