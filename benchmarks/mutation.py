@@ -62,7 +62,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
                 "tests/analysis/test_verdicts.py",
             ],
         )
-        for name in ("theory", "bound_spec", "bandits.bound_registry", "cmdp.bound_registry")
+        for name in ("theory", "bandits.bound_registry", "cmdp.bound_registry")
     },
     "analysis.verdicts": (
         "src/regretlab/analysis/verdicts.py",
@@ -83,6 +83,8 @@ MODULES: dict[str, tuple[str, list[str]]] = {
                 "tests/analysis/test_verdicts.py",
                 "tests/analysis/test_cmdp_aggregate.py",
                 "tests/test_evidence_golden.py",
+                *(["tests/analysis/test_evidence_search.py"] if part == "search" else []),
+                *(["tests/analysis/test_evidence_points.py"] if part == "points" else []),
             ],
         )
         for part in ("points", "items", "search", "table", "markdown")
@@ -91,6 +93,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
         "src/regretlab/analysis/aggregate.py",
         [
             "tests/analysis/test_analysis.py",
+            "tests/analysis/test_aggregate_rows.py",
             "tests/analysis/test_cmdp_aggregate.py",
             "tests/analysis/test_evidence.py",
             "tests/analysis/test_verdicts.py",

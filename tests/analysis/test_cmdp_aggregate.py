@@ -150,7 +150,6 @@ def test_new_cmdp_bounds_are_registered_with_their_metrics():
 
 def test_the_evidence_outcome_counts_inconclusive_points_apart():
 
-
     items = [Item("r", "", {"verdict": v}, outcome=v) for v in ("holds", "holds", "inconclusive")]
     assert _outcome(items) == "holds at 2/3 pts, inconclusive at 1/3"
     items.append(Item("r", "", {"verdict": "violated"}, outcome="violated"))

@@ -248,7 +248,7 @@ def rate_search(
                         return "hypotheses"
                     if not mechanism_possible(claim, spec.metric, row["algorithm"], point):
                         return "mechanism impossible"
-                    xs.append(point["T"] if fit["x"] == "T" else point[fit["x"]])
+                    xs.append(point[fit["x"]])  # T, or a loss total
                     values.append(spec.evaluate(point))
                     if power:
                         nulls.append(
