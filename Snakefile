@@ -5,7 +5,7 @@ import sys
 from snakemake.utils import min_version
 
 from regretlab.analysis.verdicts import print_violations
-from regretlab.config import config_syntax_problem
+from regretlab.workflow.config import config_syntax_problem
 
 min_version("9.0")
 

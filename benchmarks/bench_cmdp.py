@@ -42,7 +42,6 @@ import time
 import cvxpy as cp
 import numpy as np
 
-from regretlab.checkpoints import log_checkpoints
 from regretlab.cmdp import bounds, evaluator, simulate
 from regretlab.cmdp.algorithms import make_learner
 from regretlab.cmdp.confidence import TransitionConfidence
@@ -50,6 +49,7 @@ from regretlab.cmdp.environments import make_environment
 from regretlab.cmdp.instance import make_layered_cmdp
 from regretlab.cmdp.occupancy import layer_slices, occupancy_from_policy, sample_trajectory, support_mask
 from regretlab.cmdp.projection import ConfidenceSetProjector
+from regretlab.core.checkpoints import log_checkpoints
 
 #: name -> (L, states per inner layer, |A|, m, rho, episodes sampled for the confidence set)
 INSTANCES = {"small": (4, 3, 3, 1, 0.5, 20000), "medium": (6, 5, 4, 2, 0.5, 20000)}

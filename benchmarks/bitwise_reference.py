@@ -3,10 +3,10 @@
 For every bandit regime of the config, every algorithm and constants preset on (up to) two of its instances,
 at two horizons with two seeds; for every CMDP regime (and a regime of any other kind), every algorithm and
 preset on (up to) four instances at two horizons with one seed; each through its kind's pipeline's
-``run_seeds`` (:attr:`regretlab.kind_spec.Kind.pipeline`). The instance files are read from ``--instances``
-(a results/instances directory of a finished run). ``--save DIR`` writes one parquet per run; ``--compare
-DIR`` recomputes and compares each with ``pandas.testing.assert_frame_equal(check_exact=True)`` (the
-wall-time columns excluded), printing one line per run and exiting non-zero on any difference.
+``run_seeds`` (:attr:`regretlab.specs.kind_spec.Kind.pipeline`). The instance files are read from
+``--instances`` (a results/instances directory of a finished run). ``--save DIR`` writes one parquet per run;
+``--compare DIR`` recomputes and compares each with ``pandas.testing.assert_frame_equal(check_exact=True)``
+(the wall-time columns excluded), printing one line per run and exiting non-zero on any difference.
 
     python benchmarks/bitwise_reference.py --save /tmp/ref [--instances ../baseline/results/instances]
     python benchmarks/bitwise_reference.py --compare /tmp/ref [--only bandit|cmdp] [--regime NAME ...]
@@ -22,9 +22,9 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from regretlab.config import presets_of, validate_config
-from regretlab.io import read_json
-from regretlab.kinds import KINDS
+from regretlab.core.io import read_json
+from regretlab.registry.kinds import KINDS
+from regretlab.workflow.config import presets_of, validate_config
 
 #: (horizons, seeds, instances per regime) of the sample, by kind; :data:`OTHER_SAMPLE` for the others.
 SAMPLES = {"bandit": ((3000, 100000), [0, 1], 2)}

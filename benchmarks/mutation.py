@@ -14,8 +14,8 @@ Prints one JSON object per module, ``{"name", "metric": "mutation_score", "value
 "survived", "timeout", "no_tests", "other", "mutants", "not_checked", "seconds"}`` (value = (killed + timeout)
 / mutants, over the mutants checked), each followed by one line per mutant not killed: ``SURVIVED path:line
 mutant_name: <original> => <mutant>`` (or ``NO-TESTS``, ``SUSPICIOUS`` …). mutmut 3 mutates function bodies
-only: a module-level table (such as :data:`regretlab.theory.BOUNDS`) is covered through the functions it
-calls. Takes minutes per module.
+only: a module-level table (such as :data:`regretlab.registry.theory.BOUNDS`) is covered through the functions
+it calls. Takes minutes per module.
 
     python benchmarks/mutation.py [--modules bandits.bounds cmdp.bounds theory] [--max-children 2]
                                   [--keep DIR [--again [--sample N]]]
@@ -69,7 +69,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
         ["tests/analysis/test_verdicts.py", "tests/analysis/test_evidence.py"],
     ),
     "claims": (
-        "src/regretlab/claims.py",
+        "src/regretlab/registry/claims.py",
         ["tests/analysis/test_evidence.py", "tests/analysis/test_power.py", "tests/test_evidence_golden.py"],
     ),
     **{

@@ -3,7 +3,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from regretlab.config import (
+from regretlab.workflow.config import (
     ConfigError,
     load_schema,
     regime_bounds,
@@ -12,11 +12,11 @@ from regretlab.config import (
     run_file,
     validate_config,
 )
-from regretlab.cost import RunPart, run_parts, runs_of_part
-from regretlab.imports import job_code, job_entries
-from regretlab.seeding import draws_of
+from regretlab.workflow.jobs import run_parts, RunPart, runs_of_part
+from regretlab.workflow.imports import job_code, job_entries
+from regretlab.core.seeding import draws_of
 
-# The whole config — schema and cross-field rules (regretlab.checks) — is checked here, while the Snakefile is
+# The whole config — schema and cross-field rules (regretlab.workflow.checks) — is checked here, while the Snakefile is
 # parsed: a bad config stops Snakemake before the DAG is built, with one line per problem and no traceback.
 SCHEMA = Path(workflow.basedir) / "schemas" / "config.schema.yaml"
 try:
@@ -31,7 +31,7 @@ REGIME_FIELDS = list(load_schema(SCHEMA)["$defs"]["regime"]["properties"])
 # Every file pattern of the workflow, named once.
 INSTANCE = "results/instances/{regime}/{instance}.json"
 # One run job = part {part} of one algorithm and constants preset on every instance, horizon and seed batch of
-# a regime (regretlab.cost.RunPart: the whole run set unless `job_minutes` cuts it); its directory holds one
+# a regime (regretlab.workflow.jobs.RunPart: the whole run set unless `job_minutes` cuts it); its directory holds one
 # table per run: {instance}/T~{T}/seeds~{first}-{last}.parquet.
 RUN_PART = "results/runs/{regime}/{algorithm}/{constants}/part~{part}"
 SUMMARY = "results/summary/{regime}.parquet"
@@ -64,13 +64,13 @@ def regime_field(field):
 
 
 def regime_run_config(wildcards):
-    """What a run job is passed of its regime's entry: kind and instances (regretlab.config.run_config), so
+    """What a run job is passed of its regime's entry: kind and instances (regretlab.workflow.config.run_config), so
     that a title, description, bound or another scale's grid reruns no simulation."""
     return run_config(config["regimes"][wildcards.regime])
 
 
 def job_scope(wildcards, learners, entries):
-    """What a job builds and reads (regretlab.imports.job_code): the learners it builds, "none", "own" (a run
+    """What a job builds and reads (regretlab.workflow.imports.job_code): the learners it builds, "none", "own" (a run
     job's algorithm) or "all", and the registry entries it reads: "none", "own" (a run job's algorithm's),
     "regime" (a summary's: its regime's algorithms and bounds) or "all" (every registry, whole)."""
     builds = (wildcards.algorithm,) if learners == "own" else {"none": (), "all": None}[learners]
@@ -85,7 +85,7 @@ def job_scope(wildcards, learners, entries):
 
 
 def library_code(script, learners="none", entries="all"):
-    """An input function: the library files the job's script runs (regretlab.imports.job_code, from the
+    """An input function: the library files the job's script runs (regretlab.workflow.imports.job_code, from the
     import graph), with the learners it builds and the registry entries it reads (job_scope). As inputs,
     an edit to one of them reruns the job, and Snakemake names the file ("Updated input files: …");
     unchanged contents rerun nothing (checksums). A registry the job reads some entries of is no input:
@@ -100,7 +100,7 @@ def library_code(script, learners="none", entries="all"):
 
 def registry_entries(script, learners="none", entries="all"):
     """A params function, beside library_code's input: the digests of the registry entries the job reads
-    and of the rest of their modules (regretlab.imports.job_entries), so that adding or editing another
+    and of the rest of their modules (regretlab.workflow.imports.job_entries), so that adding or editing another
     entry reruns nothing and editing one it reads reruns it, the reason naming the entry ("Params have
     changed since last execution: … 'exp3g': '…'")."""
     path = Path(workflow.basedir) / "scripts" / script

@@ -1,10 +1,10 @@
 """Snakemake adapter: every regime's aggregate table → figures/crossover.csv, .md and its figure (where the
 small-loss learners beat the minimax learner of their Table 1 column)."""
 
-from regretlab.logs import job_log
+from regretlab.core.logs import job_log
 
 with job_log(snakemake) as log:
-    # Imported inside job_log: a Ctrl-C while the library loads is one line too (regretlab.logs).
+    # Imported inside job_log: a Ctrl-C while the library loads is one line too (regretlab.core.logs).
     import pandas as pd
 
     from regretlab.analysis.crossover import write_crossover

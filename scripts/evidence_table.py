@@ -3,14 +3,14 @@ and .md."""
 
 from pathlib import Path
 
-from regretlab.logs import job_log
+from regretlab.core.logs import job_log
 
 with job_log(snakemake) as log:
-    # Imported inside job_log: a Ctrl-C while the library loads is one line too (regretlab.logs).
+    # Imported inside job_log: a Ctrl-C while the library loads is one line too (regretlab.core.logs).
     import pandas as pd
 
     from regretlab.analysis.evidence import headline, write_evidence_table
-    from regretlab.io import read_json
+    from regretlab.core.io import read_json
 
     instances = {
         (Path(path).parent.name, Path(path).stem): read_json(path) for path in snakemake.input.instances

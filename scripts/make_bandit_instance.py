@@ -2,10 +2,10 @@
 
 from pathlib import Path
 
-from regretlab.logs import job_log
+from regretlab.core.logs import job_log
 
 with job_log(snakemake) as log:
-    # Imported inside job_log: a Ctrl-C while the library loads is one line too (regretlab.logs).
+    # Imported inside job_log: a Ctrl-C while the library loads is one line too (regretlab.core.logs).
     from regretlab.bandits.instance import write_instance_file
 
     regime = snakemake.params.regime

@@ -1,10 +1,10 @@
 """Snakemake adapter: a regime's run tables → its aggregate table and exponent fits → its figure (PNG and
 PDF), drawn from the tables as written (one process per regime: the imports are paid once)."""
 
-from regretlab.logs import job_log
+from regretlab.core.logs import job_log
 
 with job_log(snakemake) as log:
-    # Imported inside job_log: a Ctrl-C while the library loads is one line too (regretlab.logs).
+    # Imported inside job_log: a Ctrl-C while the library loads is one line too (regretlab.core.logs).
     import pandas as pd
 
     from regretlab.analysis.aggregate import aggregate_regime

@@ -1,15 +1,16 @@
 """Snakemake adapter: a regime's CMDP instance files → the run tables of one run job (its part of one
-algorithm and constants preset's runs, regretlab.cost.RunPart; parquet, a row per seed and checkpoint)."""
+algorithm and constants preset's runs, regretlab.workflow.jobs.RunPart; parquet, a row per seed and
+checkpoint)."""
 
 from pathlib import Path
 
-from regretlab.logs import job_log
+from regretlab.core.logs import job_log
 
 with job_log(snakemake) as log:
-    # Imported inside job_log: a Ctrl-C while the library loads is one line too (regretlab.logs).
+    # Imported inside job_log: a Ctrl-C while the library loads is one line too (regretlab.core.logs).
     from regretlab.cmdp import runs as pipeline
-    from regretlab.run_sets import run_set_and_write
-    from regretlab.snapshots import SnapshotPolicy
+    from regretlab.core.run_sets import run_set_and_write
+    from regretlab.core.snapshots import SnapshotPolicy
 
     w = snakemake.wildcards
     run_set_and_write(

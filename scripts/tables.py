@@ -1,10 +1,10 @@
 """Snakemake adapter: every regime's exponent fits and aggregate table → figures/exponents.csv and .md (the
 empirical Table 1) and figures/verdicts.csv and .md (verdict counts per bound)."""
 
-from regretlab.logs import job_log
+from regretlab.core.logs import job_log
 
 with job_log(snakemake) as log:
-    # Imported inside job_log: a Ctrl-C while the library loads is one line too (regretlab.logs).
+    # Imported inside job_log: a Ctrl-C while the library loads is one line too (regretlab.core.logs).
     import pandas as pd
 
     from regretlab.analysis.tables import write_exponent_table

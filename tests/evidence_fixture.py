@@ -25,8 +25,8 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from regretlab.config import validate_config
-from regretlab.io import config_hash
+from regretlab.core.io import config_hash
+from regretlab.workflow.config import validate_config
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE = REPO / "tests" / "data" / "evidence_quick"

@@ -1,5 +1,5 @@
-"""Every explicit bound of :data:`regretlab.theory.BOUNDS`, evaluated at written-out points and compared
-with the value computed here, by hand, from the paper's display (``pytest.approx(rel=1e-12)``).
+"""Every explicit bound of :data:`regretlab.registry.theory.BOUNDS`, evaluated at written-out points and
+compared with the value computed here, by hand, from the paper's display (``pytest.approx(rel=1e-12)``).
 
 Paper 000 is ``/work/shared/papers/000_b51ceb31b9dd4f44.txt`` (constrained MDPs, PDGD-OPS), paper 001 is
 ``/work/shared/papers/001_f1c162a2b996ae63.txt`` (small-loss bounds with graph feedback); "line N" is a line
@@ -19,7 +19,7 @@ import math
 import pytest
 
 from regretlab.cmdp import bounds as cmdp_bounds
-from regretlab.theory import BOUNDS
+from regretlab.registry.theory import BOUNDS
 
 REL = 1e-12
 

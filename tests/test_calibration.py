@@ -1,6 +1,6 @@
-"""`regretlab estimate --calibrate` (regretlab.calibration): unit costs measured here predict the CPU time of
-a small scale within a factor of 2. Calibration and measurement run back to back in this process and both in
-process CPU time, so other load on the machine slows them alike and inflates neither much."""
+"""`regretlab estimate --calibrate` (regretlab.workflow.calibration): unit costs measured here predict the CPU
+time of a small scale within a factor of 2. Calibration and measurement run back to back in this process and
+both in process CPU time, so other load on the machine slows them alike and inflates neither much."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from regretlab import cost
 from regretlab.bandits import instance as bandit_instance
 from regretlab.bandits import simulate as bandit_simulate
-from regretlab.calibration import calibrate
 from regretlab.cmdp import runs as cmdp_runs
-from regretlab.config import validate_config
-from regretlab.seeding import job_seed_sequence
+from regretlab.core.seeding import job_seed_sequence
+from regretlab.workflow import jobs
+from regretlab.workflow.calibration import calibrate
+from regretlab.workflow.config import validate_config
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -67,8 +67,8 @@ def play_every_run(config: dict) -> float:
     """CPU seconds of every run of ``config``, played as its run jobs play them (instances built once)."""
     total = 0.0
     for regime, spec in config["regimes"].items():
-        for part in cost.run_parts(config, regime):
-            for job in cost.runs_of_part(config, part):
+        for part in jobs.run_parts(config, regime):
+            for job in jobs.runs_of_part(config, part):
                 entry = spec["instances"][job.instance]
                 rng = np.random.default_rng(job_seed_sequence(regime, job.instance, "instance"))
                 if spec["kind"] == "cmdp":
@@ -93,10 +93,10 @@ def test_calibrated_prediction_is_within_a_factor_of_2_of_the_measured_time():
     assert {len(anchors) for anchors in calibration.anchors.values()} == {2}  # both sizes measured
     measured = play_every_run(config)
     predicted = sum(
-        cost.job_cost(config, job, calibration.costs).simulation_seconds
+        jobs.job_cost(config, job, calibration.costs).simulation_seconds
         for regime in config["regimes"]
-        for part in cost.run_parts(config, regime)
-        for job in cost.runs_of_part(config, part)
+        for part in jobs.run_parts(config, regime)
+        for job in jobs.runs_of_part(config, part)
     )
     assert measured > 1.0, "too small a scale to test the prediction"
     assert 0.5 <= predicted / measured <= 2.0, (predicted, measured, calibration)

@@ -12,12 +12,12 @@ import yaml
 from regretlab.bandits.algorithms import ALGORITHMS
 from regretlab.bandits.instance import GRAPH_FAMILIES, LOSS_KINDS, build_instance
 from regretlab.bandits.simulate import run_seeds
-from regretlab.cli import main
 from regretlab.cmdp.instance import FAMILIES as CMDP_FAMILIES
-from regretlab.io import read_parquet_metadata
-from regretlab.kinds import KINDS
-from regretlab.seeding import job_seed_sequence
-from regretlab.theory import BOUNDS
+from regretlab.core.io import read_parquet_metadata
+from regretlab.core.seeding import job_seed_sequence
+from regretlab.registry.kinds import KINDS
+from regretlab.registry.theory import BOUNDS
+from regretlab.workflow.cli import main
 
 ARGS = [
     "run",
@@ -165,7 +165,7 @@ def test_help_is_plain_words_with_every_choice(capsys):
 
 def test_list_alone_says_what_it_can_list(capsys):
     """`regretlab list` with no argument: what each WHAT shows, exit 0 (it was a usage error)."""
-    from regretlab.listing import LISTS
+    from regretlab.workflow.listing import LISTS
 
     assert main(["list"]) == 0
     captured = capsys.readouterr()
@@ -279,10 +279,10 @@ def test_estimate_total_prints_the_whole_estimate_without_its_regime_lines(repo,
 
 
 def test_estimate_calibrate_prints_the_measured_unit_costs(repo, capsys, monkeypatch):
-    import regretlab.calibration
+    import regretlab.workflow.calibration
 
     monkeypatch.chdir(repo)
-    monkeypatch.setattr(regretlab.calibration, "TARGET_SECONDS", 0.5)
+    monkeypatch.setattr(regretlab.workflow.calibration, "TARGET_SECONDS", 0.5)
     assert (
         main(["estimate", "--config", "tests/config/smoke.yaml", "--regime", "smoke_cmdp", "--calibrate"])
         == 0

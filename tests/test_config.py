@@ -12,8 +12,11 @@ from regretlab.bandits.algorithms import ALGORITHMS
 from regretlab.bandits.instance import GRAPH_FAMILIES, LOSS_KINDS, build_instance
 from regretlab.bandits.instance_checks import GRAPH_CLASSES, LOSS_RULES
 from regretlab.bandits.simulate import run_seeds
-from regretlab.checks import X_RULES
-from regretlab.config import (
+from regretlab.graphs import families
+from regretlab.registry.kinds import KINDS
+from regretlab.registry.theory import BOUNDS, bounds_for
+from regretlab.workflow.checks import X_RULES
+from regretlab.workflow.config import (
     ConfigError,
     batch_seeds,
     load_schema,
@@ -23,9 +26,6 @@ from regretlab.config import (
     seed_batches,
     validate_config,
 )
-from regretlab.graphs import families
-from regretlab.kinds import KINDS
-from regretlab.theory import BOUNDS, bounds_for
 
 REPO = Path(__file__).resolve().parents[1]
 SMOKE = yaml.safe_load((REPO / "tests" / "config" / "smoke.yaml").read_text())

@@ -1,4 +1,4 @@
-"""The cost model behind `regretlab estimate` and the jobs' requests (regretlab.cost)."""
+"""The cost model behind `regretlab estimate` and the jobs' requests (regretlab.workflow.cost)."""
 
 import math
 from pathlib import Path
@@ -9,19 +9,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from regretlab.bandits.kind import calibration_runs
-from regretlab.config import jobs_of, run_sets, validate_config
-from regretlab.cost import (
+from regretlab.registry.unit_costs import STARTUP_SECONDS
+from regretlab.workflow.config import jobs_of, run_sets, validate_config
+from regretlab.workflow.cost import (
     RUN_STARTUP_MINUTES,
     RUNTIME_SAFETY_FACTOR,
-    STARTUP_SECONDS,
     estimate,
-    job_cost,
-    run_parts,
-    runs_of_part,
     runtime_minutes,
-    split_run_set,
     wall_seconds,
 )
+from regretlab.workflow.jobs import job_cost, run_parts, runs_of_part, split_run_set
 
 REPO = Path(__file__).resolve().parents[1]
 

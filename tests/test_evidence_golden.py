@@ -20,7 +20,7 @@ import pytest
 from regretlab.analysis import evidence
 from regretlab.analysis.evidence import table as table_module
 from regretlab.analysis.evidence.items import Item
-from regretlab.claims import CLAIMS_BY_KEY, UNCHECKED_CLAIMS
+from regretlab.registry.claims import CLAIMS_BY_KEY, UNCHECKED_CLAIMS
 
 
 def test_the_evidence_table_of_the_fixture_is_the_golden_one():

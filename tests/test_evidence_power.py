@@ -17,8 +17,8 @@ import pytest
 from regretlab.analysis import evidence
 from regretlab.analysis.evidence.items import curve_items, curve_rows, point_items
 from regretlab.analysis.exponents import accepted_band, bound_slope
-from regretlab.claims import CLAIMS
-from regretlab.kinds import KINDS
+from regretlab.registry.claims import CLAIMS
+from regretlab.registry.kinds import KINDS
 
 CLAIM_BY_KEY = {claim.key: claim for claim in CLAIMS}
 

@@ -24,17 +24,18 @@ import pytest
 import yaml
 
 from regretlab.analysis.evidence import claim_row, evidence_table, point_at
-from regretlab.claims import CLAIMS
-from regretlab.cli import main
-from regretlab.config import SCALES, ConfigError, load_schema, run_jobs, validate_config
-from regretlab.cost import estimate, run_seconds
-from regretlab.theory import BOUNDS, ceiling, trivial_bound
+from regretlab.registry.claims import CLAIMS
+from regretlab.registry.theory import BOUNDS, ceiling, trivial_bound
+from regretlab.registry.unit_costs import run_seconds
+from regretlab.workflow.cli import main
+from regretlab.workflow.config import SCALES, ConfigError, load_schema, run_jobs, validate_config
+from regretlab.workflow.cost import estimate
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEMA = REPO / "schemas" / "config.schema.yaml"
 SMOKE = REPO / "tests" / "config" / "smoke.yaml"
 SHIPPED = evidence_fixture.SHIPPED
-#: One run (one seed at one horizon) must fit this on one core, at regretlab.cost's unit costs.
+#: One run (one seed at one horizon) must fit this on one core, at regretlab.workflow.cost's unit costs.
 DAY_SECONDS = 24 * 3600
 
 

@@ -13,11 +13,11 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from regretlab import cli
 from regretlab.bandits.instance import GRAPH_FAMILIES, LOSS_KINDS
-from regretlab.cli import main
 from regretlab.cmdp.instance import FAMILIES as CMDP_FAMILIES
-from regretlab.config import ConfigError, load_schema, validate_config
+from regretlab.workflow import cli
+from regretlab.workflow.cli import main
+from regretlab.workflow.config import ConfigError, load_schema, validate_config
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEMA_PATH = REPO / "schemas" / "config.schema.yaml"
@@ -28,7 +28,7 @@ BANDIT, CMDP = "smoke_exp3g", "smoke_cmdp"
 
 
 def field(path: tuple) -> str:
-    """A config path as regretlab.config renders it: regimes.x.scales.quick.horizons[1]."""
+    """A config path as regretlab.workflow.config renders it: regimes.x.scales.quick.horizons[1]."""
     out = ""
     for part in path:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))

@@ -1,4 +1,4 @@
-"""The import graph that decides which library files each workflow job runs (regretlab.imports)."""
+"""The import graph that decides which library files each workflow job runs (regretlab.workflow.imports)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from regretlab.imports import (
+from regretlab.registry.kinds import KINDS
+from regretlab.workflow.imports import (
     PACKAGE,
     closure,
     imports_of_source,
@@ -18,7 +19,6 @@ from regretlab.imports import (
     learner_modules,
     module_imports,
 )
-from regretlab.kinds import KINDS
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = sorted((REPO / "scripts").glob("*.py"))
@@ -71,7 +71,7 @@ def test_a_run_job_runs_its_own_learner_and_what_it_imports_only(algorithm):
     assert own | closure(own) <= modules
     learners = set().union(*(learner_modules(REGISTRY[name]) for name in BANDIT))
     assert modules & learners == closure(own) & learners
-    assert {"regretlab.bandits.simulate", "regretlab.seeding", "regretlab.io"} <= modules
+    assert {"regretlab.bandits.simulate", "regretlab.core.seeding", "regretlab.core.io"} <= modules
 
 
 def test_learners_that_share_a_module_share_their_run_code_and_others_do_not():
@@ -87,7 +87,8 @@ def test_summary_and_table_jobs_run_no_learner():
     learners = set().union(*(learner_modules(entry) for entry in REGISTRY.values()))
     summary = job_modules(REPO / "scripts" / "regime_summary.py", REGISTRY)
     assert not summary & (learners - {"regretlab.cmdp.pdgd_ops"})  # kinds.py reads the CMDP presets there
-    assert {"regretlab.analysis.aggregate", "regretlab.analysis.figures", "regretlab.theory"} <= summary
+    drawn = {"regretlab.analysis.aggregate", "regretlab.analysis.figures", "regretlab.registry.theory"}
+    assert drawn <= summary
     assert "regretlab.bandits.omd" not in summary and "regretlab.cmdp.simulate" not in summary
     tables = job_modules(REPO / "scripts" / "tables.py", REGISTRY)
     assert tables < summary

@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from regretlab.io import (
+from regretlab.core.io import (
     atomic_path,
     config_hash,
     read_parquet_metadata,
@@ -58,7 +58,7 @@ def test_written_files_get_the_usual_permissions(tmp_path):
 
 
 def test_stacked_run_frames_start_with_the_key_columns():
-    from regretlab.io import RUN_KEYS, stack_run_frames
+    from regretlab.core.io import RUN_KEYS, stack_run_frames
 
     frames = [pd.DataFrame({"seed": [s, s], "t": [1, 2], "x": [0.0, 1.0]}) for s in (0, 1)]
     runs = stack_run_frames(frames, regime="r", instance="i", algorithm="a", constants="paper", T=2)

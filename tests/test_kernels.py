@@ -1,5 +1,5 @@
-"""The compiled kernels' flags (:mod:`regretlab.kernels`): every numba function a kernel reaches is compiled
-the same way whoever calls it first."""
+"""The compiled kernels' flags (:mod:`regretlab.core.kernels`): every numba function a kernel reaches is
+compiled the same way whoever calls it first."""
 
 import importlib
 import pkgutil

@@ -1,7 +1,7 @@
 """Runs past 2³¹ rounds or episodes (the frontier scale's CMDP runs have T = 2.5·10⁹): every counter the
 compiled kernels keep — round and episode indices, checkpoint positions, dyadic levels, reset rounds — must
 not wrap as an int32 would, and a run's memory must not grow with T. Played cheaply: each run starts a few
-chunks before 2³¹ (or 10¹⁰), resumed as from a snapshot (regretlab.snapshots), and plays to its end."""
+chunks before 2³¹ (or 10¹⁰), resumed as from a snapshot (regretlab.core.snapshots), and plays to its end."""
 
 from __future__ import annotations
 
@@ -15,15 +15,15 @@ from regretlab.bandits import instance as bandit_instance
 from regretlab.bandits.algorithms import ALGORITHMS, make_learner
 from regretlab.bandits.simulate import CHUNK_ROUNDS, COUNTER_COLUMNS, simulate
 from regretlab.bandits.tracking import Tracker
-from regretlab.checkpoints import log_checkpoints
 from regretlab.cmdp import evaluator as cmdp_evaluator
 from regretlab.cmdp import runs as cmdp_runs
 from regretlab.cmdp import simulate as cmdp_simulate
 from regretlab.cmdp.algorithms import make_learner as make_cmdp_learner
 from regretlab.cmdp.environments import CMDPEnvironment
 from regretlab.cmdp.instance import CMDP
-from regretlab.config import validate_config
-from regretlab.seeding import environment_and_learner_rngs, job_seed_sequence
+from regretlab.core.checkpoints import log_checkpoints
+from regretlab.core.seeding import environment_and_learner_rngs, job_seed_sequence
+from regretlab.workflow.config import validate_config
 
 #: 2³¹: the first index an int32 counter cannot hold.
 INT32_END = 2**31
@@ -54,7 +54,7 @@ class Stop(Exception):
 
 @dataclass
 class Resumed:
-    """A :class:`regretlab.snapshots.SeedProgress` stand-in: the loop starts from ``resumed`` and its
+    """A :class:`regretlab.core.snapshots.SeedProgress` stand-in: the loop starts from ``resumed`` and its
     snapshots are kept in ``saved`` (the first one can stop the run: ``stop_at_first``)."""
 
     resumed: dict | None = None

@@ -1,14 +1,20 @@
-"""The package's shape (issue 21): no module over 600 lines, no import cycles."""
+"""The package's shape (issue 21): no module over 600 lines, no import cycles, and layers that import only
+the layers below them (:data:`LAYERS`) — the two papers' packages never each other."""
 
 from __future__ import annotations
 
 import networkx as nx
 import pytest
 
-from regretlab.imports import PACKAGE, ROOT, module_imports
+from regretlab.workflow.imports import PACKAGE, ROOT, module_imports
 
 #: The most lines a module of regretlab may have.
 MAX_LINES = 600
+#: regretlab's layers, bottom first: a module imports modules of its own layer or of layers before it.
+#: ``bandits`` and ``cmdp`` share a rank and import neither each other.
+LAYERS = {
+    "core": 0, "specs": 1, "graphs": 2, "bandits": 3, "cmdp": 3, "registry": 4, "analysis": 5, "workflow": 6,
+}  # fmt: skip
 #: Modules still over the limit, each an expected failure until it is split (strict: it fails once it fits).
 BEING_SPLIT: set[str] = set()
 
@@ -51,3 +57,27 @@ def test_the_import_graph_has_no_cycles():
     )
     cycles = sorted(" → ".join([*cycle, cycle[0]]) for cycle in nx.simple_cycles(graph))
     assert not cycles, f"import cycles: {cycles[:10]}"
+
+
+def _layer(name: str) -> str | None:
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 else None  # the package's __init__ belongs to no layer
+
+
+def test_every_module_is_in_a_layer():
+    assert {_layer(name) for name in MODULES} - {None} == set(LAYERS)
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    """Imports go down (or sideways within a layer): ``core`` < ``specs`` < ``graphs`` < the kinds'
+    packages < ``registry`` < ``analysis`` < ``workflow``; ``bandits`` and ``cmdp`` import neither each
+    other."""
+    back = sorted(
+        f"{name} → {imported}"
+        for name in MODULES
+        for imported in module_imports(name)
+        if _layer(name) and _layer(imported)
+        and _layer(name) != _layer(imported)
+        and LAYERS[_layer(imported)] >= LAYERS[_layer(name)]
+    )  # fmt: skip
+    assert not back, f"imports against the layers: {back}"

@@ -8,10 +8,10 @@ import math
 
 import pytest
 
-from regretlab import theory
 from regretlab.bandits import bounds as bandit_bounds
 from regretlab.cmdp import bounds as cmdp_bounds
-from regretlab.theory import BOUNDS
+from regretlab.registry import theory
+from regretlab.registry.theory import BOUNDS
 
 REL = 1e-12
 

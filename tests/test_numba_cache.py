@@ -1,4 +1,4 @@
-"""numba's cache never serves a kernel compiled from other sources (:mod:`regretlab.numba_cache`)."""
+"""numba's cache never serves a kernel compiled from other sources (:mod:`regretlab.core.numba_cache`)."""
 
 import json
 import os
@@ -8,13 +8,13 @@ import sys
 import time
 from pathlib import Path
 
-from regretlab.numba_cache import MARKER, use_source_keyed_cache
-from regretlab.sources import source_digest
+from regretlab.core.numba_cache import MARKER, use_source_keyed_cache
+from regretlab.core.sources import source_digest
 
 REPO = Path(__file__).resolve().parents[1]
 #: One short Exp3.G run of the smoke config, printed as JSON.
-RUN = ["-m", "regretlab.cli", "run", "--config", "tests/config/smoke.yaml", "--regime", "smoke_exp3g",
-       "--instance", "cliques_2x3", "--algorithm", "exp3g", "-T", "200", "--json"]  # fmt: skip
+RUN = ["-m", "regretlab.workflow.cli", "run", "--config", "tests/config/smoke.yaml", "--regime",
+       "smoke_exp3g", "--instance", "cliques_2x3", "--algorithm", "exp3g", "-T", "200", "--json"]  # fmt: skip
 
 
 def _copy(tmp_path: Path) -> Path:

@@ -204,7 +204,7 @@ def test_add_a_kind_then_run_it_with_the_smoke_config(tmp_path):
     follow("add-a-kind", work)
     changed = sorted(name for name, digest in digests(work).items() if before.get(name) != digest)
     outside = [name for name in changed if not name.startswith("src/regretlab/toy/")]
-    assert outside == ["src/regretlab/kinds.py"], changed
+    assert outside == ["src/regretlab/registry/kinds.py"], changed
     ruff = [sys.executable, "-m", "ruff", "check", "--no-cache", "src", "scripts"]
     assert subprocess.run(ruff, cwd=work, capture_output=True).returncode == 0
     assert (work / "figures" / "toy_hedge_demo.png").stat().st_size > 0

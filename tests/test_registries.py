@@ -19,9 +19,9 @@ from regretlab.bandits.instance_checks import GRAPH_CLASSES
 from regretlab.bandits.learner import BanditLearner
 from regretlab.bandits.simulate import TUNING_COLUMNS, simulate
 from regretlab.cmdp.algorithms import make_learner as make_cmdp_learner
-from regretlab.cost import UNIT_COSTS
-from regretlab.kinds import KINDS, metric_kind
-from regretlab.theory import BOUNDS, TRIVIAL_BOUNDS
+from regretlab.registry.kinds import KINDS, metric_kind
+from regretlab.registry.theory import BOUNDS, TRIVIAL_BOUNDS
+from regretlab.registry.unit_costs import UNIT_COSTS
 
 REPO = Path(__file__).resolve().parents[1]
 TEMPLATE = REPO / "docs" / "recipes" / "exp3_blind.py"
@@ -159,7 +159,7 @@ def test_a_learner_that_does_not_record_its_rounds_is_named(learner):
 
 
 class Recording(dict):
-    """A point dict that records the keys read."""
+    """A point (as :class:`regretlab.specs.bound_spec.Point` reads) that records the keys read."""
 
     def __init__(self, values: dict, read: set) -> None:
         super().__init__(values)

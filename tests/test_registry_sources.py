@@ -1,5 +1,5 @@
-"""A registry's module split into each entry's own source and the rest (regretlab.registry_sources), which
-scopes a job's reruns to the entries it reads (regretlab.imports.job_entries)."""
+"""A registry's module split into each entry's own source and the rest (regretlab.workflow.registry_sources),
+which scopes a job's reruns to the entries it reads (regretlab.workflow.imports.job_entries)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from regretlab.imports import job_code, job_entries, module_file
-from regretlab.registry_sources import ORDER, REST, registry_source, split_registry
+from regretlab.workflow.imports import job_code, job_entries, module_file
+from regretlab.workflow.registry_sources import ORDER, REST, registry_source, split_registry
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -1,5 +1,5 @@
-"""Reruns only of what changed: the library files a job runs are its inputs (regretlab.imports), and its
-params hold only what it reads. On a copy of the library (PYTHONPATH), so that it can be edited."""
+"""Reruns only of what changed: the library files a job runs are its inputs (regretlab.workflow.imports), and
+its params hold only what it reads. On a copy of the library (PYTHONPATH), so that it can be edited."""
 
 from __future__ import annotations
 

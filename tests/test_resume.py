@@ -17,7 +17,7 @@ import pytest
 import yaml
 from workflow_runs import LONG_RUN_CONFIG, REPO, SMOKE, smoke_run, snakemake
 
-from regretlab.config import validate_config
+from regretlab.workflow.config import validate_config
 
 pytestmark = pytest.mark.workflow
 
@@ -104,7 +104,7 @@ def test_a_run_killed_mid_way_resumes_from_its_snapshot(tmp_path):
     left."""
     from regretlab.bandits import instance as bandit_instance
     from regretlab.bandits.simulate import run_seeds
-    from regretlab.seeding import job_seed_sequence
+    from regretlab.core.seeding import job_seed_sequence
 
     config_path = tmp_path / "long.yaml"
     config_path.write_text(LONG_RUN_CONFIG)

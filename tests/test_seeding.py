@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from regretlab.seeding import environment_and_learner_rngs, job_seed_sequence
+from regretlab.core.seeding import environment_and_learner_rngs, job_seed_sequence
 
 
 def draws(seq: np.random.SeedSequence) -> np.ndarray:

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from regretlab.cli import main
+from regretlab.workflow.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"

@@ -556,8 +556,8 @@ def test_a_run_job_killed_on_its_node_resumes_from_its_snapshot_on_retry(cluster
 
     from regretlab.bandits import instance as bandit_instance
     from regretlab.bandits.simulate import run_seeds
-    from regretlab.config import validate_config
-    from regretlab.seeding import job_seed_sequence
+    from regretlab.core.seeding import job_seed_sequence
+    from regretlab.workflow.config import validate_config
 
     profile = edited_profile(tmp_path / "profile")
     workdir = tmp_path / "work"

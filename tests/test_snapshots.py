@@ -1,5 +1,5 @@
-"""Snapshots of long runs (regretlab.snapshots): a run killed after any snapshot and rerun resumes from it and
-ends with exactly the rows of an uninterrupted run, for every bandit learner and both CMDP learners."""
+"""Snapshots of long runs (regretlab.core.snapshots): a run killed after any snapshot and rerun resumes from
+it and ends with exactly the rows of an uninterrupted run, for every bandit learner and both CMDP learners."""
 
 from __future__ import annotations
 
@@ -14,15 +14,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from regretlab import run_sets
 from regretlab.bandits import instance as bandit_instance
 from regretlab.bandits import simulate as bandit_simulate
 from regretlab.bandits.algorithms import ALGORITHMS
 from regretlab.cmdp import runs as cmdp_runs
-from regretlab.config import validate_config
-from regretlab.io import write_json
-from regretlab.seeding import job_seed_sequence
-from regretlab.snapshots import Snapshot, SnapshotPolicy
+from regretlab.core import run_sets
+from regretlab.core.io import write_json
+from regretlab.core.seeding import job_seed_sequence
+from regretlab.core.snapshots import Snapshot, SnapshotPolicy
+from regretlab.workflow.config import validate_config
 
 #: One instance per graph class the bandit learners need (paper 001 §3, §4), and Theorem 5's environment 2
 #: (whose calibration runs a snapshot keeps), all small: 3 × 8192-round chunks plus the checkpoints.
@@ -148,7 +148,7 @@ def test_a_killed_bandit_run_resumes_to_the_same_rows(algorithm, monkeypatch, tm
     uninterrupted = bandit_run(algorithm, spec_name, None)
     # Killed in the second seed: the first seed's rows come from the snapshot, the second resumes mid-run.
     chunks = len(np.union1d(np.arange(8192, BANDIT_T, 8192), bandit_simulate.log_checkpoints(BANDIT_T)))
-    with caplog.at_level(logging.INFO, logger="regretlab.snapshots"):
+    with caplog.at_level(logging.INFO, logger="regretlab.core.snapshots"):
         resumed, snapshot = killed_and_resumed(
             monkeypatch,
             tmp_path,
@@ -284,7 +284,7 @@ def test_a_job_killed_in_its_second_run_restores_the_first_and_resumes_the_secon
         return run_seeds(*args, **kwargs)
 
     monkeypatch.setattr(module, "run_seeds", counted)
-    with caplog.at_level(logging.INFO, logger="regretlab.snapshots"):
+    with caplog.at_level(logging.INFO, logger="regretlab.core.snapshots"):
         play(job, policy(snapshots))
     assert played == [JOB_HORIZONS[kind][1]], "the first run was played again instead of restored"
     assert "restored the finished table" in caplog.text and "resuming from snapshot" in caplog.text

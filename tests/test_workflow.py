@@ -20,10 +20,10 @@ from workflow_runs import LONG_RUN_CONFIG, REPO, SMOKE, planned_jobs, smoke_run,
 
 from regretlab.analysis.evidence import CSV_COLUMNS
 from regretlab.analysis.tables import EXPONENT_COLUMNS
-from regretlab.claims import UNCHECKED, UNCHECKED_CLAIMS
-from regretlab.config import validate_config
-from regretlab.cost import estimate
-from regretlab.kinds import KINDS
+from regretlab.registry.claims import UNCHECKED, UNCHECKED_CLAIMS
+from regretlab.registry.kinds import KINDS
+from regretlab.workflow.config import validate_config
+from regretlab.workflow.cost import estimate
 
 SUMMARY_COLUMNS = {
     "regime",
@@ -216,8 +216,8 @@ def test_two_runs_from_scratch_give_identical_tables(smoke_dir, tmp_path):
     ids=["schema", "cross-field", "horizons-order"],
 )
 def test_bad_config_fails_at_parse_time_in_one_line(tmp_path, old, new, field, allowed):
-    """The Snakefile validates the config (regretlab.config.validate_config) while it is parsed: one line,
-    no traceback, no job, no file (Snakemake itself only opens its log under .snakemake/log)."""
+    """The Snakefile validates the config (regretlab.workflow.config.validate_config) while it is parsed: one
+    line, no traceback, no job, no file (Snakemake itself only opens its log under .snakemake/log)."""
     bad = tmp_path / "bad.yaml"
     text = SMOKE.read_text()
     assert old in text

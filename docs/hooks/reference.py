@@ -22,13 +22,13 @@ from mkdocs.structure.files import File
 
 # Everything this reference reads of regretlab: the registries, the config schema and the command line. When
 # one of them moves, repoint it here.
-from regretlab.claims import CLAIMS, UNCHECKED_CLAIMS
-from regretlab.cli import build_parser
-from regretlab.config import load_schema
-from regretlab.imports import learner_modules
-from regretlab.kinds import KINDS
-from regretlab.listing import describe_parameter
-from regretlab.theory import BOUNDS, CEILINGS
+from regretlab.registry.claims import CLAIMS, UNCHECKED_CLAIMS
+from regretlab.registry.kinds import KINDS
+from regretlab.registry.theory import BOUNDS, CEILINGS
+from regretlab.workflow.cli import build_parser
+from regretlab.workflow.config import load_schema
+from regretlab.workflow.imports import learner_modules
+from regretlab.workflow.listing import describe_parameter
 
 # ---- Markdown helpers
 

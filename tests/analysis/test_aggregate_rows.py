@@ -21,9 +21,9 @@ from regretlab.analysis.aggregate import (
     with_references,
 )
 from regretlab.analysis.verdicts import BEYOND_HYPOTHESES, NO_BOUND
-from regretlab.bound_spec import BoundSpec
-from regretlab.io import write_parquet
-from regretlab.kind_spec import Metric
+from regretlab.core.io import write_parquet
+from regretlab.specs.bound_spec import BoundSpec, Point
+from regretlab.specs.kind_spec import Metric
 
 
 def bound(evaluate, **extra) -> BoundSpec:
@@ -54,6 +54,7 @@ def toy(monkeypatch):
     asked = []
 
     def uniform_value(instance, metric, point, algorithm):
+        assert isinstance(point, Point)
         asked.append((metric, algorithm, point["t"], point["params"]))
         return 7.0
 

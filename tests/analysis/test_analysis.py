@@ -22,9 +22,9 @@ from regretlab.analysis.aggregate import (
 from regretlab.analysis.bootstrap import mean_interval
 from regretlab.analysis.exponents import REJECTED, fit_exponent, loglog_slope
 from regretlab.analysis.tables import EXPONENT_COLUMNS, exponent_table, to_markdown
+from regretlab.core.io import config_hash, read_parquet_metadata, write_parquet
 from regretlab.graphs.families import figure1_graph
-from regretlab.io import config_hash, read_parquet_metadata, write_parquet
-from regretlab.theory import BOUNDS
+from regretlab.registry.theory import BOUNDS
 
 
 @given(slope=st.floats(-2, 2), scale=st.floats(0.1, 100))
@@ -298,7 +298,7 @@ def test_aggregate_regime_writes_the_summary_and_the_fits_with_their_provenance(
 
 
 def test_the_bootstrap_intervals_are_those_of_the_regimes_own_streams():
-    """The intervals come from generators seeded by the regime's name alone (regretlab.seeding): the same
+    """The intervals come from generators seeded by the regime's name alone (regretlab.core.seeding): the same
     numbers on every machine and run — these, for the synthetic runs (a change of stream changes them)."""
     runs = synthetic_runs()
     summary = summarise("r", REGIME, INSTANCES, runs, 300)

@@ -15,7 +15,7 @@ from regretlab.analysis.evidence.items import Item
 from regretlab.analysis.evidence.table import _outcome
 from regretlab.analysis.verdicts import verdict
 from regretlab.cmdp import bounds
-from regretlab.theory import BOUNDS
+from regretlab.registry.theory import BOUNDS
 
 NUMBERS = {"L": 3, "m": 1, "n_states": 6, "n_actions": 2, "delta": 0.1, "stochastic_rewards": True}
 INSTANCES = {"i": {"numbers": {**NUMBERS, "lambda_star_l1": 0.4}}}

@@ -32,7 +32,12 @@ from regretlab.analysis.verdicts import verdict, verdict_table
 from regretlab.bandits.instance import BanditInstance
 from regretlab.bandits.instance import build_instance as build_bandit_instance
 from regretlab.bandits.simulate import run_seeds as run_bandit_seeds
-from regretlab.claims import (
+from regretlab.cmdp.bounds import dual_regret_paper
+from regretlab.cmdp.dual import dual_learning_rate, paper_K
+from regretlab.cmdp.runs import build_instance as build_cmdp_instance
+from regretlab.cmdp.runs import run_seeds as run_cmdp_seeds
+from regretlab.core.seeding import job_seed_sequence
+from regretlab.registry.claims import (
     ANY_CONSTANTS,
     CLAIMS,
     KINDS,
@@ -43,14 +48,10 @@ from regretlab.claims import (
     Construction,
     Mechanism,
 )
-from regretlab.cmdp.bounds import dual_regret_paper
-from regretlab.cmdp.dual import dual_learning_rate, paper_K
-from regretlab.cmdp.runs import build_instance as build_cmdp_instance
-from regretlab.cmdp.runs import run_seeds as run_cmdp_seeds
-from regretlab.config import RunJob, validate_config
-from regretlab.cost import job_cost, run_seconds
-from regretlab.seeding import job_seed_sequence
-from regretlab.theory import BOUNDS, CEILINGS, bounds_for, ceiling
+from regretlab.registry.theory import BOUNDS, CEILINGS, bounds_for, ceiling
+from regretlab.registry.unit_costs import run_seconds
+from regretlab.workflow.config import RunJob, validate_config
+from regretlab.workflow.jobs import job_cost
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -544,7 +545,7 @@ def test_run_seconds_is_the_job_cost_of_one_batch():
         T: run_seconds("cmdp_theorem5", regime, "stochastic_rewards", "pdgd_ops", T, 1)
         for T in (10**3, 10**6, 10**9)
     }
-    # affine in T: a run's fixed cost plus T times the per-episode cost (regretlab.cost.UnitCost)
+    # affine in T: a run's fixed cost plus T times the per-episode cost (regretlab.workflow.cost.UnitCost)
     slope = (cost[10**6] - cost[10**3]) / (10**6 - 10**3)
     assert slope > 0 and cost[10**9] - cost[10**6] == pytest.approx(slope * (10**9 - 10**6), rel=1e-9)
     assert cost[10**3] - slope * 10**3 > 0  # the fixed cost

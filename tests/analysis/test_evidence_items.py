@@ -9,7 +9,7 @@ import math
 import pandas as pd
 
 from regretlab.analysis.evidence.items import curve_items, curve_rows, mechanism_state, point_items
-from regretlab.claims import Claim, Mechanism
+from regretlab.registry.claims import Claim, Mechanism
 
 INSTANCES = {("r", "i"): {"numbers": {}}}
 #: A registered bound (a curve's power looks up its reference learner there).

@@ -11,6 +11,7 @@ import pytest
 
 from regretlab.analysis.evidence import points
 from regretlab.analysis.evidence.points import mechanism_point, point_at
+from regretlab.specs.bound_spec import Point
 
 
 def test_a_mechanism_reads_the_instances_numbers_its_scalar_loss_fields_and_the_rows_columns():
@@ -41,6 +42,7 @@ def toy(monkeypatch):
 def test_a_point_at_another_horizon_scales_the_totals_and_keeps_the_rest(toy):
     row = {"T": 100, "t": 50, "L_mean": 30.0, "rho_mean": 0.25, "eta_mean": 0.1}
     point = point_at(row, {"numbers": {"K": 3}}, "toy", 400)
+    assert isinstance(point, Point) and point.metrics["eta"] == 400**-0.5  # the learner's η at T
     assert point == {"T": 400, "t": 400, "K": 3, "L": 120.0, "rho": 0.25, "eta": 400**-0.5,
                      "params": {"eta": 400**-0.5, "c": 120.0}}  # fmt: skip
     assert toy == [{"L": 120.0}]

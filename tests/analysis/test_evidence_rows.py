@@ -21,9 +21,9 @@ from regretlab.analysis.evidence.table import (
     _outcome,
     claim_row,
 )
-from regretlab.claims import CLAIMS_BY_KEY, UNCHECKED_CLAIMS, Claim, Construction
-from regretlab.config import validate_config
-from regretlab.cost import run_seconds
+from regretlab.registry.claims import CLAIMS_BY_KEY, UNCHECKED_CLAIMS, Claim, Construction
+from regretlab.registry.unit_costs import run_seconds
+from regretlab.workflow.config import validate_config
 
 REPO = Path(__file__).resolve().parents[2]
 COLUMNS = ["bound_name", "regime", "bound_explicit", "direction", "algorithm", "constants", "identical_to"]

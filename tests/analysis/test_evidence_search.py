@@ -28,8 +28,8 @@ from regretlab.analysis.evidence.search import (
     rate_search,
     search_horizon,
 )
-from regretlab.bound_spec import BoundSpec
-from regretlab.claims import Claim, Construction, Mechanism
+from regretlab.registry.claims import Claim, Construction, Mechanism
+from regretlab.specs.bound_spec import BoundSpec
 
 
 def toy_bound(**extra) -> BoundSpec:

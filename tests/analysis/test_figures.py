@@ -5,7 +5,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from regretlab.algorithm_spec import PALETTE
 from regretlab.analysis.figure_layout import (
     EXPLICIT_BOUND_COLOUR,
     RATE_COLOUR,
@@ -17,7 +16,8 @@ from regretlab.analysis.figure_layout import (
 )
 from regretlab.analysis.figures import draw_figure, plot_regime
 from regretlab.analysis.legend import verdict_counts
-from regretlab.kinds import KINDS, algorithm_spec
+from regretlab.registry.kinds import KINDS, algorithm_spec
+from regretlab.specs.algorithm_spec import PALETTE
 
 
 def _close(fig) -> None:

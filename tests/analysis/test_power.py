@@ -12,7 +12,7 @@ import pytest
 from regretlab.analysis.evidence import counts, headline
 from regretlab.analysis.evidence.items import curve_power, point_power
 from regretlab.analysis.exponents import REJECTED, accepted_band, rate_verdict
-from regretlab.claims import CLAIMS_BY_KEY
+from regretlab.registry.claims import CLAIMS_BY_KEY
 
 THEOREM3 = CLAIMS_BY_KEY["theorem3"]  # an explicit upper bound with a reference learner (Exp3.G)
 THEOREM17 = CLAIMS_BY_KEY["theorem17"]  # an upper rate

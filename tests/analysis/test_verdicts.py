@@ -22,7 +22,7 @@ from regretlab.analysis.verdicts import (
     write_verdict_table,
 )
 from regretlab.bandits import bounds
-from regretlab.theory import BOUNDS, TRIVIAL_BOUNDS
+from regretlab.registry.theory import BOUNDS, TRIVIAL_BOUNDS
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -360,7 +360,7 @@ def test_every_bandit_algorithm_tests_exactly_one_table1_row():
     """Each learner's fits land in one row, named by its registry entry: the baselines under Alon et al.'s
     minimax rows, the paper's algorithms (and Theorem 5's learner, which tests "no o(L*) bound") under "our
     work"; the CMDP learners in none."""
-    from regretlab.kinds import KINDS
+    from regretlab.registry.kinds import KINDS
 
     for algorithm, spec in KINDS["bandit"].algorithms.items():
         assert spec.table1 in TABLE1, algorithm

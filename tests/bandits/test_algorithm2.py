@@ -14,10 +14,10 @@ from regretlab.bandits.instance import BanditInstance
 from regretlab.bandits.omd_weak import weak_hybrid_step
 from regretlab.bandits.simulate import realised_totals, run_seeds, simulate
 from regretlab.bandits.tracking import Tracker
+from regretlab.core.seeding import environment_and_learner_rngs, job_seed_sequence
 from regretlab.graphs.families import directed_complete_bipartite, disjoint_cliques, weakly_observable_stars
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.summary import describe
-from regretlab.seeding import environment_and_learner_rngs, job_seed_sequence
 
 
 def instance_of(graph, means):
@@ -265,7 +265,7 @@ def test_regimes_run_each_algorithm_with_the_presets_it_has(repo, schema_path):
     with ``paper`` and, at γ = 1/3, ``tuned``; a regime's own seeds_per_job sets its batches."""
     import yaml
 
-    from regretlab.config import batch_seeds, run_jobs, validate_config
+    from regretlab.workflow.config import batch_seeds, run_jobs, validate_config
 
     shipped = repo / "tests" / "config" / "default.yaml"  # the shipped config (tests/test_shipped_files.py)
     config = validate_config(yaml.safe_load(shipped.read_text()), schema_path)
@@ -301,7 +301,7 @@ def test_regimes_run_each_algorithm_with_the_presets_it_has(repo, schema_path):
 )
 def test_per_arm_bounds_hold_with_the_paper_constants(graph, algorithm, best_in, bounds):
     from regretlab.bandits.instance import parts_means
-    from regretlab.theory import BOUNDS
+    from regretlab.registry.theory import BOUNDS
 
     in_s = np.isin(np.arange(graph.n_arms), graph.S)
     best = int(graph.S[0] if best_in == "S" else graph.S_bar[0])

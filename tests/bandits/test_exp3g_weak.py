@@ -80,7 +80,7 @@ def test_derived_bound_formula_and_its_hypothesis():
     once T ≥ K³ ln K/d²."""
     from regretlab.bandits.exp3g_weak import exploration_set_h
     from regretlab.graphs.feedback_graph import FeedbackGraph
-    from regretlab.theory import BOUNDS
+    from regretlab.registry.theory import BOUNDS
 
     graph = weakly_observable_stars([2, 2])
     k, horizon = graph.n_arms, 10**5
@@ -105,7 +105,7 @@ def test_derived_bound_formula_and_its_hypothesis():
 def test_mean_regret_to_every_arm_is_below_the_derived_bound(graph, seed):
     """Oblivious losses with a best arm chosen at random (often weakly observable), 16 seeds of T = 2000: the
     mean regret to every arm plus three standard errors stays below the derived bound."""
-    from regretlab.theory import BOUNDS
+    from regretlab.registry.theory import BOUNDS
 
     rng = np.random.default_rng(seed)
     horizon, k = 2000, graph.n_arms

@@ -24,7 +24,7 @@ from regretlab.bandits.lower_bound import (
 from regretlab.bandits.simulate import run_seeds
 from regretlab.bandits.tracking import Tracker
 from regretlab.graphs.families import directed_complete_bipartite, figure1_graph, weakly_observable_stars
-from regretlab.theory import BOUNDS
+from regretlab.registry.theory import BOUNDS
 
 LOSSES = {"kind": "theorem5", "b": 0.5, "calibration_seeds": 2}
 

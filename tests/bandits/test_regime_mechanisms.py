@@ -19,9 +19,9 @@ from regretlab.bandits import simulate as pipeline
 from regretlab.bandits.algorithms import ALGORITHMS, make_learner
 from regretlab.bandits.instance import BanditInstance, build_instance, write_instance_file
 from regretlab.bandits.simulate import TUNING_COLUMNS, oracle_values, realised_totals, simulate
-from regretlab.config import presets_of, regimes_of_kind, validate_config
-from regretlab.run_sets import run_and_write
-from regretlab.seeding import draws_of, environment_and_learner_rngs, job_seed_sequence
+from regretlab.core.run_sets import run_and_write
+from regretlab.core.seeding import draws_of, environment_and_learner_rngs, job_seed_sequence
+from regretlab.workflow.config import presets_of, regimes_of_kind, validate_config
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -171,7 +171,7 @@ def test_shared_draws_give_the_same_instance_files_and_losses(config, regime_nam
 
 def test_draws_from_is_validated(config, schema_path):
     """A regime sharing draws must name another bandit regime that owns its draws and repeat its entries."""
-    from regretlab.config import ConfigError
+    from regretlab.workflow.config import ConfigError
 
     def broken(mutate):
         raw = yaml.safe_load(yaml.safe_dump(config))
@@ -313,7 +313,7 @@ def test_theorem2s_explicit_bound_is_below_the_trivial_one_at_the_regimes_larges
     smallest it is not (the vacuous side of the transition); on the minimax instance uniform play's regret is
     far below the bound (no power), on the wide gap above it at the largest horizon (power), computed."""
     from regretlab.bandits.nulls import uniform_value
-    from regretlab.theory import BOUNDS
+    from regretlab.registry.theory import BOUNDS
 
     regime = config["regimes"]["theorem2_explicit_bound"]
     horizons = regime["scales"]["quick"]["horizons"]

@@ -12,9 +12,9 @@ from regretlab.analysis.evidence.items import mechanism_state
 from regretlab.bandits.algorithms import ALGORITHMS, make_learner
 from regretlab.bandits.instance import BanditInstance, build_instance
 from regretlab.bandits.simulate import COUNTER_COLUMNS, run_seeds, simulate
-from regretlab.claims import CLAIMS_BY_KEY
-from regretlab.kinds import KINDS
-from regretlab.seeding import environment_and_learner_rngs, job_seed_sequence
+from regretlab.core.seeding import environment_and_learner_rngs, job_seed_sequence
+from regretlab.registry.claims import CLAIMS_BY_KEY
+from regretlab.registry.kinds import KINDS
 
 STARS = {"family": "weakly_observable_stars", "leaf_counts": [3, 3]}
 BIPARTITE = {"family": "directed_complete_bipartite", "n_self_loop": 4, "n_no_self_loop": 12}

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
-from regretlab.checkpoints import log_checkpoints
+from regretlab.core.checkpoints import log_checkpoints
 
 
 @given(horizon=st.integers(1, 10**7))

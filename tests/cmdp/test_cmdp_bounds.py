@@ -189,7 +189,7 @@ def test_the_corrected_mixture_is_safe_for_every_episode_of_a_random_adversarial
 
 
 def test_theory_entries_of_paper_000_directions_and_values():
-    from regretlab.theory import BOUNDS
+    from regretlab.registry.theory import BOUNDS
 
     point = {
         "T": 10_000,

@@ -18,8 +18,8 @@ from regretlab.cmdp import bounds
 from regretlab.cmdp.environments import CMDPEnvironment
 from regretlab.cmdp.instance import CMDP, condition2_holds
 from regretlab.cmdp.runs import build_instance, run_seeds
-from regretlab.config import validate_config
-from regretlab.seeding import job_seed_sequence
+from regretlab.core.seeding import job_seed_sequence
+from regretlab.workflow.config import validate_config
 
 REPO = Path(__file__).resolve().parents[2]
 #: The shipped config.yaml (tests/test_shipped_files.py), whose instances these tests describe.

@@ -24,8 +24,8 @@ from regretlab.cmdp.instance import (
 from regretlab.cmdp.occupancy import is_valid_occupancy, triples_from_pairs
 from regretlab.cmdp.offline_lp import feasibility_parameter, solve_opt, solve_unconstrained
 from regretlab.cmdp.runs import build_instance
-from regretlab.config import validate_config
-from regretlab.seeding import job_seed_sequence
+from regretlab.core.seeding import job_seed_sequence
+from regretlab.workflow.config import validate_config
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from regretlab.cmdp.runs import build_instance, instance_at_horizon, rho_at, run_seeds
-from regretlab.seeding import job_seed_sequence
+from regretlab.core.seeding import job_seed_sequence
 
 SPEC = {
     "family": "vacuous",

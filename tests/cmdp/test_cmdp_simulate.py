@@ -5,7 +5,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from regretlab.checkpoints import log_checkpoints
 from regretlab.cmdp import bounds, projection
 from regretlab.cmdp.algorithms import make_learner
 from regretlab.cmdp.environments import make_environment
@@ -20,6 +19,7 @@ from regretlab.cmdp.instance import condition2_holds, make_layered_cmdp
 from regretlab.cmdp.occupancy import occupancy_from_policy, pairs_from_triples, sample_trajectory
 from regretlab.cmdp.offline_lp import solve_opt
 from regretlab.cmdp.simulate import RECORD_COLUMNS, simulate
+from regretlab.core.checkpoints import log_checkpoints
 
 instances = st.tuples(st.integers(0, 2**32 - 1), st.integers(1, 4), st.integers(1, 3), st.integers(1, 3))
 

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from regretlab.logs import job_log
+from regretlab.core.logs import job_log
 
 with job_log(snakemake) as log:
     from regretlab.toy.instance import write_instance_file

@@ -2,11 +2,11 @@
 
 from pathlib import Path
 
-from regretlab.logs import job_log
+from regretlab.core.logs import job_log
 
 with job_log(snakemake) as log:
-    from regretlab.run_sets import run_set_and_write
-    from regretlab.snapshots import SnapshotPolicy
+    from regretlab.core.run_sets import run_set_and_write
+    from regretlab.core.snapshots import SnapshotPolicy
     from regretlab.toy import runs as pipeline
 
     w = snakemake.wildcards

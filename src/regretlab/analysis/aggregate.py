@@ -6,9 +6,9 @@ point and per bound drawn at it: the mean and 95% bootstrap interval over seeds 
 (``metric``, ``mean``, ``ci_low``, ``ci_high``), the bound's value at that point (the mean over seeds of its
 value on each run, at the constants that run's learner used), whether the theorem's hypotheses hold there, the
 metric's trivial bound, the ceiling the learner's construction puts on it (``ceiling``, the largest over
-seeds, +∞ where there is none: :data:`regretlab.theory.CEILINGS`), the bound's direction and its verdict
-(:mod:`regretlab.analysis.verdicts`), ``run_hypotheses_hold`` (the learner's own conditions, without the
-bound's), ``runs_hash`` (a hash of the point's per-seed metrics) and ``identical_to``
+seeds, +∞ where there is none: :data:`regretlab.registry.theory.CEILINGS`), the bound's direction and its
+verdict (:mod:`regretlab.analysis.verdicts`), ``run_hypotheses_hold`` (the learner's own conditions, without
+the bound's), ``runs_hash`` (a hash of the point's per-seed metrics) and ``identical_to``
 (:func:`mark_identical`), and — as
 wide columns ``<m>_mean``, ``<m>_ci_low``, ``<m>_ci_high`` — every metric of the regime's kind. A figure needs
 nothing else.
@@ -43,10 +43,11 @@ import pandas as pd
 from regretlab.analysis.bootstrap import mean_interval, proportion_interval
 from regretlab.analysis.exponents import bound_regime, bound_slope, fit_exponent, rate_verdict
 from regretlab.analysis.verdicts import NO_BOUND, verdict
-from regretlab.io import config_hash, read_json, read_parquet_metadata, write_parquet
-from regretlab.kinds import KINDS
-from regretlab.seeding import job_seed_sequence
-from regretlab.theory import BOUNDS, TRIVIAL_BOUNDS, bounds_for, ceiling, trivial_bound
+from regretlab.core.io import config_hash, read_json, read_parquet_metadata, write_parquet
+from regretlab.core.seeding import job_seed_sequence
+from regretlab.registry.kinds import KINDS
+from regretlab.registry.theory import BOUNDS, TRIVIAL_BOUNDS, bounds_for, ceiling, trivial_bound
+from regretlab.specs.bound_spec import Point
 
 GROUP_KEYS = ["instance", "algorithm", "constants", "T", "t"]
 #: The key of one run's learner parameters: its point's key without ``t``, and the seed.
@@ -112,24 +113,23 @@ def _point_statistics(
     return stats
 
 
-def _seed_points(group: pd.DataFrame, numbers: dict, metrics: tuple[str, ...], params: dict) -> list[dict]:
-    """One point dict (see :mod:`regretlab.theory`) per seed of a point: horizon, checkpoint, instance
+def _seed_points(group: pd.DataFrame, numbers: dict, metrics: tuple[str, ...], params: dict) -> list[Point]:
+    """One :class:`~regretlab.specs.bound_spec.Point` per seed of a point: horizon, checkpoint, instance
     numbers, that run's metrics and its learner's parameters."""
     points = []
     recorded = [metric for metric in metrics if metric in group.columns]  # e.g. Theorem 5's ε̂ only there
     for row in group.itertuples(index=False):
         key = (row.instance, row.algorithm, row.constants, int(row.T), int(row.seed))
-        point = {"T": int(row.T), "t": int(row.t), **numbers, "params": params.get(key, {})}
-        point.update({metric: getattr(row, metric) for metric in recorded})
-        points.append(point)
+        measured = {metric: getattr(row, metric) for metric in recorded}
+        points.append(Point(int(row.T), int(row.t), numbers, params.get(key, {}), measured))
     return points
 
 
-def _mean_over(points: list[dict], evaluate) -> float:
+def _mean_over(points: list[Point], evaluate) -> float:
     return float(np.mean([evaluate(point) for point in points]))
 
 
-def _ceiling_over(points: list[dict], metric: str, algorithm: str, direction: str) -> float:
+def _ceiling_over(points: list[Point], metric: str, algorithm: str, direction: str) -> float:
     """The construction's ceiling on ``metric`` over the seeds of a point: the largest per-run ceiling (the
     smallest floor for a lower bound), so that a bound at or beyond it is beyond every seed's metric, hence
     beyond the interval over seeds. +∞ (−∞ for a floor) where the learner's construction gives none."""
@@ -195,7 +195,7 @@ def summarise(
     """The aggregate table of one regime (see module docstring), in a stable row order.
 
     ``params`` are the learners' parameters by run (:func:`learner_params`); bounds that need them (the
-    explicit bounds of paper 001) read them under the point dict's ``params``.
+    explicit bounds of paper 001) read them under the point's ``params``.
     """
     rng = np.random.default_rng(job_seed_sequence(regime, "aggregate", "bootstrap"))
     kind = KINDS[regime_config["kind"]]
@@ -221,13 +221,8 @@ def summarise(
         x_value = float(swept[x_name]) if x_name in swept else float(stats[f"{x_name}_mean"])
         hypotheses_hold = bool(group["hypotheses_hold"].all())
         names = bounds_for(regime_config, algorithm, constants)
-        null_point = {
-            "T": int(horizon),
-            "t": int(checkpoint),
-            **numbers,
-            "params": seed_points[0]["params"],
-            **{metric: stats[f"{metric}_mean"] for metric in metrics if f"{metric}_mean" in stats},
-        }
+        means = {metric: stats[f"{metric}_mean"] for metric in metrics if f"{metric}_mean" in stats}
+        null_point = Point(int(horizon), int(checkpoint), numbers, seed_points[0]["params"], means)
 
         def null_uniform(metric, instance=instance, algorithm=algorithm, null_point=null_point):
             return kind.uniform_value(instances[instance], metric, null_point, algorithm)

@@ -23,8 +23,8 @@ import pandas as pd  # noqa: E402
 
 from regretlab.analysis.figures import save_figure  # noqa: E402
 from regretlab.analysis.tables import to_markdown  # noqa: E402
-from regretlab.io import write_text  # noqa: E402
-from regretlab.theory import BOUNDS  # noqa: E402
+from regretlab.core.io import write_text  # noqa: E402
+from regretlab.registry.theory import BOUNDS  # noqa: E402
 
 COLUMNS = [
     "regime", "instance", "T", "L_star", "L_star_over_T", "algorithm", "constants", "metric", "mean",

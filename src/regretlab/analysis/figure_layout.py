@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from regretlab.algorithm_spec import PALETTE
-from regretlab.kinds import KINDS, algorithm_spec, metric_kind
+from regretlab.registry.kinds import KINDS, algorithm_spec, metric_kind
+from regretlab.specs.algorithm_spec import PALETTE
 
 #: Line style, marker and marker fill per constants preset, the same in every figure.
 PRESET_STYLES = {
@@ -61,8 +61,9 @@ def figure_colours(algorithms: list[str]) -> dict[str, str]:
 
 
 def axis_label(name: str, summary: pd.DataFrame, width: int = 1000) -> str:
-    """The axis label of a swept variable or metric, in words with its unit (:data:`regretlab.kinds.KINDS`),
-    wrapped at ``width`` characters; the kind is the one whose metrics the figure draws."""
+    """The axis label of a swept variable or metric, in words with its unit
+    (:data:`regretlab.registry.kinds.KINDS`), wrapped at ``width`` characters; the kind is the one whose
+    metrics the figure draws."""
     kind = KINDS.get(metric_kind(summary["metric"].iloc[0]) or "")
     if name in TIME_AXES:
         return TIME_AXES[name](kind.time_unit if kind else "step")

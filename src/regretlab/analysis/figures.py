@@ -9,12 +9,13 @@ regime's *reference* learner (Exp3.G, else Theorem 2's minimax learner: the algo
 algorithm (e.g. a constrained-MDP regime), the columns are the instances and the rows the metrics.
 
 Every name comes from a registry: an algorithm's label and colour from its entry
-(:class:`regretlab.algorithm_spec.AlgorithmSpec`; colours from a colour-blind-safe palette readable on white,
-:data:`regretlab.algorithm_spec.PALETTE`), a metric's axis label — words and unit — from its kind
-(:data:`regretlab.kinds.KINDS`), a bound's formula and constants from :data:`regretlab.theory.BOUNDS`.
-Styles are fixed across every figure: one line style per constants preset
-(:data:`~regretlab.analysis.figure_layout.PRESET_STYLES`: ``paper`` solid with filled markers, ``tuned``
-dashed with open ones). Bounds: explicit bounds are solid dark lines,
+(:class:`regretlab.specs.algorithm_spec.AlgorithmSpec`; colours from a colour-blind-safe palette readable on
+white,
+:data:`regretlab.specs.algorithm_spec.PALETTE`), a metric's axis label — words and unit — from its kind
+(:data:`regretlab.registry.kinds.KINDS`), a bound's formula and constants from
+:data:`regretlab.registry.theory.BOUNDS`. Styles are fixed across every figure: one line style per constants
+preset (:data:`~regretlab.analysis.figure_layout.PRESET_STYLES`: ``paper`` solid with filled markers,
+``tuned`` dashed with open ones). Bounds: explicit bounds are solid dark lines,
 unit-constant rates thin grey lines labelled "rate, unit constant", reference lines (no verdict, e.g. λ*) thin
 dash-dotted; a bound whose verdict is ``vacuous`` (past the metric's trivial bound, drawn dotted in the same
 panel) or ``implied`` (at or above the ceiling the learner's construction puts on the metric) is faded (an
@@ -65,7 +66,7 @@ from regretlab.analysis.figure_layout import (  # noqa: E402
 )
 from regretlab.analysis.legend import Drawn, footer_lines, legend_handles  # noqa: E402
 from regretlab.analysis.verdicts import BEYOND_HYPOTHESES, NO_BOUND  # noqa: E402
-from regretlab.io import atomic_path  # noqa: E402
+from regretlab.core.io import atomic_path  # noqa: E402
 
 #: Fixed metadata so that re-drawing the same table gives the same bytes.
 _PNG_METADATA = {"Software": None}

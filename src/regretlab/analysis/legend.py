@@ -28,7 +28,7 @@ from regretlab.analysis.figure_layout import (
     reference_algorithm,
 )
 from regretlab.analysis.verdicts import BEYOND_HYPOTHESES, NO_BOUND, VERDICTS
-from regretlab.theory import BOUNDS
+from regretlab.registry.theory import BOUNDS
 
 
 @dataclass

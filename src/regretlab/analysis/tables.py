@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from regretlab.io import write_text
-from regretlab.kinds import algorithm_spec
+from regretlab.core.io import write_text
+from regretlab.registry.kinds import algorithm_spec
 
 #: Column order of ``figures/exponents.csv`` and of the full table in ``.md``.
 EXPONENT_COLUMNS = [
@@ -45,7 +45,7 @@ class Table1Row:
         rate: the result as the table states it.
 
     The fits listed under a row are those of the algorithms whose registry entry names it
-    (:attr:`regretlab.algorithm_spec.AlgorithmSpec.table1`).
+    (:attr:`regretlab.specs.algorithm_spec.AlgorithmSpec.table1`).
     """
 
     graphs: str

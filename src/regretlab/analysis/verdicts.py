@@ -9,11 +9,12 @@
   (for a lower bound, the lower end is below it). This is conservative: the interval is not certified to lie
   on the bound's side, even if the mean does; checked before ``vacuous`` so that no violation is hidden.
 * ``vacuous``: the bound is not finite or lies beyond the metric's trivial bound
-  (:data:`regretlab.theory.TRIVIAL_BOUNDS`): it says nothing that every learner does not already guarantee.
+  (:data:`regretlab.registry.theory.TRIVIAL_BOUNDS`): it says nothing that every learner does not already
+  guarantee.
 * ``implied``: the bound is at or beyond a ceiling the learner's own construction puts on the metric for that
-  run (:data:`regretlab.theory.CEILINGS`, e.g. ‖λ_t‖₁ ≤ min{mT^{1/4}, ηmLt} for PDGD-OPS's dual): it cannot
-  fail on a correct implementation, whatever the environment. Checked after ``vacuous`` (a bound past the
-  trivial bound is vacuous first).
+  run (:data:`regretlab.registry.theory.CEILINGS`, e.g. ‖λ_t‖₁ ≤ min{mT^{1/4}, ηmLt} for PDGD-OPS's dual): it
+  cannot fail on a correct implementation, whatever the environment. Checked after ``vacuous`` (a bound past
+  the trivial bound is vacuous first).
 * ``holds``: otherwise — the whole interval is on the bound's side and the bound is informative.
 * ``beyond hypotheses``: what would be ``violated`` at a point where the theorem's hypotheses fail (greyed in
   the figures): the theorem claims nothing there, so this is no counterexample — e.g. the dual clipping where
@@ -39,7 +40,7 @@ import os
 import pandas as pd
 
 from regretlab.analysis.tables import to_markdown
-from regretlab.io import write_text
+from regretlab.core.io import write_text
 
 #: Every verdict, in the order tables list them.
 #: ``identical``: a point of a curve family whose runs are bit-identical to another's, counted once (there).

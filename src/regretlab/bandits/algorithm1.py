@@ -60,9 +60,9 @@ from numba import njit
 from regretlab.bandits.omd import adaptive_hedge_step, hybrid_workspace, time_varying_hybrid_step
 from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
+from regretlab.core.kernels import allocating, kernel
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
-from regretlab.kernels import allocating, kernel
 
 PRESETS = ("paper", "tuned")
 
@@ -247,8 +247,8 @@ def initial_distribution(eta_meta, c, in_s, lower, out, work):
 
     One OMD step from the uniform q with the loss ∇ψ(q): −β/η_j on the cliques (∇ of (1/η_j) ln(1/p) at 1/β)
     and (1 − ln β)/η_j − cβ on S̄; ``work`` is the OMD step's scratch. Allocates two (β,) arrays (so it is
-    :func:`~regretlab.kernels.allocating`, for Algorithm 4's restarts): it runs once per (re)start, not per
-    round.
+    :func:`~regretlab.core.kernels.allocating`, for Algorithm 4's restarts): it runs once per (re)start, not
+    per round.
     """
     beta = out.shape[0]
     q = np.full(beta, 1.0 / beta)

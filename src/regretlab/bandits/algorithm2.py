@@ -50,9 +50,9 @@ import numpy as np
 from regretlab.bandits.omd_weak import weak_hybrid_step
 from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
+from regretlab.core.kernels import kernel
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
-from regretlab.kernels import kernel
 
 #: Lemma 6's condition is compared with this relative slack: Theorem 7's Ω makes it hold with equality
 #: (Σ_S p = √η̄ = 5η̄ at η̄ = 1/25), where rounding must not count as a failure.

@@ -30,8 +30,8 @@ import numpy as np
 
 from regretlab.bandits.algorithm1 import MetaGraphLearner, first_horizon, log_factor, play_round, start_epoch
 from regretlab.bandits.tracking import Tracker
+from regretlab.core.kernels import kernel
 from regretlab.graphs.feedback_graph import FeedbackGraph
-from regretlab.kernels import kernel
 
 
 def eta_start(horizon: int, n_arms: int, kappa: int, beta: int, constants: str) -> float:

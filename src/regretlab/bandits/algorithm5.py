@@ -81,8 +81,8 @@ import numpy as np
 from regretlab.bandits.presets import require_preset
 from regretlab.bandits.theorem2 import Theorem2
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
+from regretlab.core.kernels import kernel
 from regretlab.graphs.feedback_graph import FeedbackGraph
-from regretlab.kernels import kernel
 
 # Indices into stage 1's progress array (an array, so the compiled kernel can update it in place).
 _META_EPOCH = 0  # m, the current meta-epoch (1-based)

@@ -49,9 +49,9 @@ from regretlab.bandits.exp3g import importance_weighted_estimate
 from regretlab.bandits.omd_weak import weak_hybrid_step
 from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
+from regretlab.core.kernels import kernel
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
-from regretlab.kernels import kernel
 
 #: Lemma 6's condition on a directed complete bipartite graph: √η̄ ≥ 5η̄ ⟺ η̄ ≤ 1/25.
 ETA_BAR_CAP = 1.0 / 25.0

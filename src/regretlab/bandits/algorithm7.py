@@ -46,9 +46,9 @@ from regretlab.bandits.exp3g import importance_weighted_estimate
 from regretlab.bandits.omd_weak import weak_hybrid_step
 from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
+from regretlab.core.kernels import kernel
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
-from regretlab.kernels import kernel
 
 #: Theorem 18 allows γ ∈ [1/3, 1/2]; the registry uses its end points, as Theorem 8's discussion does (line
 #: 268): ``algorithm7`` (γ = 1/3) and ``algorithm7_half`` (γ = 1/2), like ``algorithm2_weak(_half)``.

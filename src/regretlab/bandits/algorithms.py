@@ -15,8 +15,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from regretlab.algorithm_spec import PALETTE, UnitCost
-from regretlab.algorithm_spec import AlgorithmSpec as BaseAlgorithmSpec
 from regretlab.bandits.algorithm1 import Algorithm1, meta_graph
 from regretlab.bandits.algorithm2 import PRESETS as ALGORITHM2_PRESETS
 from regretlab.bandits.algorithm2 import Algorithm2
@@ -32,11 +30,13 @@ from regretlab.bandits.presets import require_preset
 from regretlab.bandits.theorem2 import Theorem2, clipped_simplex_bounds
 from regretlab.bandits.theorem3 import Theorem3
 from regretlab.graphs.feedback_graph import FeedbackGraph
+from regretlab.specs.algorithm_spec import PALETTE, UnitCost
+from regretlab.specs.algorithm_spec import AlgorithmSpec as BaseAlgorithmSpec
 
 
 @dataclass(frozen=True, kw_only=True)
 class AlgorithmSpec(BaseAlgorithmSpec):
-    """A bandit algorithm: the fields of :class:`regretlab.algorithm_spec.AlgorithmSpec` and
+    """A bandit algorithm: the fields of :class:`regretlab.specs.algorithm_spec.AlgorithmSpec` and
 
     Attributes:
         build: ``(instance, horizon, rng, constants, oracle) -> learner``.
@@ -95,8 +95,8 @@ _ALGORITHM2_PARAMS = ("eta", "eta_bar", "delta", "theta", "variant", "gamma", "o
 _ALGORITHM7_PARAMS = ("gamma", "D", "d", "delta_start", "delta_final", "eta_final", "eta_bar_final",
                       "n_resets", "n_epochs", "reset_rounds", "delta_final_at_least_1_over_T")  # fmt: skip
 
-# Unit costs (``unit_cost``, µs; the size is K): measured by regretlab.calibration on the shipped config's
-# instances, where the cost model (regretlab.cost) documents how and how to refresh them.
+# Unit costs (``unit_cost``, µs; the size is K): measured by regretlab.workflow.calibration on the shipped
+# config's instances, where the cost model (regretlab.workflow.cost) documents how and how to refresh them.
 ALGORITHMS: dict[str, AlgorithmSpec] = {
     "exp3g": AlgorithmSpec(
         build=lambda instance, horizon, rng, constants, oracle: Exp3G(

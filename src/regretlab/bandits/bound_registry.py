@@ -1,8 +1,9 @@
-"""Paper 001's bounds, by the name regimes use in ``config.yaml`` (:class:`regretlab.bound_spec.BoundSpec`),
-and the trivial bound of the bandit metrics. Each bound's value is computed by one function next to its
-theorem (:mod:`regretlab.bandits.bounds`); an entry says which metric it bounds and in which direction, how a
-figure labels it, whether it carries the paper's constants (``explicit``) or is an Õ(·) rate with unit
-constant, and the theory's log–log exponent in each swept variable.
+"""Paper 001's bounds, by the name regimes use in ``config.yaml``
+(:class:`regretlab.specs.bound_spec.BoundSpec`), and the trivial bound of the bandit metrics. Each bound's
+value is computed by one function next to its theorem (:mod:`regretlab.bandits.bounds`); an entry says which
+metric it bounds and in which direction, how a figure labels it, whether it carries the paper's constants
+(``explicit``) or is an Õ(·) rate with unit constant, and the theory's log–log exponent in each swept
+variable.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from regretlab.bandits import bounds as bandit_bounds
-from regretlab.bound_spec import BoundSpec
+from regretlab.specs.bound_spec import BoundSpec
 
 
 def _exp3g_weak_bound(metric: str, against: str) -> BoundSpec:
@@ -369,4 +370,4 @@ TRIVIAL_BOUNDS: dict[str, Callable[[dict], float]] = {
     "regret_best_Sbar": _checkpoint,
 }
 """The trivial bound of each metric of the bandit run tables at a point, at the checkpoint ``t``: what
-the metric cannot exceed whatever the learner does (:data:`regretlab.theory.TRIVIAL_BOUNDS`)."""
+the metric cannot exceed whatever the learner does (:data:`regretlab.registry.theory.TRIVIAL_BOUNDS`)."""

@@ -4,7 +4,7 @@ Each function takes a dict with the horizon ``T``, the run's ``L_star``, the ins
 (``K``, ``alpha``, ``kappa``, ``s``, …) and, under ``params``, the constants the learner ran with (η, c …,
 as it reports them). Where a proof states its constants (Theorems 2 and 3) the function returns that bound at
 the run's η and c; where the paper gives only Õ(·) (Exp3.G, Theorems 4, 13 and 14) it returns the rate with
-unit constant; :mod:`regretlab.theory` records which is which.
+unit constant; :mod:`regretlab.registry.theory` records which is which.
 """
 
 from __future__ import annotations
@@ -127,9 +127,9 @@ def algorithm4_proof_rate(numbers: dict) -> float:
 # ------------------------------------------------------------------------------------------------------------
 # Section 4: weakly observable graphs. Theorems 7 and 8 bound Reg_i for every arm i with explicit constants;
 # like every bound they are evaluated on each seed's run — at the η, η̄, δ that run used (recorded as run
-# columns) and its realised L_i, L_{i*_S}, L_D — and averaged over the point's seeds (regretlab.theory: the
-# expectation of a data-dependent bound), at i = the best arm of S (metric regret_best_S, L_i = L_best_S) or
-# of S̄ (regret_best_Sbar, L_i = L_best_Sbar).
+# columns) and its realised L_i, L_{i*_S}, L_D — and averaged over the point's seeds
+# (regretlab.registry.theory: the expectation of a data-dependent bound), at i = the best arm of S (metric
+# regret_best_S, L_i = L_best_S) or of S̄ (regret_best_Sbar, L_i = L_best_Sbar).
 # ------------------------------------------------------------------------------------------------------------
 
 

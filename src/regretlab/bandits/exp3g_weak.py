@@ -28,9 +28,9 @@ import numpy as np
 from regretlab.bandits.exp3g import importance_weighted_estimate
 from regretlab.bandits.presets import require_preset
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
+from regretlab.core.kernels import kernel
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
-from regretlab.kernels import kernel
 
 
 class Setup(NamedTuple):

@@ -14,11 +14,11 @@ from regretlab.bandits.environments import (
     environment_from_dict,
 )
 from regretlab.bandits.lower_bound import Theorem5Construction, theorem5_pair
+from regretlab.core.io import write_json
+from regretlab.core.seeding import job_seed_sequence
 from regretlab.graphs import families
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.summary import describe
-from regretlab.io import write_json
-from regretlab.seeding import job_seed_sequence
 
 #: Graph families an instance spec may name → the builder taking (spec, rng). The schema lists the same names.
 GRAPH_FAMILIES = {
@@ -165,7 +165,8 @@ def build_instance(spec: dict, rng: np.random.Generator) -> BanditInstance:
 
 def write_instance_file(regime: str, name: str, spec: dict, path: str, draws: str | None = None) -> dict:
     """Build instance ``name`` of ``regime`` from its config entry, with the instance's own SeedSequence —
-    keyed by ``draws``, the regime whose draws ``regime`` shares (:func:`regretlab.seeding.draws_of`; None:
+    keyed by ``draws``, the regime whose draws ``regime`` shares (:func:`regretlab.core.seeding.draws_of`;
+    None:
     ``regime`` itself) — and write it as JSON at ``path`` (the workflow's instance job); returns its
     numbers."""
     key = regime if draws is None else draws

@@ -1,5 +1,5 @@
-"""How a bandit instance entry is checked before any job (:attr:`regretlab.kind_spec.Kind.instance_check`),
-with the registries its check reads:
+"""How a bandit instance entry is checked before any job
+(:attr:`regretlab.specs.kind_spec.Kind.instance_check`), with the registries its check reads:
 
 * :data:`GRAPH_CLASSES` (by :attr:`regretlab.bandits.algorithms.AlgorithmSpec.graph_class`): which graphs an
   algorithm is valid on; every instance's graph must be of the class of every algorithm of its regime.
@@ -22,10 +22,10 @@ import numpy as np
 
 from regretlab.bandits.algorithms import ALGORITHMS
 from regretlab.bandits.instance import GRAPH_FAMILIES, build_environment, draw_best_arm
+from regretlab.core.seeding import job_seed_sequence
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
-from regretlab.kind_spec import Plan, Problem, at_field
-from regretlab.seeding import job_seed_sequence
+from regretlab.specs.kind_spec import Plan, Problem, at_field
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ def check_instance(regime_name: str, name: str, spec: dict, plan: Plan) -> list[
         # An environment that names none of its parameters cannot be of its kind on this graph.
         problems.append(at_field(f"{where}.losses", losses, error, otherwise="kind"))
     for algorithm in plan.algorithms:
-        if algorithm not in ALGORITHMS:  # not a bandit algorithm: regretlab.config reports it
+        if algorithm not in ALGORITHMS:  # not a bandit algorithm: regretlab.workflow.config reports it
             continue
         graph_class = GRAPH_CLASSES[ALGORITHMS[algorithm].graph_class]
         if not graph_class.holds(graph):

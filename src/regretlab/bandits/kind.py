@@ -1,5 +1,5 @@
 """The bandit kind (paper 001: K-armed bandits with graph feedback), everything the workflow knows of it in
-one :class:`regretlab.kind_spec.Kind`: its algorithms and bounds, the metrics of its run tables, how an
+one :class:`regretlab.specs.kind_spec.Kind`: its algorithms and bounds, the metrics of its run tables, how an
 instance entry is checked and what a run costs, its null learner and how a learner is rebuilt at another
 horizon. Its runs (:mod:`regretlab.bandits.simulate`) are named, not imported: summaries never load them.
 """
@@ -15,10 +15,10 @@ from regretlab.bandits import nulls
 from regretlab.bandits.algorithms import ALGORITHMS, make_learner
 from regretlab.bandits.bound_registry import BOUNDS, TRIVIAL_BOUNDS
 from regretlab.bandits.environments import CHUNK_ROUNDS
-from regretlab.bandits.instance import GRAPH_FAMILIES, BanditInstance
-from regretlab.bandits.instance_checks import check_instance
+from regretlab.bandits.instance import GRAPH_FAMILIES, LOSS_KINDS
+from regretlab.bandits.instance_checks import GRAPH_CLASSES, check_instance
 from regretlab.bandits.learner import TUNING_COLUMNS
-from regretlab.kind_spec import Kind, KindCost, Metric
+from regretlab.specs.kind_spec import FamilySection, Kind, KindCost, Metric
 
 #: Losses are in [0, 1] per round (paper 001 §2).
 _LOSS = "cumulative loss"
@@ -105,24 +105,28 @@ def calibration_runs(spec: dict) -> int:
     return 0
 
 
-#: Bandit instances rebuilt from their files, by the id of the file's dict (kept alive beside it).
-_INSTANCES: dict[int, tuple[dict, BanditInstance]] = {}
-
-
-def _instance(instance: dict) -> BanditInstance:
-    key = id(instance)
-    if key not in _INSTANCES:
-        _INSTANCES[key] = (instance, BanditInstance.from_dict(instance))
-    return _INSTANCES[key][1]
-
-
 def learner_params(row: dict, instance: dict, T: int, oracle: dict) -> dict:
     """The constants the row's learner would run with at horizon ``T``: the learner built for ``T`` with the
     extrapolated oracle totals (a ValueError when it cannot run there)."""
-    bandit = _instance(instance)
+    bandit = nulls.rebuilt_instance(instance)
     rng = np.random.default_rng(0)  # a learner's constants do not depend on its generator
     learner = make_learner(row["algorithm"], bandit.at_horizon(T), T, rng, row["constants"], oracle)
     return dict(learner.params)
+
+
+def valid_on(algorithm: str) -> tuple[str, str]:
+    """The feedback graphs ``algorithm`` is valid on: its graph class and the class in words."""
+    graph_class = ALGORITHMS[algorithm].graph_class
+    return graph_class, GRAPH_CLASSES[graph_class].description
+
+
+#: What ``regretlab list families`` lists: the graph families and the loss kinds, each with its parameters.
+FAMILIES = (
+    FamilySection("graph", "graph families (bandit instances: graph: {family: NAME, ...})", "graph", "family",
+                  tuple(GRAPH_FAMILIES)),
+    FamilySection("losses", "loss kinds (bandit instances: losses: {kind: NAME, ...})", "losses", "kind",
+                  tuple(LOSS_KINDS)),
+)  # fmt: skip
 
 
 KIND = Kind(
@@ -142,4 +146,6 @@ KIND = Kind(
     horizon_scaled=LOSS_TOTALS,
     param_columns=TUNING_COLUMNS,
     shared_draws=True,
+    families=FAMILIES,
+    valid_on=valid_on,
 )

@@ -26,8 +26,9 @@ class BanditLearner(Protocol):
         ``graph``: the :class:`~regretlab.graphs.feedback_graph.FeedbackGraph` (K nodes; ``adjacency[j, i]``
         True when playing j reveals ℓ_i); ``horizon``: T, the number of rounds, known in advance (every
         theorem tunes for its own T); ``rng``: the learner's ``numpy.random.Generator`` — its only source of
-        randomness, spawned by :mod:`regretlab.seeding`, never shared with the environment; ``constants``: a
-        preset of :attr:`presets` (raise ``ValueError`` naming the learner on another, e.g. with
+        randomness, spawned by :mod:`regretlab.core.seeding`, never shared with the environment;
+        ``constants``: a preset of :attr:`presets` (raise ``ValueError`` naming the learner on another, e.g.
+        with
         :func:`regretlab.bandits.presets.require_preset`). Oracle-tuned learners take the realised totals
         they need as further arguments (the registry entry's ``oracle`` and ``build`` pass them); the
         learner never sees the environment otherwise.

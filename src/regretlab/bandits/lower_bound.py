@@ -23,7 +23,7 @@ algorithm itself, in two phases, which this module reproduces:
 Honesty of the two phases: environment 2 depends on the algorithm (and its constants preset and T), as the
 theorem's "for any algorithm there exists a sequence" allows, but not on the coins of the runs it is evaluated
 on: the calibration seeds are labelled ``theorem5-calibration-j``
-(:func:`regretlab.seeding.job_seed_sequence`), disjoint from the evaluation seeds, and the losses are
+(:func:`regretlab.core.seeding.job_seed_sequence`), disjoint from the evaluation seeds, and the losses are
 deterministic (oblivious adversary). Building it from the evaluation seed's own run would let the adversary
 see the learner's draws.
 

@@ -19,6 +19,7 @@ import numpy as np
 from regretlab.bandits.environments import MinimaxGap, StochasticBernoulli, SwitchingAdversary
 from regretlab.bandits.instance import BanditInstance
 from regretlab.bandits.lower_bound import Theorem5Construction, Theorem5Losses
+from regretlab.specs.bound_spec import Point
 
 #: Each regret metric's comparator: the total loss it subtracts from Σ_t ⟨p_t, ℓ_t⟩ (paper 001 §2, §4).
 COMPARATORS = {
@@ -86,23 +87,24 @@ def uniform_loss(instance: BanditInstance, T: int, t: int) -> float:
         return math.nan
 
 
-def uniform_value(instance: dict, metric: str, point: dict, algorithm: str = "") -> float:
+def uniform_value(instance: dict, metric: str, point: Point, algorithm: str = "") -> float:
     """Uniform play's expected value of ``metric`` at ``point`` (``T``, ``t`` and the comparator's measured
-    value under its metric name, as in :mod:`regretlab.theory`'s point dicts); NaN where it has none.
+    value under its metric name, as in a :class:`~regretlab.specs.bound_spec.Point`); NaN where it has none.
     ``instance`` is the instance file's contents; ``algorithm`` is not read (uniform play's regret does not
     depend on which learner's runs measured the comparator)."""
     comparator = COMPARATORS.get(metric)
     value = point.get(comparator) if comparator else None
     if value is None or (isinstance(value, float) and math.isnan(value)) or "losses" not in instance:
         return math.nan  # not a regret, its comparator not measured, or an instance with no loss model
-    return uniform_loss(_instance(instance), point["T"], point["t"]) - float(value)
+    return uniform_loss(rebuilt_instance(instance), point["T"], point["t"]) - float(value)
 
 
 #: Instances rebuilt from their file's contents, by the contents' identity of graph and losses.
 _INSTANCES: dict[str, BanditInstance] = {}
 
 
-def _instance(data: dict) -> BanditInstance:
+def rebuilt_instance(data: dict) -> BanditInstance:
+    """The instance an instance file's contents describe, built once per graph and loss model."""
     key = repr((data["graph"], data["losses"]))
     if key not in _INSTANCES:
         _INSTANCES[key] = BanditInstance.from_dict(data)

@@ -22,7 +22,7 @@ from numba import njit
 from numba.core import types
 from numba.extending import overload
 
-from regretlab.kernels import kernel
+from regretlab.core.kernels import kernel
 
 # Stop the iteration for μ once |Σ_i p'_i(μ) − 1| is at this level (a few ulps of a K ≤ 100 term sum); the
 # exact renormalisation over the free coordinates then removes the remainder.

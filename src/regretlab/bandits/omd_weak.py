@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from regretlab.kernels import kernel
+from regretlab.core.kernels import kernel
 
 # Stop the iteration for μ once |Σ x(μ) − mass| ≤ _SUM_TOL · mass; the exact renormalisation over the free
 # coordinates then removes the remainder (as in regretlab.bandits.omd).

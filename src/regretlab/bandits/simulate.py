@@ -14,10 +14,10 @@ from regretlab.bandits.instance import BanditInstance
 from regretlab.bandits.learner import TUNING_COLUMNS
 from regretlab.bandits.lower_bound import Theorem5Construction, materialise
 from regretlab.bandits.tracking import PER_ARM_COLUMNS, RECORD_COLUMNS, Tracker, per_arm_record
-from regretlab.checkpoints import log_checkpoints
-from regretlab.io import stack_run_frames
-from regretlab.seeding import environment_and_learner_rngs, job_seed_sequence
-from regretlab.snapshots import SeedProgress, Snapshot, TableProgress
+from regretlab.core.checkpoints import log_checkpoints
+from regretlab.core.io import stack_run_frames
+from regretlab.core.seeding import environment_and_learner_rngs, job_seed_sequence
+from regretlab.core.snapshots import SeedProgress, Snapshot, TableProgress
 
 #: Learner counters recorded at every checkpoint, as run-table columns (column → the learner's ``params`` key;
 #: NaN when the learner reports none): how often an adaptive learner (Algorithms 4, 6, 7) has reset so far,
@@ -41,7 +41,7 @@ def simulate(
     their randomness round by round, so where chunks end does not change a run). The frame's
     ``attrs["L_per_arm"]`` holds every arm's total loss L_i over the horizon (paper 001, §2).
 
-    With ``progress`` (:mod:`regretlab.snapshots`), the loop offers a snapshot at every chunk end: the
+    With ``progress`` (:mod:`regretlab.core.snapshots`), the loop offers a snapshot at every chunk end: the
     learner (with its generator), ``env_rng``, the tracker, the per-arm and counter rows and the next
     chunk; if ``progress.resumed`` holds one, the run continues from it, and ``learner`` and ``env_rng`` must
     be its (``run_seeds`` takes them from there).
@@ -166,13 +166,13 @@ def run_seeds(
     parameters and hypotheses.
 
     Each seed's randomness comes from ``job_seed_sequence(draws, instance_name, seed)``, ``draws`` being the
-    regime whose draws ``regime`` shares (:func:`regretlab.seeding.draws_of`; None: ``regime``). An
+    regime whose draws ``regime`` shares (:func:`regretlab.core.seeding.draws_of`; None: ``regime``). An
     algorithm whose theorem tunes η with L* gets the true L* of the seed's loss sequence (computed by a dry
     pass of the same environment stream) and the run records ``oracle_L_star = True``; likewise the Section 4
     algorithms get L_{i*_S} or L_D (``oracle_L_best_S``, ``oracle_L_D``). The instance is resolved for the
     horizon first (:meth:`BanditInstance.at_horizon`: a minimax instance's gap depends on T). With a
-    ``snapshot`` (:mod:`regretlab.snapshots`) the runs save their progress as they go and resume from a saved
-    one.
+    ``snapshot`` (:mod:`regretlab.core.snapshots`) the runs save their progress as they go and resume from a
+    saved one.
     """
     instance = instance.at_horizon(horizon)
     key = regime if draws is None else draws
@@ -234,10 +234,10 @@ def run_seeds(
 
 
 
-# The kind's pipeline (regretlab.kind_spec.Kind.pipeline): what regretlab.run_sets, `regretlab run` and the
-# calibration call besides run_seeds.
+# The kind's pipeline (regretlab.specs.kind_spec.Kind.pipeline): what regretlab.core.run_sets, `regretlab run`
+# and the calibration call besides run_seeds.
 
-#: The metrics whose final means a run's summary shows (:func:`regretlab.run_sets.run_summary`).
+#: The metrics whose final means a run's summary shows (:func:`regretlab.core.run_sets.run_summary`).
 SUMMARY_METRICS = ("pseudo_regret", "L_star")
 
 

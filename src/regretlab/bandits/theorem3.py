@@ -26,9 +26,9 @@ from regretlab.bandits.omd import hybrid_workspace, log_barrier_hybrid_step
 from regretlab.bandits.presets import require_preset
 from regretlab.bandits.theorem2 import clipped_simplex_bounds
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
+from regretlab.core.kernels import kernel
 from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
-from regretlab.kernels import kernel
 
 
 class Setup(NamedTuple):

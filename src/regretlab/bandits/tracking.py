@@ -1,4 +1,5 @@
-"""Per-round bookkeeping shared by every bandit kernel (the checkpoint grid is :mod:`regretlab.checkpoints`).
+"""Per-round bookkeeping shared by every bandit kernel (the checkpoint grid is
+:mod:`regretlab.core.checkpoints`).
 
 A run records, at each checkpoint t, the pseudo-regret Σ_{s≤t} ⟨p_s, ℓ_s⟩ − min_i L_{t,i}, the realised
 regret Σ_{s≤t} ℓ_{s,i_s} − min_i L_{t,i}, L* = min_i L_{t,i} and i* (paper 001, §2: Reg = Reg_{i*} against
@@ -11,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from regretlab.kernels import kernel
+from regretlab.core.kernels import kernel
 
 #: Columns of the checkpoint record array, in order.
 RECORD_COLUMNS = ("pseudo_regret", "realized_regret", "L_star", "best_arm")

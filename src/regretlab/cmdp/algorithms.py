@@ -10,16 +10,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from regretlab.algorithm_spec import PALETTE, UnitCost
-from regretlab.algorithm_spec import AlgorithmSpec as BaseAlgorithmSpec
 from regretlab.cmdp.pdgd_ops import PDGDOPS, PRESETS, UCOGDPSAlone
+from regretlab.specs.algorithm_spec import PALETTE, UnitCost
+from regretlab.specs.algorithm_spec import AlgorithmSpec as BaseAlgorithmSpec
 
 
 @dataclass(frozen=True, kw_only=True)
 class AlgorithmSpec(BaseAlgorithmSpec):
-    """A constrained-MDP algorithm: the fields of :class:`regretlab.algorithm_spec.AlgorithmSpec`, with
+    """A constrained-MDP algorithm: the fields of :class:`regretlab.specs.algorithm_spec.AlgorithmSpec`, with
     ``build(layer_sizes, n_actions, m, T, delta, constants, rho) -> learner`` (module docstring). Its unit
-    cost's size is the instance's support triples (:data:`regretlab.cost.KIND_COSTS`)."""
+    cost's size is the instance's support triples (:data:`regretlab.workflow.cost.KIND_COSTS`)."""
 
 
 #: The keys of :class:`~regretlab.cmdp.pdgd_ops.PDGDConstants` every CMDP learner reports, with its name.

@@ -1,6 +1,7 @@
-"""Paper 000's bounds, by the name regimes use in ``config.yaml`` (:class:`regretlab.bound_spec.BoundSpec`),
-the trivial bound of the CMDP metrics and the ceilings the learners' construction puts on some of them. Each
-bound's value is computed by one function next to its theorem (:mod:`regretlab.cmdp.bounds`).
+"""Paper 000's bounds, by the name regimes use in ``config.yaml``
+(:class:`regretlab.specs.bound_spec.BoundSpec`), the trivial bound of the CMDP metrics and the ceilings the
+learners' construction puts on some of them. Each bound's value is computed by one function next to its
+theorem (:mod:`regretlab.cmdp.bounds`).
 """
 
 from __future__ import annotations
@@ -8,9 +9,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from regretlab.bound_spec import BoundSpec, Ceiling
 from regretlab.cmdp import bounds as cmdp_bounds
 from regretlab.cmdp.instance import condition2_holds
+from regretlab.specs.bound_spec import BoundSpec, Ceiling
 
 
 def _cmdp_args(n: dict) -> tuple:
@@ -361,7 +362,7 @@ TRIVIAL_BOUNDS: dict[str, Callable[[dict], float]] = {
 }
 """The trivial bound of each metric of the CMDP run tables at a point, at the checkpoint ``t``: what the
 metric cannot exceed (or, for a lower-bounded metric, fall below) whatever the learner does
-(:data:`regretlab.theory.TRIVIAL_BOUNDS`)."""
+(:data:`regretlab.registry.theory.TRIVIAL_BOUNDS`)."""
 
 
 def _dual_box_and_steps(n: dict) -> float:

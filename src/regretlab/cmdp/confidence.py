@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from regretlab.cmdp.occupancy import check_layer_sizes, layer_of_state
-from regretlab.kernels import kernel
+from regretlab.core.kernels import kernel
 
 
 @kernel
@@ -122,7 +122,7 @@ class TransitionConfidence:
         return True
 
     def get_state(self) -> dict:
-        """Copies of everything that changes in a run (for a snapshot, :mod:`regretlab.snapshots`)."""
+        """Copies of everything that changes in a run (for a snapshot, :mod:`regretlab.core.snapshots`)."""
         arrays = ("N", "M", "N_start", "M_start", "P_bar", "epsilon", "_last")
         return {"epoch": self.epoch, **{name: getattr(self, name).copy() for name in arrays}}
 

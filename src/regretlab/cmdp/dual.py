@@ -100,7 +100,7 @@ class DualOGD:
         np.clip(self.lam + self.eta * violation, 0.0, self.upper, out=self.lam)
 
     def get_state(self) -> dict:
-        """A copy of ``λ_t`` (for a snapshot, :mod:`regretlab.snapshots`)."""
+        """A copy of ``λ_t`` (for a snapshot, :mod:`regretlab.core.snapshots`)."""
         return {"lam": self.lam.copy()}
 
     def set_state(self, state: dict) -> None:

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from regretlab.kernels import kernel
+from regretlab.core.kernels import kernel
 
 
 def layer_starts(layer_sizes: Sequence[int]) -> np.ndarray:

@@ -22,7 +22,7 @@ from regretlab.cmdp.pair_projection import (
     solve_pair,
     zero_is_projection,
 )
-from regretlab.kernels import kernel
+from regretlab.core.kernels import kernel
 
 #: Status of a certified :func:`newton` solve.
 SUCCESS = 0

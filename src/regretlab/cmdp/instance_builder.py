@@ -13,8 +13,8 @@ import numpy as np
 from regretlab.cmdp.dual import paper_dual_box_horizon
 from regretlab.cmdp.environments import CMDPEnvironment, make_environment
 from regretlab.cmdp.instance import CMDP, constraint_summary, make_cmdp
-from regretlab.io import write_json
-from regretlab.seeding import job_seed_sequence
+from regretlab.core.io import write_json
+from regretlab.core.seeding import job_seed_sequence
 
 
 def rho_at(spec: dict, horizon: int | None) -> float:

@@ -1,15 +1,15 @@
-"""How a CMDP instance entry is checked before any job (:attr:`regretlab.kind_spec.Kind.instance_check`): it
-is built as its job builds it (:func:`regretlab.cmdp.instance_builder.build_instance`) at every ρ(T) the
-regime's horizons ask for (ρ ∈ [0, L] and attainable by the draw). A CMDP family its builder validates needs
-no entry here."""
+"""How a CMDP instance entry is checked before any job
+(:attr:`regretlab.specs.kind_spec.Kind.instance_check`): it is built as its job builds it
+(:func:`regretlab.cmdp.instance_builder.build_instance`) at every ρ(T) the regime's horizons ask for (ρ ∈ [0,
+L] and attainable by the draw). A CMDP family its builder validates needs no entry here."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from regretlab.cmdp.instance_builder import build_instance, rho_at
-from regretlab.kind_spec import Plan, Problem, at_field, named_field
-from regretlab.seeding import job_seed_sequence
+from regretlab.core.seeding import job_seed_sequence
+from regretlab.specs.kind_spec import Plan, Problem, at_field, named_field
 
 
 def check_instance(regime_name: str, name: str, spec: dict, plan: Plan) -> list[Problem]:

@@ -1,5 +1,5 @@
 """The CMDP kind (paper 000: layered constrained MDPs with long-term constraints), everything the workflow
-knows of it in one :class:`regretlab.kind_spec.Kind`: its algorithms and bounds, the metrics of its run
+knows of it in one :class:`regretlab.specs.kind_spec.Kind`: its algorithms and bounds, the metrics of its run
 tables, how an instance entry is checked and what a run costs, its null learner and how a learner's constants
 are recomputed at another horizon. Its runs (:mod:`regretlab.cmdp.runs`) are named, not imported: summaries
 never load them.
@@ -16,10 +16,11 @@ import numpy as np
 from regretlab.cmdp import nulls
 from regretlab.cmdp.algorithms import ALGORITHMS
 from regretlab.cmdp.bound_registry import BOUNDS, CEILINGS, TRIVIAL_BOUNDS
+from regretlab.cmdp.instance import FAMILIES
 from regretlab.cmdp.instance_builder import build_instance
 from regretlab.cmdp.instance_checks import check_instance
-from regretlab.kind_spec import Kind, KindCost, Metric
-from regretlab.seeding import job_seed_sequence
+from regretlab.core.seeding import job_seed_sequence
+from regretlab.specs.kind_spec import FamilySection, Kind, KindCost, Metric
 
 #: Rewards are in [0, 1] and constraint values in [−1, 1] per step of an episode (paper 000 §2).
 _REWARD = "cumulative reward"
@@ -133,7 +134,7 @@ def learner_params(row: dict, instance: dict, T: int, oracle: dict) -> dict:
     """The constants the row's learner would run with at horizon ``T``: its preset's
     (:func:`regretlab.cmdp.pdgd_ops.pdgd_constants`). The learner's module is imported by name when first
     needed: a summary, which imports this module, runs no learner (the evidence table, which calls this,
-    counts every learner's module among its code, :func:`regretlab.imports.job_modules`)."""
+    counts every learner's module among its code, :func:`regretlab.workflow.imports.job_modules`)."""
     pdgd_constants = importlib.import_module("regretlab.cmdp.pdgd_ops").pdgd_constants
     cmdp = instance["cmdp"]
     numbers = instance["numbers"]
@@ -157,4 +158,9 @@ KIND = Kind(
     pipeline="regretlab.cmdp.runs",
     trivial_bounds=TRIVIAL_BOUNDS,
     ceilings=CEILINGS,
+    families=(
+        FamilySection("cmdp", "CMDP families (cmdp instances: family: NAME; every CMDP family takes the same "
+                      "parameters)", "cmdp_instance", "family", FAMILIES, shared=True),
+    ),  # fmt: skip
+    valid_on=lambda algorithm: ("-", "layered loop-free CMDPs (paper 000 §3)"),
 )

@@ -22,6 +22,7 @@ import numpy as np
 from regretlab.cmdp.environments import CMDPEnvironment
 from regretlab.cmdp.instance import CMDP
 from regretlab.cmdp.occupancy import layer_slices, occupancy_from_policy, pairs_from_triples
+from regretlab.specs.bound_spec import Point
 
 
 def uniform_occupancy(cmdp: CMDP) -> np.ndarray:
@@ -39,11 +40,12 @@ def best_occupancy_value(cmdp: CMDP, reward: np.ndarray) -> float:
     return float(value[0])
 
 
-def uniform_value(instance: dict, metric: str, point: dict, algorithm: str = "") -> float:
+def uniform_value(instance: dict, metric: str, point: Point, algorithm: str = "") -> float:
     """The uniform policy's expected value of ``metric`` over episodes ``1 … t`` of a horizon-``T`` run
-    (``point`` as in :mod:`regretlab.theory`: ``t``, and ``opt`` for the regret and the ratio); NaN for a
-    metric it has none of. ``algorithm`` tells UC-O-GDPS alone (``uc_o_gdps``, whose primal regret is against
-    oblivious losses) from PDGD-OPS (whose primal losses follow its dual: no null primal regret)."""
+    (``point`` a :class:`~regretlab.specs.bound_spec.Point`: ``t``, and ``opt`` for the regret and the ratio);
+    NaN for a metric it has none of. ``algorithm`` tells UC-O-GDPS alone (``uc_o_gdps``, whose primal regret
+    is against oblivious losses) from PDGD-OPS (whose primal losses follow its dual: no null primal
+    regret)."""
     if "environment" not in instance:  # an instance file with no sequences (a test's numbers only)
         return math.nan
     cmdp = _cmdp(instance)

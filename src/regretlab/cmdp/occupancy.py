@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from regretlab.kernels import kernel
+from regretlab.core.kernels import kernel
 
 
 def check_layer_sizes(layer_sizes: Sequence[int]) -> tuple[int, ...]:

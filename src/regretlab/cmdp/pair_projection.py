@@ -17,7 +17,7 @@ import math
 import numpy as np
 from numba import njit
 
-from regretlab.kernels import allocating, kernel
+from regretlab.core.kernels import allocating, kernel
 
 #: Certificate of a pair projection: constraint violation and stationarity residual, relative to
 #: ``max(1, ||z||_∞)`` of the projected block.

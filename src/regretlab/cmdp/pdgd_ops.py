@@ -156,7 +156,7 @@ class UCOGDPSAlone:
 
     def get_state(self) -> dict:
         """Everything that changes in a run, as plain arrays and numbers (for a snapshot,
-        :mod:`regretlab.snapshots`; the projector's solver objects are not part of it)."""
+        :mod:`regretlab.core.snapshots`; the projector's solver objects are not part of it)."""
         return {"primal": self.primal.get_state(), "rate": self.rate.get_state()}
 
     def set_state(self, state: dict) -> None:

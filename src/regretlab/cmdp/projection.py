@@ -87,7 +87,7 @@ from regretlab.cmdp.flow_newton import (
 )
 from regretlab.cmdp.occupancy import check_layer_sizes, layer_of_state, support_mask
 from regretlab.cmdp.projection_fallbacks import FallbackQP
-from regretlab.kernels import kernel
+from regretlab.core.kernels import kernel
 
 #: Certificate: largest flow residual ``|F q - b|`` accepted.
 FLOW_TOL = 1e-13
@@ -305,9 +305,10 @@ class ConfidenceSetProjector:
 
     def get_state(self) -> dict:
         """Copies of every array that changes in a run (the current set, the multipliers, the pair pieces,
-        the counters), for a snapshot (:mod:`regretlab.snapshots`). The fallback solvers are not part of it:
-        they are rebuilt on first use after :meth:`set_state`, and each OSQP call starts from a fresh set-up
-        (:meth:`_solve_osqp`), so that a resumed run's projections are those of an uninterrupted one."""
+        the counters), for a snapshot (:mod:`regretlab.core.snapshots`). The fallback solvers are not part of
+        it: they are rebuilt on first use after :meth:`set_state`, and each OSQP call starts from a fresh
+        set-up (:meth:`_solve_osqp`), so that a resumed run's projections are those of an uninterrupted
+        one."""
         arrays = (self._P_t, self._epsilon, self.flow_multipliers, self._where, self._state, self._counts)
         return {"arrays": [a.copy() for a in arrays], "pieces": [a.copy() for a in self._pieces]}
 

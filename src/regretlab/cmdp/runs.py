@@ -20,9 +20,9 @@ from regretlab.cmdp.instance_builder import build_instance as build_instance
 from regretlab.cmdp.instance_builder import instance_at_horizon as instance_at_horizon
 from regretlab.cmdp.instance_builder import rho_at as rho_at
 from regretlab.cmdp.simulate import simulate
-from regretlab.io import stack_run_frames
-from regretlab.seeding import environment_and_learner_rngs, job_seed_sequence
-from regretlab.snapshots import Snapshot, TableProgress
+from regretlab.core.io import stack_run_frames
+from regretlab.core.seeding import environment_and_learner_rngs, job_seed_sequence
+from regretlab.core.snapshots import Snapshot, TableProgress
 
 
 def run_seeds(
@@ -42,8 +42,8 @@ def run_seeds(
     Each row carries the seed's ``rho``, ``opt`` and ``lambda_star_l1`` (the benchmark of Definition 2 for
     this horizon and its ``||λ*||_1``), the primal constant ``C``, the dual step ``dual_eta`` and
     ``condition2`` (Condition 2 at this T), which the bounds, the reference lines and the hypotheses of the
-    figures use. With a ``snapshot`` (:mod:`regretlab.snapshots`) the runs save their progress as they go and
-    resume from a saved one. ``draws``: the regime whose SeedSequences the seeds use (None: ``regime``).
+    figures use. With a ``snapshot`` (:mod:`regretlab.core.snapshots`) the runs save their progress as they go
+    and resume from a saved one. ``draws``: the regime whose SeedSequences the seeds use (None: ``regime``).
     """
     cmdp = CMDP.from_dict(instance["cmdp"])
     environment = CMDPEnvironment.from_dict(instance["environment"])
@@ -65,7 +65,7 @@ def run_seeds(
             frame["rho"], frame["opt"], frame["C"] = meta["rho"], meta["opt"], learner.constants.C
             frame["lambda_star_l1"], frame["dual_eta"] = meta["lambda_star_l1"], learner.constants.eta
             frame["condition2"] = meta["condition2"]
-            frame["hypotheses_hold"] = True  # the theorems' hypotheses are per bound (regretlab.theory)
+            frame["hypotheses_hold"] = True  # hypotheses are per bound (registry.theory)
             progress.done[seed] = (frame, {"seed": seed, **meta})
         frame, meta = progress.done[seed]
         frames.append(frame)
@@ -77,10 +77,10 @@ def run_seeds(
 
 
 
-# The kind's pipeline (regretlab.kind_spec.Kind.pipeline): what regretlab.run_sets, `regretlab run` and the
-# calibration call besides run_seeds.
+# The kind's pipeline (regretlab.specs.kind_spec.Kind.pipeline): what regretlab.core.run_sets, `regretlab run`
+# and the calibration call besides run_seeds.
 
-#: The metrics whose final means a run's summary shows (:func:`regretlab.run_sets.run_summary`).
+#: The metrics whose final means a run's summary shows (:func:`regretlab.core.run_sets.run_summary`).
 SUMMARY_METRICS = ("regret", "violation")
 
 

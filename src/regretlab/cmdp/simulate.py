@@ -2,7 +2,7 @@
 
 The evaluator (this module) knows ``P``, the environment's sequences and the offline benchmark; the learner
 sees only its trajectories, ``r_t`` and ``G_t`` (Algorithm 1). Nothing is stored per episode: running sums are
-kept and copied into one row per checkpoint (:func:`~regretlab.checkpoints.log_checkpoints`), so memory
+kept and copied into one row per checkpoint (:func:`~regretlab.core.checkpoints.log_checkpoints`), so memory
 is O(number of checkpoints + log T) whatever ``T``; the environment is drawn in chunks of ``CHUNK_EPISODES``.
 Every episode runs compiled (:func:`play_episodes`, called once per stretch of episodes up to the next
 checkpoint or chunk end, so no Python runs per episode): the true occupancy of the played policy and the
@@ -75,7 +75,6 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from regretlab.checkpoints import log_checkpoints
 from regretlab.cmdp import bounds, projection
 from regretlab.cmdp.confidence import confidence_set, count_episode, pair_doubled
 from regretlab.cmdp.environments import CMDPEnvironment
@@ -103,8 +102,9 @@ from regretlab.cmdp.instance import CMDP, condition2_holds
 from regretlab.cmdp.occupancy import induced_policy_into
 from regretlab.cmdp.pdgd_ops import PDGDOPS, UCOGDPSAlone
 from regretlab.cmdp.projection import ProjectorArrays, project_newton, reset_confidence_set
-from regretlab.kernels import kernel
-from regretlab.snapshots import SeedProgress
+from regretlab.core.checkpoints import log_checkpoints
+from regretlab.core.kernels import kernel
+from regretlab.core.snapshots import SeedProgress
 
 #: Episodes of ``r_t``, ``G_t`` drawn per call to the environment.
 CHUNK_EPISODES = 1024
@@ -338,7 +338,7 @@ def simulate(
     constants (``C``, the dual's ``η`` and box); ``λ``, ``ℓ̄_t`` and the epoch are written back at the end, so
     the learner is left as ``T`` calls of ``update`` would leave it (up to round-off in ``λ``).
 
-    With ``progress`` (:mod:`regretlab.snapshots`) the loop offers a snapshot at every chunk end: the
+    With ``progress`` (:mod:`regretlab.core.snapshots`) the loop offers a snapshot at every chunk end: the
     learner's state (:meth:`~regretlab.cmdp.pdgd_ops.UCOGDPSAlone.get_state`), the loop's own arrays (``λ``,
     the evaluator's sums, the rows so far), both generators and the next chunk. If ``progress.resumed`` holds
     one, ``learner`` (freshly built, as for the first episode) is set to it and the run goes on from there.

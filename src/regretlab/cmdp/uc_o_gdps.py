@@ -88,7 +88,7 @@ class AdaptiveRate:
         return 1.0 / (self.ell_bar * self._scale) if self.ell_bar > 0.0 else 0.0
 
     def get_state(self) -> dict:
-        """``ℓ̄_t`` (for a snapshot, :mod:`regretlab.snapshots`)."""
+        """``ℓ̄_t`` (for a snapshot, :mod:`regretlab.core.snapshots`)."""
         return {"ell_bar": self.ell_bar}
 
     def set_state(self, state: dict) -> None:
@@ -146,7 +146,7 @@ class UCOGDPS:
 
     def get_state(self) -> dict:
         """Copies of everything that changes in a run: ``q̂``, the policy, the counters and confidence set,
-        the projector's (for a snapshot, :mod:`regretlab.snapshots`)."""
+        the projector's (for a snapshot, :mod:`regretlab.core.snapshots`)."""
         return {
             "q_hat": self.q_hat.copy(),
             "policy": self.policy.copy(),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from regretlab.algorithm_spec import PALETTE, AlgorithmSpec
+from regretlab.specs.algorithm_spec import PALETTE, AlgorithmSpec
 from regretlab.toy.hedge import Hedge
 
 ALGORITHMS: dict[str, AlgorithmSpec] = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from regretlab.bound_spec import BoundSpec
+from regretlab.specs.bound_spec import BoundSpec
 
 
 def hedge_bound(n: dict) -> float:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from regretlab.io import write_json
+from regretlab.core.io import write_json
 
 
 def build_instance(spec: dict, rng: np.random.Generator, horizon: int | None = None) -> dict:

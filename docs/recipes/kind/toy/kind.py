@@ -1,8 +1,8 @@
-"""The toy kind: everything the workflow knows of it, in one :class:`regretlab.kind_spec.Kind`."""
+"""The toy kind: everything the workflow knows of it, in one :class:`regretlab.specs.kind_spec.Kind`."""
 
 from __future__ import annotations
 
-from regretlab.kind_spec import Kind, KindCost, Metric, at_field
+from regretlab.specs.kind_spec import Kind, KindCost, Metric, at_field
 from regretlab.toy.algorithms import ALGORITHMS
 from regretlab.toy.bound_registry import BOUNDS, TRIVIAL_BOUNDS
 from regretlab.toy.hedge import learning_rate

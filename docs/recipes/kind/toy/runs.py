@@ -1,13 +1,13 @@
-"""The toy kind's pipeline (:attr:`regretlab.kind_spec.Kind.pipeline`): its instances and runs."""
+"""The toy kind's pipeline (:attr:`regretlab.specs.kind_spec.Kind.pipeline`): its instances and runs."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from regretlab.checkpoints import log_checkpoints
-from regretlab.io import stack_run_frames
-from regretlab.seeding import environment_and_learner_rngs, job_seed_sequence
+from regretlab.core.checkpoints import log_checkpoints
+from regretlab.core.io import stack_run_frames
+from regretlab.core.seeding import environment_and_learner_rngs, job_seed_sequence
 from regretlab.toy.algorithms import ALGORITHMS
 from regretlab.toy.instance import build_instance as build_instance
 

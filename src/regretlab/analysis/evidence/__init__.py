@@ -1,5 +1,6 @@
-"""The evidence table: one row per claim of :data:`regretlab.claims.CLAIMS` (and a row with its reason for
-each claim of :data:`regretlab.claims.UNCHECKED_CLAIMS`), computed from the aggregate tables.
+"""The evidence table: one row per claim of :data:`regretlab.registry.claims.CLAIMS` (and a row with its
+reason for each claim of :data:`regretlab.registry.claims.UNCHECKED_CLAIMS`), computed from the aggregate
+tables.
 
 For each claim (docs/evidence.md explains every column):
 
@@ -8,7 +9,7 @@ For each claim (docs/evidence.md explains every column):
   (``identical_to``), the theorem's hypotheses hold there, the check could have failed — an explicit bound's
   verdict is ``holds`` or ``violated`` (not ``vacuous``, ``implied`` or ``rate only``); a rate's curve has a
   fitted slope with an interval and its drawn rate grows at the theory's exponent over the curve
-  (``bound_regime`` ``asymptotic``) —, the claim's mechanism is exercised (:class:`regretlab.claims.
+  (``bound_regime`` ``asymptotic``) —, the claim's mechanism is exercised (:class:`regretlab.registry.claims.
   Mechanism`), and it has **power**: a learner that does not learn would have failed it
   (:func:`.items.point_power`, :func:`.items.curve_power`: uniform play's value ``null_uniform`` above an
   upper bound, uniform play's slope ``null_slope`` outside the band a rate accepts; a lower bound's named
@@ -19,10 +20,10 @@ For each claim (docs/evidence.md explains every column):
   the other items, counted;
 * ``T_informative``: the smallest horizon at which one of the claim's curves would pass every check but
   power, and ``T_power``: at which it would also have power, found by evaluating the bound functions and
-  uniform play's value (:attr:`regretlab.kinds.Kind.uniform_value`) on the point extrapolated to T
+  uniform play's value (:attr:`regretlab.registry.kinds.Kind.uniform_value`) on the point extrapolated to T
   (:func:`.points.point_at`) on a log grid of T up to :data:`.search.T_MAX` and bisecting the first step;
   with the predicted CPU-hours of one run there (and of the curve's seeds) by the cost model
-  (:func:`regretlab.cost.run_seconds`).
+  (:func:`regretlab.registry.unit_costs.run_seconds`).
 
 Modules: :mod:`~regretlab.analysis.evidence.points` (a row as a point, and extrapolated to another T),
 :mod:`~regretlab.analysis.evidence.items` (items, testable or blocked, and their power),

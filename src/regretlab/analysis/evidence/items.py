@@ -12,8 +12,8 @@ import pandas as pd
 
 from regretlab.analysis.evidence.points import mechanism_point
 from regretlab.analysis.exponents import REJECTED, accepted_band
-from regretlab.claims import Claim
-from regretlab.theory import BOUNDS
+from regretlab.registry.claims import Claim
+from regretlab.registry.theory import BOUNDS
 
 #: Why an item is not testable, in the order it is checked, with the words the table uses.
 BLOCKS = {

@@ -11,7 +11,7 @@ from regretlab.analysis.evidence.items import BLOCKS
 from regretlab.analysis.evidence.search import T_MAX, T_MIN
 from regretlab.analysis.exponents import REJECTED
 from regretlab.analysis.tables import short_number, to_markdown
-from regretlab.claims import UNCHECKED
+from regretlab.registry.claims import UNCHECKED
 
 
 def _short_regimes(cell: str) -> str:

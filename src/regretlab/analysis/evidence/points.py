@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import math
 
-from regretlab.kinds import KINDS
+from regretlab.registry.kinds import KINDS
+from regretlab.specs.bound_spec import Point
 
 
 def _scalar(value) -> bool:
@@ -24,27 +25,27 @@ def mechanism_point(row: dict, instance: dict) -> dict:
     }
 
 
-def point_at(row: dict, instance: dict, kind: str, T: int) -> dict:
-    """The point dict (:mod:`regretlab.bound_spec`) of ``row``'s curve extrapolated to horizon ``T``
+def point_at(row: dict, instance: dict, kind: str, T: int) -> Point:
+    """The :class:`~regretlab.specs.bound_spec.Point` of ``row``'s curve extrapolated to horizon ``T``
     (``t = T``).
 
     From the row (measured at ``row["T"]``): the instance's numbers, every metric's mean over seeds — the
-    kind's :attr:`~regretlab.kind_spec.Kind.horizon_scaled` totals (bandit loss totals) scaled by
+    kind's :attr:`~regretlab.specs.kind_spec.Kind.horizon_scaled` totals (bandit loss totals) scaled by
     ``T / row["T"]``, the rest as measured (ρ, OPT, ℓ̄, C, ‖λ‖₁, ε̂) — and the learner's constants at ``T``
-    (:attr:`~regretlab.kind_spec.Kind.learner_params`; those the run tables carry as columns, η, η̄, δ,
+    (:attr:`~regretlab.specs.kind_spec.Kind.learner_params`; those the run tables carry as columns, η, η̄, δ,
     copied to the point where a bound reads them there). A ValueError means the learner cannot run at ``T``.
     """
     spec = KINDS[kind]
     scale = T / float(row["T"])
-    point = {"T": int(T), "t": int(T), **instance["numbers"]}
+    numbers = instance["numbers"]
+    metrics = {}
     for metric in spec.metrics:
         value = row.get(f"{metric}_mean")
         if value is not None and not (isinstance(value, float) and math.isnan(value)):
-            point[metric] = value * scale if metric in spec.horizon_scaled else value
-    oracle = {name: point[name] for name in spec.horizon_scaled if name in point}
+            metrics[metric] = value * scale if metric in spec.horizon_scaled else value
+    oracle = {name: metrics[name] for name in spec.horizon_scaled if name in metrics}
     params = spec.learner_params(row, instance, int(T), oracle)
-    point["params"] = params
     for name in spec.param_columns:
-        if name in params and name in point:
-            point[name] = params[name]
-    return point
+        if name in params and (name in metrics or name in numbers):  # the column read in place of η …
+            metrics[name] = params[name]
+    return Point(int(T), int(T), numbers, params, metrics)

@@ -14,9 +14,9 @@ from regretlab.analysis.evidence.items import BLOCKS, curve_rows, mechanism_stat
 from regretlab.analysis.evidence.points import mechanism_point, point_at
 from regretlab.analysis.exponents import accepted_band, bound_regime, bound_slope
 from regretlab.analysis.tables import short_number
-from regretlab.claims import Claim
-from regretlab.kinds import KINDS, algorithm_kind
-from regretlab.theory import BOUNDS, ceiling, trivial_bound
+from regretlab.registry.claims import Claim
+from regretlab.registry.kinds import KINDS, algorithm_kind
+from regretlab.registry.theory import BOUNDS, ceiling, trivial_bound
 
 #: The search for ``T_informative`` stops here ("beyond 10^18"; every learner is built for horizons up to
 #: int64's 9.2·10^18).
@@ -139,8 +139,9 @@ def mechanism_possible(claim: Claim, metric: str, algorithm: str, point: dict) -
 
 def _null_block(claim: Claim, spec, algorithm: str, instance: dict, kind: str, point: dict) -> str:
     """Why an explicit bound that would be informative at an extrapolated point would still have no power
-    there ("" when it would): uniform play's value at the point (:attr:`regretlab.kinds.Kind.uniform_value`)
-    is not above it. A construction check's power and a lower bound's alternative do not depend on T."""
+    there ("" when it would): uniform play's value at the point
+    (:attr:`regretlab.registry.kinds.Kind.uniform_value`) is not above it. A construction check's power and a
+    lower bound's alternative do not depend on T."""
     if claim.construction is not None:
         return ""
     if spec.direction == "lower":

@@ -12,9 +12,9 @@ from regretlab.analysis.evidence.items import BLOCKS, POWERS, Item, curve_items,
 from regretlab.analysis.evidence.markdown import markdown
 from regretlab.analysis.evidence.search import Found, explicit_search, rate_search
 from regretlab.analysis.exponents import REJECTED
-from regretlab.claims import CLAIMS, UNCHECKED, UNCHECKED_CLAIMS, Claim
-from regretlab.cost import run_seconds
-from regretlab.io import write_text
+from regretlab.core.io import write_text
+from regretlab.registry.claims import CLAIMS, UNCHECKED, UNCHECKED_CLAIMS, Claim
+from regretlab.registry.unit_costs import run_seconds
 
 #: The columns of ``figures/evidence.csv``, in order (docs/evidence.md explains each).
 CSV_COLUMNS = [

@@ -1,18 +1,17 @@
 """What ``regretlab list`` prints: the registries a config can name, and a config's regimes, as plain tables.
 
-* :func:`list_algorithms` — every kind's algorithms (:data:`regretlab.kinds.KINDS`) with their constants
-  presets, the feedback graphs they are valid on (:data:`regretlab.bandits.instance_checks.GRAPH_CLASSES`)
-  and one line each;
-* :func:`list_bounds` — :data:`regretlab.theory.BOUNDS`: the metric each bounds, explicit (the paper's
-  constants) or rate (unit constant), upper or lower, and where the paper states it;
-* :func:`list_families` — the graph families (:data:`regretlab.bandits.instance.GRAPH_FAMILIES`), loss kinds
-  (:data:`regretlab.bandits.instance.LOSS_KINDS`) and CMDP families (:data:`regretlab.cmdp.instance.FAMILIES`)
-  with their parameters as the config schema states them (type, range, default);
+* :func:`list_algorithms` — every kind's algorithms (:data:`regretlab.registry.kinds.KINDS`) with their
+  constants presets, the problems they are valid on (:attr:`~regretlab.specs.kind_spec.Kind.valid_on`: for
+  bandits, the feedback graph class) and one line each;
+* :func:`list_bounds` — :data:`regretlab.registry.theory.BOUNDS`: the metric each bounds, explicit (the
+  paper's constants) or rate (unit constant), upper or lower, and where the paper states it;
+* :func:`list_families` — every kind's :attr:`~regretlab.specs.kind_spec.Kind.families` (graph families,
+  loss kinds, CMDP families) with their parameters as the config schema states them (type, range, default);
 * :func:`list_regimes` — a validated config's regimes: kind, swept x, instances, horizons and seeds at a
   scale, algorithms.
 
 Each takes optional names; with names, it prints those entries in full, and an unknown name is a
-:class:`~regretlab.config.ConfigError` listing the allowed ones and the close ones ("did you mean").
+:class:`~regretlab.workflow.config.ConfigError` listing the allowed ones and the close ones ("did you mean").
 :func:`list_lists` says what these are (``regretlab list`` alone).
 """
 
@@ -20,14 +19,11 @@ from __future__ import annotations
 
 import re
 
-from regretlab.bandits.algorithms import ALGORITHMS
-from regretlab.bandits.instance import GRAPH_FAMILIES, LOSS_KINDS
-from regretlab.bandits.instance_checks import GRAPH_CLASSES
-from regretlab.cmdp.instance import FAMILIES as CMDP_FAMILIES
-from regretlab.config import ConfigError, presets_of
-from regretlab.kinds import KINDS, algorithm_spec
-from regretlab.names import not_one_of
-from regretlab.theory import BOUNDS
+from regretlab.core.names import not_one_of
+from regretlab.registry.kinds import KINDS, algorithm_spec
+from regretlab.registry.theory import BOUNDS
+from regretlab.specs.kind_spec import FamilySection
+from regretlab.workflow.config import ConfigError, presets_of
 
 #: What ``regretlab list WHAT`` can list, each with what it shows.
 LISTS = {
@@ -58,12 +54,10 @@ def _shorten(text: str, width: int) -> str:
 
 
 def _algorithm(name: str) -> tuple[str, str, str]:
-    """(graph class key, graph class in words, one-line description) of an algorithm of any kind."""
-    spec = ALGORITHMS.get(name)
-    if spec is not None:
-        graph_class = spec.graph_class
-        return graph_class, GRAPH_CLASSES[graph_class].description, spec.description
-    return "-", "layered loop-free CMDPs (paper 000 §3)", algorithm_spec(name).description
+    """(class key, class in words, one-line description) of an algorithm of any kind
+    (:attr:`regretlab.specs.kind_spec.Kind.valid_on`)."""
+    kind = next(kind for kind in KINDS.values() if name in kind.algorithms)
+    return *kind.valid_on(name), algorithm_spec(name).description
 
 
 def list_lists() -> str:
@@ -209,37 +203,34 @@ def _parameters(definition: dict, key: str, value: str) -> tuple[str, list[tuple
     return " ".join(branch.get("description", "").split()), parameters
 
 
+def _shared_parameters(definition: dict, selector: str) -> tuple[str, list[tuple[str, str]]]:
+    """(description, [(parameter, in words)]) of a definition whose entries all take its own properties."""
+    required = definition.get("required", [])
+    parameters = [
+        (name, describe_parameter(spec) + ("" if name in required or "default" in spec else " (optional)"))
+        for name, spec in definition["properties"].items()
+        if name != selector
+    ]
+    text = " ".join(definition["properties"].get(selector, {}).get("description", "").split())
+    return text, parameters
+
+
+def _sections() -> list[FamilySection]:
+    """Every kind's :attr:`~regretlab.specs.kind_spec.Kind.families`, in the kinds' order."""
+    return [section for kind in KINDS.values() for section in kind.families]
+
+
 def _family_entries(schema: dict) -> list[tuple[str, str, str, list[tuple[str, str]]]]:
-    """(section, name, description, parameters) of every graph family, loss kind and CMDP family."""
+    """(section, name, description, parameters) of every entry of every kind's family sections."""
     defs = schema["$defs"]
     entries = []
-    for name in GRAPH_FAMILIES:
-        entries.append(("graph", name, *_parameters(defs["graph"], "family", name)))
-    for name in LOSS_KINDS:
-        entries.append(("losses", name, *_parameters(defs["losses"], "kind", name)))
-    cmdp = defs["cmdp_instance"]
-    shared = [
-        (
-            name,
-            describe_parameter(spec)
-            + ("" if name in cmdp.get("required", []) or "default" in spec else " (optional)"),
-        )
-        for name, spec in cmdp["properties"].items()
-        if name != "family"
-    ]
-    family_text = " ".join(cmdp["properties"].get("family", {}).get("description", "").split())
-    for name in CMDP_FAMILIES:
-        entries.append(("cmdp", name, family_text, shared))
+    for section in _sections():
+        definition = defs[section.definition]
+        shared = _shared_parameters(definition, section.selector) if section.shared else None
+        for name in section.names:
+            described = shared or _parameters(definition, section.selector, name)
+            entries.append((section.name, name, *described))
     return entries
-
-
-SECTIONS = {
-    "graph": "graph families (bandit instances: graph: {family: NAME, ...})",
-    "losses": "loss kinds (bandit instances: losses: {kind: NAME, ...})",
-    "cmdp": "CMDP families (cmdp instances: family: NAME; every CMDP family takes the same parameters)",
-}
-#: The sections whose entries all take the same parameters: listed once, after their names.
-SHARED_PARAMETERS = {"cmdp"}
 
 
 def list_families(schema: dict, names: list[str] | None = None) -> str:
@@ -248,12 +239,12 @@ def list_families(schema: dict, names: list[str] | None = None) -> str:
     entries = _family_entries(schema)
     _check_names(names or [], list(dict.fromkeys(name for _, name, _, _ in entries)), "family")
     lines = []
-    for section, title in SECTIONS.items():
-        chosen = [e for e in entries if e[0] == section and (not names or e[1] in names)]
+    for section in _sections():
+        chosen = [e for e in entries if e[0] == section.name and (not names or e[1] in names)]
         if not chosen:
             continue
-        lines.append(title + ":")
-        if section in SHARED_PARAMETERS and not names:
+        lines.append(section.title + ":")
+        if section.shared and not names:
             lines.append("  " + ", ".join(name for _, name, _, _ in chosen))
             lines += [f"    {name}: {words}" for name, words in chosen[0][3]]
             lines.append("")

@@ -2,8 +2,8 @@
 to it, "did you mean …" (:func:`difflib.get_close_matches`, the matcher Python's own NameError hints use).
 
 Used for every unknown name a user can type — a regime, instance, algorithm, constants preset, bound, graph
-family, loss kind, CMDP family or scale — by the config validation (:mod:`regretlab.config`) and the command
-line (:mod:`regretlab.cli`).
+family, loss kind, CMDP family or scale — by the config validation (:mod:`regretlab.workflow.config`) and the
+command line (:mod:`regretlab.workflow.cli`).
 """
 
 from __future__ import annotations

@@ -1,20 +1,20 @@
 """The registry of every bound a figure can draw, by the name regimes use in ``config.yaml``, and of the
-trivial bound of every metric, collected from the kinds (:data:`regretlab.kinds.KINDS`: each kind's
+trivial bound of every metric, collected from the kinds (:data:`regretlab.registry.kinds.KINDS`: each kind's
 ``bound_registry``, e.g. :mod:`regretlab.bandits.bound_registry`).
 
 Each bound's value is computed by one function that lives next to its theorem (``bandits/bounds.py``,
-``cmdp/bounds.py``); a :class:`~regretlab.bound_spec.BoundSpec` only says, for each, which metric it bounds
-and in which direction, how a figure labels it, whether it carries the paper's constants (``explicit``) or is
-an Õ(·) rate with unit constant, and the theory's log–log exponent in each swept variable. Bounds and
-ceilings are evaluated on a *point dict* (:mod:`regretlab.bound_spec`).
+``cmdp/bounds.py``); a :class:`~regretlab.specs.bound_spec.BoundSpec` only says, for each, which metric it
+bounds and in which direction, how a figure labels it, whether it carries the paper's constants (``explicit``)
+or is an Õ(·) rate with unit constant, and the theory's log–log exponent in each swept variable. Bounds and
+ceilings are evaluated on a :class:`~regretlab.specs.bound_spec.Point`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from regretlab.bound_spec import BoundSpec, Ceiling
-from regretlab.kinds import KINDS
+from regretlab.registry.kinds import KINDS
+from regretlab.specs.bound_spec import BoundSpec, Ceiling, Point
 
 __all__ = [
     "BOUNDS",
@@ -30,7 +30,7 @@ __all__ = [
 #: Every kind's bounds, by name (names are unique across kinds).
 BOUNDS: dict[str, BoundSpec] = {name: spec for kind in KINDS.values() for name, spec in kind.bounds.items()}
 
-TRIVIAL_BOUNDS: dict[str, Callable[[dict], float]] = {
+TRIVIAL_BOUNDS: dict[str, Callable[[Point], float]] = {
     metric: evaluate for kind in KINDS.values() for metric, evaluate in kind.trivial_bounds.items()
 }
 """The trivial bound of each metric at a point, at the checkpoint ``t``: what the metric cannot exceed (or,
@@ -40,8 +40,8 @@ here (``lambda_l1_max``, ratios of a bound) have none."""
 CEILINGS: dict[str, tuple[Ceiling, ...]] = {
     metric: ceilings for kind in KINDS.values() for metric, ceilings in kind.ceilings.items()
 }
-"""Per metric, the ceilings (:class:`~regretlab.bound_spec.Ceiling`) some learners' construction puts on it.
-Metrics absent here, or algorithms a metric's ceilings do not name, have none (the trivial bound still
+"""Per metric, the ceilings (:class:`~regretlab.specs.bound_spec.Ceiling`) some learners' construction puts on
+it. Metrics absent here, or algorithms a metric's ceilings do not name, have none (the trivial bound still
 applies)."""
 
 
@@ -53,7 +53,7 @@ def trivial_bound(spec: BoundSpec, point: dict) -> float:
 
 
 def ceiling(metric: str, algorithm: str, point: dict) -> float:
-    """The smallest ceiling of ``metric`` for ``algorithm`` at a point dict, NaN when there is none."""
+    """The smallest ceiling of ``metric`` for ``algorithm`` at a point, NaN when there is none."""
     values = [c.evaluate(point) for c in CEILINGS.get(metric, ()) if algorithm in c.algorithms]
     return min(values) if values else float("nan")
 
@@ -64,7 +64,7 @@ def bounds_for(regime: dict, algorithm: str, constants: str) -> list[str]:
     ``regime["bounds"][algorithm]`` is either one list (the same bounds for every preset) or a mapping
     preset → list, e.g. the paper's explicit bounds for ``paper`` and unit-constant rates for ``tuned``,
     whose constants the theorems do not cover; a preset the mapping does not name is not run
-    (:func:`regretlab.config.presets_of`) and has none.
+    (:func:`regretlab.workflow.config.presets_of`) and has none.
     """
     names = regime["bounds"][algorithm]
     return list(names.get(constants, [])) if isinstance(names, dict) else list(names)

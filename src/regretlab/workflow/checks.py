@@ -1,14 +1,14 @@
 """What a config's schema cannot say, checked before any job runs: one registry per axis of a regime.
 
 :func:`regime_problems` returns ``(field, message)`` pairs for one regime whose entry already passed the
-schema; :func:`regretlab.config.validate_config` renders each as one line ``config field <field>: <message>``.
-Every check is either generic — it builds what the job would build, from the same SeedSequence, and reports
-the builder's own ``ValueError`` at the field its message starts with
-(:func:`regretlab.kind_spec.named_field`: a builder names the parameter first, ``"clique_sizes must …"``) —
-or an entry of a registry:
+schema; :func:`regretlab.workflow.config.validate_config` renders each as one line ``config field <field>:
+<message>``. Every check is either generic — it builds what the job would build, from the same SeedSequence,
+and reports the builder's own ``ValueError`` at the field its message starts with
+(:func:`regretlab.specs.kind_spec.named_field`: a builder names the parameter first, ``"clique_sizes must
+…"``) — or an entry of a registry:
 
-* the regime's kind's :attr:`~regretlab.kind_spec.Kind.instance_check`: how an instance entry of that kind is
-  checked (:mod:`regretlab.bandits.instance_checks`, :mod:`regretlab.cmdp.instance_checks`);
+* the regime's kind's :attr:`~regretlab.specs.kind_spec.Kind.instance_check`: how an instance entry of that
+  kind is checked (:mod:`regretlab.bandits.instance_checks`, :mod:`regretlab.cmdp.instance_checks`);
 * :data:`X_RULES` (by the regime's ``x``): the horizons and instances a swept variable can use.
 """
 
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from regretlab.checkpoints import log_checkpoints
-from regretlab.kind_spec import Plan, Problem
-from regretlab.kinds import KINDS
+from regretlab.core.checkpoints import log_checkpoints
+from regretlab.registry.kinds import KINDS
+from regretlab.specs.kind_spec import Plan, Problem
 
 
 def _scales_with(regime: dict, bad: Callable[[list[int]], str | None]) -> list[Problem]:

@@ -1,6 +1,6 @@
 """The package's sources as one digest: what depends on the code (numba's compiled cache,
-:mod:`regretlab.numba_cache`; the snapshots' keys, :mod:`regretlab.snapshots`) is keyed by it, so that an edit
-of any source file makes it stale."""
+:mod:`regretlab.core.numba_cache`; the snapshots' keys, :mod:`regretlab.core.snapshots`) is keyed by it, so
+that an edit of any source file makes it stale."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from functools import cache
 from pathlib import Path
 
 #: The package's source tree.
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parents[1]
 
 
 def source_digest(package: Path = PACKAGE) -> str:

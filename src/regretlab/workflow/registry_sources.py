@@ -1,5 +1,6 @@
 """The source of each entry of a registry, apart from the rest of its module, digested: what lets a workflow
-job depend on the registry entries it reads rather than on the whole registry file (:mod:`regretlab.imports`,
+job depend on the registry entries it reads rather than on the whole registry file
+(:mod:`regretlab.workflow.imports`,
 ``rules/common.smk``).
 
 A registry is a module-level dict literal of config names to entries (``ALGORITHMS`` in

@@ -6,12 +6,13 @@ submitting them.
 SeedSequence), so the rows printed or written here are the rows the workflow stores for those seeds; it prints
 a short summary (``--json``: the full machine-readable one). ``estimate`` prints, per regime and in total, the
 run jobs, the rounds or episodes they simulate and the CPU-hours predicted by the cost model the workflow's
-resource requests use (:mod:`regretlab.cost`); ``--workers N`` adds the wall time on N workers,
-``--calibrate`` measures the unit costs on this machine first (:mod:`regretlab.calibration`), ``--regime``
-narrows it to one regime, ``--total`` prints the total line alone and ``--job-minutes`` cuts the jobs as
+resource requests use (:mod:`regretlab.workflow.cost`); ``--workers N`` adds the wall time on N workers,
+``--calibrate`` measures the unit costs on this machine first (:mod:`regretlab.workflow.calibration`),
+``--regime`` narrows it to one regime, ``--total`` prints the total line alone and ``--job-minutes`` cuts the
+jobs as
 ``job_minutes`` does (``regretlab estimate --scale paper --job-minutes 15 --workers 200``: the SLURM
 profile's jobs on 200 cores). ``list`` prints the
-registries (:mod:`regretlab.listing`).
+registries (:mod:`regretlab.workflow.listing`).
 
 Every bad argument or config is reported before anything runs or is written, as one line
 ``regretlab: error: <option or config field>: <what is allowed>`` on stderr (with "did you mean …" for a
@@ -29,9 +30,13 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from regretlab import listing
-from regretlab.checks import run_problems
-from regretlab.config import (
+from regretlab.core.names import did_you_mean, not_one_of
+from regretlab.core.run_sets import run_and_write
+from regretlab.core.seeding import draws_of, job_seed_sequence
+from regretlab.registry.kinds import KINDS
+from regretlab.workflow import listing
+from regretlab.workflow.checks import run_problems
+from regretlab.workflow.config import (
     SCALES,
     ConfigError,
     load_schema,
@@ -39,11 +44,7 @@ from regretlab.config import (
     validate_config,
     yaml_error_line,
 )
-from regretlab.cost import estimate, format_estimate
-from regretlab.kinds import KINDS
-from regretlab.names import did_you_mean, not_one_of
-from regretlab.run_sets import run_and_write
-from regretlab.seeding import draws_of, job_seed_sequence
+from regretlab.workflow.cost import estimate, format_estimate
 
 DEFAULT_SCHEMA = Path("schemas") / "config.schema.yaml"
 #: Exit status of every rejected input (as argparse uses for usage errors).
@@ -343,7 +344,7 @@ def _estimate(args: argparse.Namespace) -> str:
         return format_estimate(
             estimates, config["scale"], args.workers, job_minutes=config["job_minutes"], total_only=args.total
         )
-    from regretlab.calibration import calibrate, format_calibration  # imports every run module
+    from regretlab.workflow.calibration import calibrate, format_calibration  # imports every run module
 
     calibration = calibrate(config)
     estimates = estimate(config, calibration.costs, calibration.startup_seconds)

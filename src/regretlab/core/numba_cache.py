@@ -6,8 +6,8 @@ are inlined into every OMD learner's round, ``cmdp/flow_newton.py``'s Newton ste
 numba would load the caller's old machine code and the run would silently play the old code
 (``tests/test_numba_cache.py`` shows it). So :func:`use_source_keyed_cache`, called by
 ``regretlab/__init__.py`` before anything imports numba, points numba's cache (``NUMBA_CACHE_DIR``) at
-``<cache home>/regretlab/numba/<digest of every .py file of the package>`` (:mod:`regretlab.sources`): an edit
-of any source file gives a fresh directory, in which every kernel is compiled anew on first use, and a
+``<cache home>/regretlab/numba/<digest of every .py file of the package>`` (:mod:`regretlab.core.sources`): an
+edit of any source file gives a fresh directory, in which every kernel is compiled anew on first use, and a
 checkout's kernels are never mixed with another version's. ``<cache home>`` is ``$XDG_CACHE_HOME`` or
 ``~/.cache``.
 
@@ -26,7 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-from regretlab.sources import package_digest
+from regretlab.core.sources import package_digest
 
 #: Environment variable holding the directory regretlab set (equal to ``NUMBA_CACHE_DIR`` when it set it).
 MARKER = "REGRETLAB_NUMBA_CACHE_DIR"
@@ -42,7 +42,7 @@ def cache_root() -> Path:
 
 def use_source_keyed_cache(digest: str | None = None) -> str | None:
     """Point numba's cache at the directory of the sources' ``digest`` (default: this package's,
-    :func:`regretlab.sources.package_digest`; see the module docstring) and return it; the user's own
+    :func:`regretlab.core.sources.package_digest`; see the module docstring) and return it; the user's own
     ``NUMBA_CACHE_DIR`` when they set one; None (numba's default, ``__pycache__`` beside the sources) when the
     cache home cannot be written."""
     chosen = os.environ.get("NUMBA_CACHE_DIR")

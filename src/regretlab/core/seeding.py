@@ -10,7 +10,7 @@ and its runs then use the other regime's name in the key, so for every (instance
 same instance and play the same loss sequence — with the same learner coins, as within one regime, where
 algorithms are paired by common random numbers. The key stays one SeedSequence per (regime, instance, seed),
 with "regime" the regime whose draws they are; the configuration check makes sharing regimes list identical
-instance entries (:func:`regretlab.config.validate_config`).
+instance entries (:func:`regretlab.workflow.config.validate_config`).
 """
 
 from __future__ import annotations

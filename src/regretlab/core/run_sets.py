@@ -1,9 +1,9 @@
 """Playing and writing runs, for every kind alike: one seed batch (:func:`run_and_write`, what ``regretlab
 run`` calls) and one run job of the workflow, its runs (instance, horizon, seed batch) of one algorithm and
-constants preset in a regime (:class:`regretlab.cost.RunPart`), one after the other
+constants preset in a regime (:class:`regretlab.workflow.jobs.RunPart`), one after the other
 (:func:`run_set_and_write`).
 
-The kind's part is its *pipeline* module (:attr:`regretlab.kind_spec.Kind.pipeline`): ``load_instance``,
+The kind's part is its *pipeline* module (:attr:`regretlab.specs.kind_spec.Kind.pipeline`): ``load_instance``,
 ``instance_at_horizon``, ``run_seeds``, ``SUMMARY_METRICS`` and ``summary_info``; the run scripts import their
 kind's pipeline and pass it here.
 """
@@ -18,9 +18,9 @@ from types import ModuleType
 
 import pandas as pd
 
-from regretlab.io import read_json, read_parquet_metadata, write_run_table
-from regretlab.seeding import draws_of
-from regretlab.snapshots import Snapshot, SnapshotPolicy, clear_kept
+from regretlab.core.io import read_json, read_parquet_metadata, write_run_table
+from regretlab.core.seeding import draws_of
+from regretlab.core.snapshots import Snapshot, SnapshotPolicy, clear_kept
 
 
 def play_run_set(
@@ -84,12 +84,12 @@ def run_and_write(
     snapshots: SnapshotPolicy | None = None,
 ) -> dict:
     """Run a seed batch with the kind's ``pipeline.run_seeds`` (with the draws of the regime ``config`` — the
-    regime's entry — shares, :func:`regretlab.seeding.draws_of`) and return a short summary.
+    regime's entry — shares, :func:`regretlab.core.seeding.draws_of`) and return a short summary.
 
     With a ``path``, the rows are written atomically as parquet with their provenance (package version, git
     commit, config hash, wall time, the run's metadata: the learner's parameters and hypotheses …) in the
     file's metadata. With ``snapshots``, the batch snapshots its progress and resumes from a snapshot
-    (:mod:`regretlab.snapshots`), which is removed once the table is written; the table is kept beside it
+    (:mod:`regretlab.core.snapshots`), which is removed once the table is written; the table is kept beside it
     until the job completes, and restored (not run again) when a killed job reruns.
     """
     start = time.perf_counter()
@@ -131,7 +131,7 @@ def run_set_and_write(
     log: logging.Logger,
     snapshots: SnapshotPolicy | None = None,
 ) -> None:
-    """Run every run of one run job (:class:`regretlab.cost.RunPart`) and write each table under
+    """Run every run of one run job (:class:`regretlab.workflow.jobs.RunPart`) and write each table under
     ``directory`` (:func:`play_run_set`), with ``snapshots`` (:func:`run_and_write`; the job's kept tables are
     deleted once all are written). Each instance file is read once (``pipeline.load_instance``) and resolved
     for each run's horizon (``pipeline.instance_at_horizon``: a CMDP whose ρ depends on T is rebuilt)."""

@@ -1,15 +1,15 @@
 """Every kind of regime, collected: a regime's ``kind`` in ``config.yaml`` is a key of :data:`KINDS` (the
-schema's ``kind`` names are filled from it, :func:`regretlab.config.load_schema`). Each kind declares itself
-in its package's ``kind`` module (:class:`regretlab.kind_spec.Kind`); a new kind is one entry here
-(docs/add-a-kind.md).
+schema's ``kind`` names are filled from it, :func:`regretlab.workflow.config.load_schema`). Each kind declares
+itself in its package's ``kind`` module (:class:`regretlab.specs.kind_spec.Kind`); a new kind is one entry
+here (docs/add-a-kind.md).
 """
 
 from __future__ import annotations
 
-from regretlab.algorithm_spec import AlgorithmSpec
 from regretlab.bandits.kind import KIND as BANDIT
 from regretlab.cmdp.kind import KIND as CMDP
-from regretlab.kind_spec import Kind
+from regretlab.specs.algorithm_spec import AlgorithmSpec
+from regretlab.specs.kind_spec import Kind
 
 KINDS: dict[str, Kind] = {
     "bandit": BANDIT,

@@ -54,7 +54,7 @@ def job_log(snakemake) -> Iterator[logging.Logger]:
 
     A KeyboardInterrupt (SIGINT) ends the job with :func:`interrupted_line` on stderr and in the log, no
     traceback, and exit status :data:`INTERRUPTED_STATUS`; the library writes every file to a temporary name
-    and renames it (:mod:`regretlab.io`), so nothing truncated is left under an output's name."""
+    and renames it (:mod:`regretlab.core.io`), so nothing truncated is left under an output's name."""
     log = log_to(snakemake.log[0])
     identity = job_identity(snakemake)
     log.info("job %s", identity)

@@ -2,9 +2,10 @@
 
 An algorithm is one module (its learner) plus one :class:`AlgorithmSpec` in its kind's registry
 (:data:`regretlab.bandits.algorithms.ALGORITHMS`, :data:`regretlab.cmdp.algorithms.ALGORITHMS`). Everything
-else derives from the entry: the config schema's algorithm names (:func:`regretlab.config.load_schema`), the
-checks before any job (presets, graph class, horizon, the learner parameters a bound needs), the figure's
-label and colour, the row of paper 001's Table 1 its fits are listed under, and the cost model's unit cost.
+else derives from the entry: the config schema's algorithm names
+(:func:`regretlab.workflow.config.load_schema`), the checks before any job (presets, graph class, horizon, the
+learner parameters a bound needs), the figure's label and colour, the row of paper 001's Table 1 its fits are
+listed under, and the cost model's unit cost.
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ PALETTE = {
 class UnitCost:
     """What one run of an algorithm costs, in microseconds of one core: ``run_us`` per run (learner and
     environment set-up, offline benchmark, table), and per round or episode ``round_us + size_us × size``,
-    ``size`` being its kind's (K for a bandit, the support triples of a CMDP, :data:`regretlab.cost.
-    KIND_COSTS`). Measured by :func:`regretlab.calibration.calibrate` (``regretlab estimate --calibrate``)."""
+    ``size`` being its kind's (K for a bandit, the support triples of a CMDP, :data:`regretlab.workflow.cost.
+    KIND_COSTS`). Measured by :func:`regretlab.workflow.calibration.calibrate` (``regretlab estimate
+    --calibrate``)."""
 
     run_us: float
     round_us: float
@@ -56,15 +58,15 @@ class AlgorithmSpec:
         presets: the constants presets it accepts (``paper`` = the source's constants).
         params: the keys of the learner's ``params`` dict (the constants it reports, stored with each run);
             a bound that needs a parameter the learner does not report is rejected before any job
-            (:attr:`regretlab.theory.BoundSpec.params`). A test builds each learner and compares.
+            (:attr:`regretlab.registry.theory.BoundSpec.params`). A test builds each learner and compares.
         default_bounds: the bounds drawn against it when a regime's ``bounds`` does not name it; empty for a
             baseline without a theorem, which is drawn without a bound (verdict ``no bound``).
         table1: the row of paper 001's Table 1 its fits test, a key of
             :data:`regretlab.analysis.tables.TABLE1`; None when it is in no row (a baseline, a CMDP learner).
         reference: rank as the reference learner of a figure, drawn in grey in every other panel: the
             regime's algorithm of highest rank above 0 is the reference; 0 (default) never is.
-        unit_cost: its measured :class:`UnitCost` (:mod:`regretlab.cost`); None: not measured, the cost
-            model's :data:`regretlab.cost.UNMEASURED` applies.
+        unit_cost: its measured :class:`UnitCost` (:mod:`regretlab.registry.unit_costs`); None: not
+            measured, the cost model's :data:`regretlab.registry.unit_costs.UNMEASURED` applies.
     """
 
     build: Callable

@@ -1,16 +1,17 @@
 """Snapshots of long runs, so that a run killed (SIGKILL, a SLURM time-out, a pre-empted node) resumes where
 it was instead of starting over, and ends with the table an uninterrupted run writes, bit for bit.
 
-One run table (:class:`regretlab.config.RunJob`: an algorithm and preset on one instance, horizon and seed
-batch) has at most one snapshot file: every ``interval_s`` seconds of its simulation, at the end of a chunk of
-rounds or episodes, the table's whole progress is pickled atomically (:func:`regretlab.io.atomic_path`): the
-finished seeds' rows, and for the seed in progress everything its loop would need to go on — the learner with
-its generator, the environment's generator, the tracker or the evaluator's sums, the rows recorded so far, the
-chunk position (:func:`regretlab.bandits.simulate.simulate`, :func:`regretlab.cmdp.simulate.simulate`). A run
-shorter than one interval never writes one. The file is removed once the run's table is written.
+One run table (:class:`regretlab.workflow.config.RunJob`: an algorithm and preset on one instance, horizon and
+seed batch) has at most one snapshot file: every ``interval_s`` seconds of its simulation, at the end of a
+chunk of rounds or episodes, the table's whole progress is pickled atomically
+(:func:`regretlab.core.io.atomic_path`): the finished seeds' rows, and for the seed in progress everything its
+loop would need to go on — the learner with its generator, the environment's generator, the tracker or the
+evaluator's sums, the rows recorded so far, the chunk position (:func:`regretlab.bandits.simulate.simulate`,
+:func:`regretlab.cmdp.simulate.simulate`). A run shorter than one interval never writes one. The file is
+removed once the run's table is written.
 
-A run job plays several runs one after the other (:func:`regretlab.run_sets.play_run_set`), and after a kill
-Snakemake deletes the job's whole output directory, finished tables included. So a finished table is also
+A run job plays several runs one after the other (:func:`regretlab.core.run_sets.play_run_set`), and after a
+kill Snakemake deletes the job's whole output directory, finished tables included. So a finished table is also
 *kept* beside its snapshot, with the same key (:meth:`Snapshot.finish`: a hard link to the written file, a
 copy where the file system has none), until the job completes (:func:`clear_kept`); a rerun of the job
 *restores* each kept table (:meth:`Snapshot.restore`: the same file, byte for byte) instead of playing its
@@ -46,8 +47,8 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from regretlab.io import atomic_path, config_hash
-from regretlab.sources import package_digest
+from regretlab.core.io import atomic_path, config_hash
+from regretlab.core.sources import package_digest
 
 #: Where the workflow's run jobs keep their snapshots (relative to the working directory).
 SNAPSHOT_ROOT = "results/snapshots"

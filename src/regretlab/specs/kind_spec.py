@@ -1,6 +1,7 @@
 """What a kind of regime declares about itself (:class:`Kind`), in one object its package exports from its
-``kind`` module (``regretlab.bandits.kind.KIND``, ``regretlab.cmdp.kind.KIND``); :data:`regretlab.kinds.KINDS`
-collects them, and the workflow, analysis and CLI read a kind only through it.
+``kind`` module (``regretlab.bandits.kind.KIND``, ``regretlab.cmdp.kind.KIND``);
+:data:`regretlab.registry.kinds.KINDS` collects them, and the workflow, analysis and CLI read a kind only
+through it.
 
 Also the contracts a kind's parts meet: a per-run :class:`Metric`, the cost model of a run (:class:`KindCost`)
 and what an instance check receives and returns (:class:`Plan`, :data:`Problem`).
@@ -14,8 +15,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
 
-from regretlab.algorithm_spec import AlgorithmSpec
-from regretlab.bound_spec import BoundSpec, Ceiling
+from regretlab.specs.algorithm_spec import AlgorithmSpec
+from regretlab.specs.bound_spec import BoundSpec, Ceiling, Point
 
 #: A problem found in a config: the dotted path of the offending field and one line saying what is allowed.
 Problem = tuple[str, str]
@@ -72,14 +73,15 @@ class Metric:
 
 @dataclass(frozen=True)
 class KindCost:
-    """The cost model of one kind of regime (:mod:`regretlab.cost`).
+    """The cost model of one kind of regime (:mod:`regretlab.workflow.cost`).
 
     Attributes:
         unit: what a run simulates (``rounds`` or ``episodes``).
         size_name: what the unit costs' size counts (``K``, ``triples``).
         size: (regime, instance, instance entry) → the size the unit cost multiplies.
         data_mb: (regime, instance, instance entry) → memory one run needs beyond a run job's base
-            (:data:`regretlab.cost.RUN_BASE_MEM_MB`), in MB; none by default. It does not grow with T.
+            (:data:`regretlab.workflow.cost.RUN_BASE_MEM_MB`), in MB; none by default. It does not grow with
+            T.
         extra_runs: instance entry → horizon-T runs a job plays besides its seeds' (Theorem 5's calibration
             runs on environment 1, :func:`regretlab.bandits.lower_bound.materialise`).
     """
@@ -92,20 +94,43 @@ class KindCost:
 
 
 @dataclass(frozen=True)
+class FamilySection:
+    """A section of ``regretlab list families``: the entries of one config field naming a generator.
+
+    Attributes:
+        name: the section's key (``graph``, ``losses``, ``cmdp``).
+        title: its heading, with where in an instance entry the name goes.
+        definition: the config schema's ``$defs`` entry describing the field (``graph``, ``cmdp_instance``).
+        selector: the property naming the entry (``family``, ``kind``).
+        names: the entries, in listing order.
+        shared: every entry takes the definition's own properties (listed once, after the names); False:
+            each entry's ``allOf`` branch has its own.
+    """
+
+    name: str
+    title: str
+    definition: str
+    selector: str
+    names: tuple[str, ...]
+    shared: bool = False
+
+
+@dataclass(frozen=True)
 class Kind:
     """A family of regimes sharing one instance/run pipeline, everything the workflow knows of it.
 
     Attributes:
         description: one line for listings.
-        algorithms: its algorithm registry, name → :class:`regretlab.algorithm_spec.AlgorithmSpec`.
-        bounds: its bounds' registry, name → :class:`regretlab.bound_spec.BoundSpec` (names are unique
-            across kinds; :data:`regretlab.theory.BOUNDS` collects them).
+        algorithms: its algorithm registry, name → :class:`regretlab.specs.algorithm_spec.AlgorithmSpec`.
+        bounds: its bounds' registry, name → :class:`regretlab.specs.bound_spec.BoundSpec` (names are unique
+            across kinds; :data:`regretlab.registry.theory.BOUNDS` collects them).
         metrics: per-run metrics of the run tables, summarised by the aggregation, name → :class:`Metric`;
             the first is the one a regime with no bound at all draws.
         time_unit: what one step of a run is (``round``, ``episode``), for the horizon's axis label.
         uniform_value: the null learner's value, ``(instance file, metric, point, algorithm) → float``: what
             uniform play (bandits: p = 1/K; CMDPs: the uniform policy) scores on ``metric`` at a point of the
-            instance (:mod:`regretlab.bound_spec`'s point dict), exact in expectation; NaN where it has none.
+            instance (a :class:`~regretlab.specs.bound_spec.Point`), exact in expectation; NaN where it has
+            none.
         instance_check: ``(regime name, instance name, entry, plan) → problems``: how an instance entry is
             checked before any job (usually by building it as its job would), fields relative to the regime.
         cost: the cost model of a run (:class:`KindCost`).
@@ -116,10 +141,11 @@ class Kind:
             (:meth:`run_pipeline`): ``build_instance(entry, rng, horizon)``, ``load_instance(file contents)``,
             ``instance_at_horizon(instance, entry, regime, name, T)``, ``run_seeds(regime, name, instance,
             algorithm, constants, T, seeds, draws, snapshot) → (table, metadata)`` and ``run_summary(table,
-            metadata) → dict`` (:mod:`regretlab.run_sets` writes the tables).
-        trivial_bounds: metric → its trivial bound at a point (:data:`regretlab.theory.TRIVIAL_BOUNDS`).
+            metadata) → dict`` (:mod:`regretlab.core.run_sets` writes the tables).
+        trivial_bounds: metric → its trivial bound at a point
+            (:data:`regretlab.registry.theory.TRIVIAL_BOUNDS`).
         ceilings: metric → the ceilings some learners' construction puts on it
-            (:data:`regretlab.theory.CEILINGS`).
+            (:data:`regretlab.registry.theory.CEILINGS`).
         horizon_scaled: the metrics that grow in proportion to T on its instances (stationary losses): a point
             extrapolated to another horizon scales them, and they are the learners' oracle totals there.
         param_columns: learner parameters the run tables also carry as columns (η, η̄, δ): a point at another
@@ -128,6 +154,9 @@ class Kind:
         instance_schema: the JSON schema of one instance entry, which the config schema gets as
             ``$defs.<kind>_instance`` for the ``instances`` of the kind's regimes; None: the schema file has
             that definition and its ``allOf`` branch.
+        families: what ``regretlab list families`` lists of it (:class:`FamilySection`).
+        valid_on: algorithm name → (class key, in words) of the problems it is valid on, for ``regretlab
+            list algorithms`` (bandits: the feedback graph class; the key ``-`` when there are no classes).
     """
 
     description: str
@@ -135,17 +164,19 @@ class Kind:
     bounds: Mapping[str, BoundSpec]
     metrics: dict[str, Metric]
     time_unit: str
-    uniform_value: Callable[[dict, str, dict, str], float]
+    uniform_value: Callable[[dict, str, Point, str], float]
     instance_check: Callable[[str, str, dict, Plan], list[Problem]]
     cost: KindCost
     learner_params: Callable[[dict, dict, int, dict], dict]
     pipeline: str
-    trivial_bounds: Mapping[str, Callable[[dict], float]] = field(default_factory=dict)
+    trivial_bounds: Mapping[str, Callable[[Point], float]] = field(default_factory=dict)
     ceilings: Mapping[str, tuple[Ceiling, ...]] = field(default_factory=dict)
     horizon_scaled: tuple[str, ...] = ()
     param_columns: tuple[str, ...] = ()
     shared_draws: bool = False
     instance_schema: dict | None = None
+    families: tuple[FamilySection, ...] = ()
+    valid_on: Callable[[str], tuple[str, str]] = lambda algorithm: ("-", "every instance of the kind")
 
     @property
     def presets(self) -> dict[str, tuple[str, ...]]:

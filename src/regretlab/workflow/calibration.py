@@ -11,17 +11,20 @@ table building are included), timed in process CPU time (which other load on the
   Theorem 5's environment 2, only if there is no other), three runs of :data:`SHORT_HORIZON` rounds (the
   fastest is kept) and one run at a horizon sized by the table to take its share of ``target_seconds``: the
   per-run cost ``run_us`` and the per-round cost at that size are the intercept and slope of time against T;
-* two sizes give ``round_us`` and ``size_us`` of :class:`regretlab.cost.UnitCost`; one size (or a negative
-  slope, i.e. noise) scales the table's ``round_us`` and ``size_us`` by the measured over the tabled cost.
+* two sizes give ``round_us`` and ``size_us`` of :class:`regretlab.specs.algorithm_spec.UnitCost`; one size
+  (or a negative slope, i.e. noise) scales the table's ``round_us`` and ``size_us`` by the measured over the
+  tabled cost.
 
-The start-up of a run job is the CPU time of a fresh interpreter that imports the run modules and plays one
-short run (its kernels are cached by then). The whole calibration takes about ``target_seconds`` plus the
-first uses; predictions from it (:func:`regretlab.cost.estimate` with ``costs``) use the same split of the
-run sets into jobs as the workflow, which never depends on a calibration.
+The start-up of a run job is the CPU time of a fresh interpreter that imports a run job's modules (the first
+algorithm's kind's pipeline) and plays one short run of it on its smallest instance (its kernels are cached by
+then). The whole calibration takes about ``target_seconds`` plus the
+first uses; predictions from it (:func:`regretlab.workflow.cost.estimate` with ``costs``) use the same split
+of the run sets into jobs as the workflow, which never depends on a calibration.
 """
 
 from __future__ import annotations
 
+import json
 import resource
 import subprocess
 import sys
@@ -31,10 +34,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from regretlab import cost
-from regretlab.config import run_jobs
-from regretlab.kinds import KINDS
-from regretlab.seeding import draws_of, job_seed_sequence
+from regretlab.core.seeding import draws_of, job_seed_sequence
+from regretlab.registry import unit_costs
+from regretlab.registry.kinds import KINDS
+from regretlab.specs.algorithm_spec import UnitCost
+from regretlab.workflow import jobs
+from regretlab.workflow.config import run_jobs
 
 #: CPU seconds of timed runs a calibration aims at: with the first uses (cached kernels) and the start-up
 #: probe, a calibration of the shipped config stays within 30 s on an idle two-core machine.
@@ -44,14 +49,18 @@ SHORT_HORIZON = 1000
 #: The largest horizon a timed run may have (a very fast algorithm reaches its share of the time sooner).
 MAX_HORIZON = 50_000_000
 
+#: What a fresh interpreter runs to time a run job's start-up: its kind's pipeline and the run-and-write layer
+#: imported, then one seed of a short run (``sys.argv[1]``: the JSON of :func:`_probe_run`).
 _STARTUP_PROBE = """
-import regretlab.bandits.simulate as simulate, regretlab.cmdp.runs, regretlab.logs
-from regretlab.bandits.instance import build_instance
+import importlib, json, sys
 import numpy as np
-spec = {"graph": {"family": "disjoint_cliques", "clique_sizes": [3, 3]},
-        "losses": {"kind": "bernoulli", "best_mean": 0.3, "gap": 0.2}}
-simulate.run_seeds("startup", "probe", build_instance(spec, np.random.default_rng(0)), "exp3g", "paper",
-                   1000, [0])
+job = json.loads(sys.argv[1])
+pipeline = importlib.import_module(job["pipeline"])
+import regretlab.core.logs, regretlab.core.run_sets
+built = pipeline.build_instance(job["entry"], np.random.default_rng(0))
+instance = pipeline.instance_at_horizon(built, job["entry"], job["regime"], job["instance"], job["T"])
+pipeline.run_seeds(job["regime"], job["instance"], instance, job["algorithm"], job["constants"], job["T"],
+                   [0], draws=job["draws"])
 """
 
 
@@ -72,7 +81,7 @@ class Anchor:
 class Calibration:
     """Unit costs measured on this machine, with how they were measured."""
 
-    costs: dict[str, cost.UnitCost]
+    costs: dict[str, UnitCost]
     anchors: dict[str, tuple[Anchor, ...]]
     startup_seconds: float
     first_use_seconds: float
@@ -108,11 +117,11 @@ def _anchors_of(config: dict, algorithm: str) -> list[tuple[str, str, int]]:
     among equals), preferring instances without extra runs."""
     found = {}
     for regime, spec in config["regimes"].items():
-        model = cost.kind_cost(spec)
+        model = unit_costs.kind_cost(spec)
         for job in run_jobs(config, regime):
             if job.algorithm == algorithm and (regime, job.instance) not in found:
                 extra = model.extra_runs(spec["instances"][job.instance])
-                found[regime, job.instance] = (extra > 0, cost.run_size(config, job))
+                found[regime, job.instance] = (extra > 0, jobs.run_size(config, job))
     plain = [(key, size) for key, (extra, size) in found.items() if not extra] or [
         (key, size) for key, (_, size) in found.items()
     ]
@@ -129,10 +138,24 @@ def algorithms_of(config: dict) -> list[str]:
     )
 
 
-def measure_startup() -> float:
-    """CPU seconds of a fresh interpreter importing the run modules and playing one short run."""
+def _probe_run(config: dict, regime: str, instance: str, algorithm: str) -> dict:
+    """The short run the start-up probe plays: ``algorithm`` on ``instance`` of ``regime`` at
+    :data:`SHORT_HORIZON`, as its run job would (its kind's pipeline, its first preset, the regime's
+    draws)."""
+    spec = config["regimes"][regime]
+    constants = next(job.constants for job in run_jobs(config, regime) if job.algorithm == algorithm)
+    return {
+        "pipeline": KINDS[spec["kind"]].pipeline, "entry": spec["instances"][instance], "regime": regime,
+        "instance": instance, "algorithm": algorithm, "constants": constants, "T": SHORT_HORIZON,
+        "draws": draws_of(regime, spec),
+    }  # fmt: skip
+
+
+def measure_startup(run: dict) -> float:
+    """CPU seconds of a fresh interpreter importing a run job's modules and playing the short ``run``
+    (:func:`_probe_run`)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, "-c", _STARTUP_PROBE], check=True, capture_output=True)
+    subprocess.run([sys.executable, "-c", _STARTUP_PROBE, json.dumps(run)], check=True, capture_output=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
@@ -147,7 +170,7 @@ def calibrate(config: dict, target_seconds: float | None = None) -> Calibration:
     share = target_seconds / max(1, sum(len(anchors) for anchors in plan.values()))
     costs, anchors, first_use = {}, {}, 0.0
     for algorithm in algorithms:
-        table = cost.unit_cost(algorithm)
+        table = unit_costs.unit_cost(algorithm)
         measured = []
         small = SHORT_HORIZON
         for index, (regime, instance, size) in enumerate(plan[algorithm]):
@@ -166,12 +189,13 @@ def calibrate(config: dict, target_seconds: float | None = None) -> Calibration:
             )
         anchors[algorithm] = tuple(measured)
         costs[algorithm] = _fit(table, measured)
-    startup = measure_startup()
+    first = algorithms[0]
+    startup = measure_startup(_probe_run(config, *plan[first][0][:2], first))
     cpu = time.process_time() - begin_cpu - first_use
     return Calibration(costs, anchors, startup, first_use, time.perf_counter() - begin, cpu)
 
 
-def _fit(table: cost.UnitCost, anchors: list[Anchor]) -> cost.UnitCost:
+def _fit(table: UnitCost, anchors: list[Anchor]) -> UnitCost:
     """The unit cost through the anchors' per-round costs (module docstring)."""
     run_us = float(np.mean([a.run_us for a in anchors]))
     if len(anchors) == 2:
@@ -179,9 +203,9 @@ def _fit(table: cost.UnitCost, anchors: list[Anchor]) -> cost.UnitCost:
         size_us = (large.per_round_us - small.per_round_us) / (large.size - small.size)
         round_us = small.per_round_us - size_us * small.size
         if size_us >= 0 and round_us >= 0:
-            return cost.UnitCost(run_us, round_us, size_us)
+            return UnitCost(run_us, round_us, size_us)
     factor = float(np.mean([a.per_round_us / a.table_per_round_us for a in anchors]))
-    return cost.UnitCost(run_us, table.round_us * factor, table.size_us * factor)
+    return UnitCost(run_us, table.round_us * factor, table.size_us * factor)
 
 
 def format_calibration(calibration: Calibration, config: dict) -> str:
@@ -214,7 +238,7 @@ def format_calibration(calibration: Calibration, config: dict) -> str:
             "CPU of first use of the compiled kernels (compilation or cache load, not used)",
             *lines,
             "job start-up (a fresh interpreter, imports, one short run): "
-            f"{calibration.startup_seconds:.1f} s CPU (table {cost.STARTUP_SECONDS:g} s)",
+            f"{calibration.startup_seconds:.1f} s CPU (table {unit_costs.STARTUP_SECONDS:g} s)",
             "",
         ]
     )

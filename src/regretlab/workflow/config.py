@@ -5,7 +5,7 @@ algorithms, presets and bounds filled in from the registries (:func:`load_schema
 defaults and each algorithm's registry ``default_bounds``, and then checks what a schema cannot say: here,
 each bound has a theory exponent in the regime's x, bounds a metric of the regime's kind and is evaluated at
 learner parameters its algorithm reports, the constants preset exists for the algorithm; in
-:mod:`regretlab.checks`, the
+:mod:`regretlab.workflow.checks`, the
 registries of cross-field rules (instances build, ρ attainable, algorithms valid on the graph, horizons
 usable). Every problem is reported on one line with the field's path and the allowed values, before any job
 runs (the Snakefile calls :func:`validate_config` when it is parsed, before the DAG is built).
@@ -21,10 +21,10 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from regretlab.checks import regime_problems
-from regretlab.kinds import KINDS
-from regretlab.names import did_you_mean, not_one_of
-from regretlab.theory import BOUNDS
+from regretlab.core.names import did_you_mean, not_one_of
+from regretlab.registry.kinds import KINDS
+from regretlab.registry.theory import BOUNDS
+from regretlab.workflow.checks import regime_problems
 
 
 class ConfigError(ValueError):
@@ -196,9 +196,9 @@ def config_syntax_problem(path: str | os.PathLike) -> str | None:
 def load_schema(schema_path: str | os.PathLike) -> dict:
     """The config schema as a dict, with the registries' names as the enums of ``kind``, ``algorithms`` (per
     kind: the ``allOf`` branch of each kind lists that kind's algorithms, and gives its ``instances`` the
-    kind's :attr:`~regretlab.kind_spec.Kind.instance_schema` if it declares one), ``constants``, the presets
-    of per-preset ``bounds`` and the bound names. The YAML file lists none of them: a registry entry is a
-    valid name as soon as it exists, and an error lists the allowed names."""
+    kind's :attr:`~regretlab.specs.kind_spec.Kind.instance_schema` if it declares one), ``constants``, the
+    presets of per-preset ``bounds`` and the bound names. The YAML file lists none of them: a registry entry
+    is a valid name as soon as it exists, and an error lists the allowed names."""
     schema = yaml.safe_load(Path(schema_path).read_text(encoding="utf-8"))
     regime = schema["$defs"]["regime"]
     regime["properties"]["kind"]["enum"] = list(KINDS)
@@ -265,7 +265,7 @@ def require_scale(config: dict, scale: str) -> None:
 def _draws_problems(regimes: dict) -> list[str]:
     """A ``draws_from`` names another bandit regime that shares no draws itself, and every instance entry of
     the sharing regime repeats that regime's entry of the same name exactly — the same SeedSequence on a
-    different entry would not be the same instance (:mod:`regretlab.seeding`)."""
+    different entry would not be the same instance (:mod:`regretlab.core.seeding`)."""
     problems = []
     for name, regime in regimes.items():
         source = regime.get("draws_from")
@@ -433,10 +433,11 @@ def run_config(regime: dict) -> dict:
 @dataclass(frozen=True)
 class RunJob:
     """One run: an algorithm with a constants preset on one instance at one horizon, for a seed batch (one
-    run table; the workflow's run jobs each simulate some of a :class:`RunSet`'s, :mod:`regretlab.cost`).
+    run table; the workflow's run jobs each simulate some of a :class:`RunSet`'s,
+    :mod:`regretlab.workflow.cost`).
 
     ``seeds`` are consecutive seed indices: a batch of ``seeds_per_job`` (:func:`run_jobs`), or part of one
-    where the cost model splits a long batch (:func:`regretlab.cost.split_run_set`)."""
+    where the cost model splits a long batch (:func:`regretlab.workflow.jobs.split_run_set`)."""
 
     regime: str
     instance: str
@@ -516,7 +517,7 @@ def run_jobs(config: dict, regime: str) -> list[RunJob]:
 class RunSet:
     """One algorithm with one constants preset on every instance, horizon and seed batch of a regime (its
     :class:`RunJob` s, a curve family). The workflow's run jobs are parts of run sets
-    (:class:`regretlab.cost.RunPart`): a whole run set by default, which keeps the per-job start-up
+    (:class:`regretlab.workflow.jobs.RunPart`): a whole run set by default, which keeps the per-job start-up
     (interpreter, imports, compiled kernels) off the many short runs of a quick scale, or pieces of about
     ``job_minutes`` each."""
 

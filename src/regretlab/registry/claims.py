@@ -1,8 +1,8 @@
 """The registry of the claims of both papers that the workflow draws: one entry per row of the evidence table
 (``figures/evidence.md``, built by :mod:`regretlab.analysis.evidence`).
 
-A claim names the bounds of :data:`regretlab.theory.BOUNDS` that check it (optionally restricted to some
-regimes), the kind of check, and — where a check means something only on an instance that exercises the
+A claim names the bounds of :data:`regretlab.registry.theory.BOUNDS` that check it (optionally restricted to
+some regimes), the kind of check, and — where a check means something only on an instance that exercises the
 theorem's mechanism — a :class:`Mechanism`: a measured quantity and a threshold, read from the aggregate
 table's columns and the instance's numbers. Whether a claim is *tested* is never written here: the evidence
 table computes it from the aggregate tables (hypotheses, verdicts, slopes, mechanism, identical runs).
@@ -52,7 +52,8 @@ class Mechanism:
         threshold: the mechanism is exercised where ``value > threshold`` (``strict``) or ``≥``.
         metrics: the bounded metrics it concerns (None: every metric of the claim); points of other metrics
             do not need it.
-        bounded_by: the run metric whose learner ceiling (:data:`regretlab.theory.CEILINGS`) bounds the
+        bounded_by: the run metric whose learner ceiling (:data:`regretlab.registry.theory.CEILINGS`) bounds
+        the
             measured quantity at every horizon, if any: where that ceiling does not exercise the mechanism, no
             run can, and the search for ``T_informative`` goes on (e.g. App. C's dual cannot clip before
             ηLT ≥ T^{1/4}).
@@ -118,7 +119,7 @@ class Claim:
         text: the claim in one line.
         source: where the paper states it.
         kind: the kind of check (:data:`KINDS`).
-        bounds: the bounds of :data:`regretlab.theory.BOUNDS` that check it.
+        bounds: the bounds of :data:`regretlab.registry.theory.BOUNDS` that check it.
         regimes: the regimes whose points count (None: every regime drawing one of ``bounds``).
         rate_sense: how a slope is compared with a rate's exponent (:data:`RATE_SENSES`).
         mechanism: what its instances must exercise (None: nothing beyond the hypotheses).
@@ -425,8 +426,8 @@ UNCHECKED_CLAIMS: tuple[Claim, ...] = (
                "line 644", "not recorded",
                "on the estimated occupancy q̂_t; Theorem 3 (= Lemmas 9 + 10, on the true q_t) is checked"),
     _unchecked("lemma11_000", "000", "Lemma 11", "‖λ_{t+1}‖₁ − ‖λ_t‖₁ ≤ mηL", "line 719", "proof-internal",
-               "it is the learner's own ceiling on max_τ ‖λ_τ‖₁ (regretlab.theory.CEILINGS): implied at "
-               "every point of every run"),
+               "it is the learner's own ceiling on max_τ ‖λ_τ‖₁ (regretlab.registry.theory.CEILINGS): "
+               "implied at every point of every run"),
     _unchecked("lemma12_000", "000", "Lemma 12", "an excursion of ‖λ‖₁ in Theorem 4's proof lasts > M/(ρ²mη)",
                "line 857", "proof-internal", "about hypothetical t1, t2 inside a proof by contradiction"),
     _unchecked("lemma13_000", "000", "Lemma 13", "Σ λ_tᵀG_tᵀq_t ≥ −λ_{1,T}E^q_δ − R^D_T(0)", "line 987",

@@ -17,8 +17,8 @@ learner to another's module (Algorithm 6 uses Algorithm 2's ``corrected_loss``).
 A second refinement makes it say which *entries* of a registry a job reads. A registry's file is no input of
 a job that reads some of its entries only (a run job reads its own algorithm's; a summary, its regime's
 bounds'): the job names instead, as a parameter, the digests of those entries' own sources and of the rest of
-the module (:mod:`regretlab.registry_sources`), so that adding or editing one entry reruns the jobs that read
-it and no other, and a reason names the entry (``Params have changed since last execution``).
+the module (:mod:`regretlab.workflow.registry_sources`), so that adding or editing one entry reruns the jobs
+that read it and no other, and a reason names the entry (``Params have changed since last execution``).
 """
 
 from __future__ import annotations
@@ -30,12 +30,12 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
 
-from regretlab.algorithm_spec import AlgorithmSpec
-from regretlab.kinds import KINDS
-from regretlab.registry_sources import registry_source
+from regretlab.registry.kinds import KINDS
+from regretlab.specs.algorithm_spec import AlgorithmSpec
+from regretlab.workflow.registry_sources import registry_source
 
 #: The package's source folder.
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parents[1]
 ROOT = PACKAGE.name
 
 
@@ -198,7 +198,7 @@ def _defining_module(registry: Mapping) -> tuple[str, str]:
 def registries() -> dict[str, tuple[str, frozenset[str]]]:
     """Every registry a job can read entry by entry: its module → the name of its dict literal and its
     entries' names. These are every kind's algorithm registry and bounds' registry
-    (:data:`regretlab.kinds.KINDS`, e.g. ``regretlab.bandits.algorithms.ALGORITHMS`` and
+    (:data:`regretlab.registry.kinds.KINDS`, e.g. ``regretlab.bandits.algorithms.ALGORITHMS`` and
     ``regretlab.bandits.bound_registry.BOUNDS``)."""
     found = {}
     for kind in KINDS.values():
@@ -224,7 +224,7 @@ def job_code(
     script: str | os.PathLike, builds: tuple[str, ...] | None = (), entries: tuple[str, ...] | None = None
 ) -> tuple[str, ...]:
     """The library files a workflow job runs (:func:`job_modules` over every kind's algorithm registry,
-    :data:`regretlab.kinds.KINDS`), as the workflow names them among the job's inputs.
+    :data:`regretlab.registry.kinds.KINDS`), as the workflow names them among the job's inputs.
 
     ``entries``: the names of the registry entries the job reads (algorithms and bounds alike), when it reads
     some only: then no registry's file is among them, :func:`job_entries` stands for it. None: the job reads
@@ -239,8 +239,8 @@ def job_entries(
 ) -> dict[str, dict[str, str]]:
     """What a job reads of the registries its script imports, when it reads some of their entries only
     (``entries``, as for :func:`job_code`): registry module → the digests of the rest of the module and of
-    each entry read (:meth:`regretlab.registry_sources.RegistrySource.digests`); empty when ``entries`` is
-    None."""
+    each entry read (:meth:`regretlab.workflow.registry_sources.RegistrySource.digests`); empty when
+    ``entries`` is None."""
     modules = job_modules(script, _all_learners(), builds)
     return {
         module: registry_source(module_file(module), name).digests(set(entries) & names)

@@ -1,19 +1,58 @@
-"""What a bound of a theorem is, as the workflow draws and judges it (:class:`BoundSpec`), and what a
-learner's own construction guarantees of a metric (:class:`Ceiling`). Each kind's bounds are entries of its
-``bound_registry`` module (``regretlab.bandits.bound_registry``, ``regretlab.cmdp.bound_registry``);
-:mod:`regretlab.theory` collects them.
+"""What a bound of a theorem is, as the workflow draws and judges it (:class:`BoundSpec`), what a
+learner's own construction guarantees of a metric (:class:`Ceiling`), and where both are evaluated
+(:class:`Point`). Each kind's bounds are entries of its ``bound_registry`` module
+(``regretlab.bandits.bound_registry``, ``regretlab.cmdp.bound_registry``); :mod:`regretlab.registry.theory`
+collects them.
 
-A bound is evaluated on a *point dict*: ``T`` the run's horizon, ``t`` the checkpoint (``t = T`` except in
+A bound is evaluated on a :class:`Point`: ``T`` the run's horizon, ``t`` the checkpoint (``t = T`` except in
 trajectory regimes, ``x: t``), the instance's numbers, one run's metrics at ``t`` and, under ``params``, the
-constants that run's learner used (η, c …). The aggregation evaluates it once per seed and averages: the
-theorems bound an expectation, and the expectation of a data-dependent bound (through L*, ℓ̄, C …) is the
-mean of its per-run values.
+constants that run's learner used (η, c …). The aggregation builds one per seed and averages the bound over
+them: the theorems bound an expectation, and the expectation of a data-dependent bound (through L*, ℓ̄, C …)
+is the mean of its per-run values. The evidence table builds one per extrapolated horizon
+(:func:`regretlab.analysis.evidence.points.point_at`), and the null learners read the same
+(:attr:`regretlab.specs.kind_spec.Kind.uniform_value`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, eq=False)
+class Point(Mapping[str, Any]):
+    """Where a bound, a ceiling, a hypothesis or a null learner is evaluated: read by name, as
+    ``point["L_star"]`` or ``point["params"]["eta"]``.
+
+    Attributes:
+        T: the run's horizon.
+        t: the checkpoint (``T`` except in trajectory regimes).
+        numbers: the instance's numbers (its file's ``numbers``: K, α, ρ, L …).
+        params: the constants the run's learner used (``learner.params``), read as ``point["params"]``.
+        metrics: the run's metrics at ``t`` (or, at an aggregate's or extrapolated point, their mean over
+            seeds), e.g. ``L_star``, ``opt``; a metric shadows an instance number of the same name.
+    """
+
+    T: int
+    t: int
+    numbers: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, Any] = field(default_factory=dict)
+    metrics: Mapping[str, Any] = field(default_factory=dict)
+    _values: dict[str, Any] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        values = {"T": self.T, "t": self.t, **self.numbers, "params": self.params, **self.metrics}
+        object.__setattr__(self, "_values", values)
+
+    def __getitem__(self, name: str) -> Any:
+        return self._values[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
 
 
 @dataclass(frozen=True)
@@ -40,7 +79,7 @@ class BoundSpec:
             whose registry entry does not list them all in its ``params`` cannot take the bound: the config
             check says so before any job (a test checks each declaration against what the functions read).
         metrics: the run metrics they read besides ``metric`` (e.g. ``L_star``); every one is a metric of
-            the kind whose regimes draw the bound (:data:`regretlab.kinds.KINDS`).
+            the kind whose regimes draw the bound (:data:`regretlab.registry.kinds.KINDS`).
         at_checkpoint: the bound is on a running sum over ``[1..t]`` and grows with ``t`` (Lemma 2's
             ``E^q_δ``, OGD's ``η m L² t / 2``): in a trajectory regime (``x: t``) it is evaluated at each
             checkpoint ``t`` (``evaluate`` reads ``t`` for the length and ``T`` for the horizon's constants).
@@ -55,20 +94,20 @@ class BoundSpec:
             for a bound that claims no improvement over a baseline.
     """
 
-    evaluate: Callable[[dict], float]
+    evaluate: Callable[[Point], float]
     metric: str
     explicit: bool
     label: str
     exponents: dict[str, float]
     source: str
-    hypotheses: Callable[[dict], bool] | None = None
+    hypotheses: Callable[[Point], bool] | None = None
     direction: str = "upper"
     applies: Callable[[dict], bool] | None = None
     constants: str = "paper's constants"
     params: tuple[str, ...] = ()
     metrics: tuple[str, ...] = ()
     at_checkpoint: bool = False
-    trivial: Callable[[dict], float] | None = None
+    trivial: Callable[[Point], float] | None = None
     reference: str = ""
 
 
@@ -77,18 +116,18 @@ class Ceiling:
     """A ceiling the learner's own construction puts on a metric, on every run, whatever the environment.
 
     A bound at or above it cannot fail on a correct implementation: its verdict is ``implied``, not
-    ``holds`` (:mod:`regretlab.analysis.verdicts`). Evaluated on the point dicts of the bounds (module
-    docstring) at the checkpoint ``t``, with the run's learner parameters under ``params``.
+    ``holds`` (:mod:`regretlab.analysis.verdicts`). Evaluated on the bounds' :class:`Point`
+    (module docstring) at the checkpoint ``t``, with the run's learner parameters under ``params``.
 
     Attributes:
-        evaluate: point dict → the ceiling on the metric at ``t``.
+        evaluate: point → the ceiling on the metric at ``t``.
         algorithms: the learners whose construction gives it (every preset: the presets differ through the
             ``params`` the ceiling reads).
         label: the formula, as tables print it.
         source: where the construction comes from.
     """
 
-    evaluate: Callable[[dict], float]
+    evaluate: Callable[[Point], float]
     algorithms: tuple[str, ...]
     label: str
     source: str
