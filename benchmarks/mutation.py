@@ -17,7 +17,7 @@ mutant_name: <original> => <mutant>`` (or ``NO-TESTS``, ``SUSPICIOUS`` …). mut
 only: a module-level table (such as :data:`regretlab.registry.theory.BOUNDS`) is covered through the functions
 it calls. Takes minutes per module.
 
-    python benchmarks/mutation.py [--modules bandits.bounds cmdp.bounds theory] [--max-children 2]
+    python benchmarks/mutation.py [--modules bandits.bounds cmdp.bounds registry.theory] [--max-children 2]
                                   [--keep DIR [--again [--sample N]]]
 """
 
@@ -62,13 +62,13 @@ MODULES: dict[str, tuple[str, list[str]]] = {
                 "tests/analysis/test_verdicts.py",
             ],
         )
-        for name in ("theory", "bandits.bound_registry", "cmdp.bound_registry")
+        for name in ("registry.theory", "bandits.bound_registry", "cmdp.bound_registry")
     },
     "analysis.verdicts": (
         "src/regretlab/analysis/verdicts.py",
         ["tests/analysis/test_verdicts.py", "tests/analysis/test_evidence.py"],
     ),
-    "claims": (
+    "registry.claims": (
         "src/regretlab/registry/claims.py",
         ["tests/analysis/test_evidence.py", "tests/analysis/test_power.py", "tests/test_evidence_golden.py"],
     ),
