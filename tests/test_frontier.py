@@ -35,7 +35,7 @@ REPO = Path(__file__).resolve().parents[1]
 SCHEMA = REPO / "schemas" / "config.schema.yaml"
 SMOKE = REPO / "tests" / "config" / "smoke.yaml"
 SHIPPED = evidence_fixture.SHIPPED
-#: One run (one seed at one horizon) must fit this on one core, at regretlab.workflow.cost's unit costs.
+#: One run (one seed at one horizon) must fit this on one core, at regretlab.registry.unit_costs' unit costs.
 DAY_SECONDS = 24 * 3600
 
 

@@ -545,7 +545,8 @@ def test_run_seconds_is_the_job_cost_of_one_batch():
         T: run_seconds("cmdp_theorem5", regime, "stochastic_rewards", "pdgd_ops", T, 1)
         for T in (10**3, 10**6, 10**9)
     }
-    # affine in T: a run's fixed cost plus T times the per-episode cost (regretlab.workflow.cost.UnitCost)
+    # affine in T: a run's fixed cost plus T times the per-episode cost
+    # (regretlab.specs.algorithm_spec.UnitCost)
     slope = (cost[10**6] - cost[10**3]) / (10**6 - 10**3)
     assert slope > 0 and cost[10**9] - cost[10**6] == pytest.approx(slope * (10**9 - 10**6), rel=1e-9)
     assert cost[10**3] - slope * 10**3 > 0  # the fixed cost

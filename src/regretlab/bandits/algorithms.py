@@ -96,7 +96,8 @@ _ALGORITHM7_PARAMS = ("gamma", "D", "d", "delta_start", "delta_final", "eta_fina
                       "n_resets", "n_epochs", "reset_rounds", "delta_final_at_least_1_over_T")  # fmt: skip
 
 # Unit costs (``unit_cost``, µs; the size is K): measured by regretlab.workflow.calibration on the shipped
-# config's instances, where the cost model (regretlab.workflow.cost) documents how and how to refresh them.
+# config's instances, where the cost model (regretlab.registry.unit_costs) documents how and how to refresh
+# them.
 ALGORITHMS: dict[str, AlgorithmSpec] = {
     "exp3g": AlgorithmSpec(
         build=lambda instance, horizon, rng, constants, oracle: Exp3G(

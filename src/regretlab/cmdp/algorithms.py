@@ -19,7 +19,7 @@ from regretlab.specs.algorithm_spec import AlgorithmSpec as BaseAlgorithmSpec
 class AlgorithmSpec(BaseAlgorithmSpec):
     """A constrained-MDP algorithm: the fields of :class:`regretlab.specs.algorithm_spec.AlgorithmSpec`, with
     ``build(layer_sizes, n_actions, m, T, delta, constants, rho) -> learner`` (module docstring). Its unit
-    cost's size is the instance's support triples (:data:`regretlab.workflow.cost.KIND_COSTS`)."""
+    cost's size is the instance's support triples (:attr:`regretlab.specs.kind_spec.Kind.cost`)."""
 
 
 #: The keys of :class:`~regretlab.cmdp.pdgd_ops.PDGDConstants` every CMDP learner reports, with its name.

@@ -31,9 +31,9 @@ PALETTE = {
 class UnitCost:
     """What one run of an algorithm costs, in microseconds of one core: ``run_us`` per run (learner and
     environment set-up, offline benchmark, table), and per round or episode ``round_us + size_us × size``,
-    ``size`` being its kind's (K for a bandit, the support triples of a CMDP, :data:`regretlab.workflow.cost.
-    KIND_COSTS`). Measured by :func:`regretlab.workflow.calibration.calibrate` (``regretlab estimate
-    --calibrate``)."""
+    ``size`` being its kind's (K for a bandit, the support triples of a CMDP,
+    :attr:`regretlab.specs.kind_spec.Kind.cost`). Measured by
+    :func:`regretlab.workflow.calibration.calibrate` (``regretlab estimate --calibrate``)."""
 
     run_us: float
     round_us: float

@@ -73,7 +73,7 @@ class Metric:
 
 @dataclass(frozen=True)
 class KindCost:
-    """The cost model of one kind of regime (:mod:`regretlab.workflow.cost`).
+    """The cost model of one kind of regime (:mod:`regretlab.registry.unit_costs`).
 
     Attributes:
         unit: what a run simulates (``rounds`` or ``episodes``).

@@ -434,7 +434,7 @@ def run_config(regime: dict) -> dict:
 class RunJob:
     """One run: an algorithm with a constants preset on one instance at one horizon, for a seed batch (one
     run table; the workflow's run jobs each simulate some of a :class:`RunSet`'s,
-    :mod:`regretlab.workflow.cost`).
+    :mod:`regretlab.workflow.jobs`).
 
     ``seeds`` are consecutive seed indices: a batch of ``seeds_per_job`` (:func:`run_jobs`), or part of one
     where the cost model splits a long batch (:func:`regretlab.workflow.jobs.split_run_set`)."""
