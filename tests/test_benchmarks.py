@@ -82,3 +82,36 @@ def test_compare_learners_reports_medians_and_ratios_row_by_row(monkeypatch):
             "ratio": 0.75,
         }
     ]
+
+
+def _machine_code():
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        import machine_code
+    finally:
+        sys.path.pop(0)
+    return machine_code
+
+
+def test_machine_code_ignores_symbol_names_module_paths_and_pickled_tracebacks_only():
+    """Two kernels' assembly that differ only where a moved module shows (its symbols, its dotted path, the
+    source path inside a pickled exception and that constant's length) normalise to the same text; one
+    instruction apart, they do not."""
+    normalise = _machine_code().normalise
+    asm = (
+        "\tmovabsq\t$.const.picklebuf.{h}, %rax\n\tcallq\t_ZN9regretlab{m}7kernels4stepB2v1E\n"
+        "\taddsd\t%xmm1, %xmm0\n.const.pickledata.{h}:\n\t.ascii\t\"{path}/src/regretlab/omd.py\"\n"
+        "\t.long\t{n}\n\t.text\n\t# regretlab.{dotted}.step\n"
+    )  # fmt: skip
+    old = asm.format(h="a" * 40, m="", path="/tmp/ref", n=178, dotted="kernels")
+    new = asm.format(h="b" * 40, m="4core", path="/work/main", n=180, dotted="core.kernels")
+    assert normalise(old) == normalise(new)
+    assert normalise(old) != normalise(old.replace("addsd", "mulsd"))
+    assert "addsd" in normalise(old) and "\t.text" in normalise(old)
+
+
+def test_machine_code_counts_the_reference_kernels_whose_code_is_unchanged():
+    compare = _machine_code().compare
+    assert compare({"a": "x", "b": "y", "c": "z"}, {"a": "x", "b": "Y", "d": "w"}) == (1, ["b", "c"])
+    key = _machine_code().kernel_key
+    assert key("regretlab.core.kernels", "step", "(f8,)") == key("regretlab.kernels", "step", "(f8,)")
