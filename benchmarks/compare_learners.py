@@ -6,12 +6,13 @@ temporary ``git worktree`` of ``--against`` and on this checkout, alternately ``
 tree's own copy in a fresh process with that tree's sources on ``PYTHONPATH`` and its own numba cache (so
 compiling is done by the script's warm-up, not timed), and prints one JSON object per benchmark row:
 ``{"name", "metric", "value", "unit", "baseline", "baseline_value", "ratio"}``, the medians over the
-repeats, ``baseline`` naming the other commit, ``ratio`` = value / baseline_value (above 1: this checkout is
-faster for a rate such as ``rounds_per_s``, slower for a time such as ``us_per_episode``). Alternating
-spreads a machine's drift over both.
+repeats (``--statistic best``: the best, the highest rate or the shortest time, which interference on a shared
+machine can only worsen), ``baseline`` naming the other commit, ``ratio`` = value / baseline_value (above 1:
+this checkout is faster for a rate such as ``rounds_per_s``, slower for a time such as ``us_per_episode``).
+Alternating spreads a machine's drift over both.
 
     python benchmarks/compare_learners.py --against 944ffa0 [--repeats 3] [--script bench_bandits.py] \\
-        [-- --horizon 100000 --arms 8]
+        [--statistic median|best] [-- --horizon 100000 --arms 8]
 """
 
 from __future__ import annotations
@@ -19,11 +20,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from statistics import median as statistic_median
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = ("bench_bandits.py", "bench_cmdp.py")
@@ -49,8 +50,19 @@ def rows(tree: Path, script: str, args: list[str], cache: Path) -> dict[str, dic
     return found
 
 
-def compare(against: str, script: str, args: list[str], repeats: int) -> list[dict]:
-    """The medians of ``repeats`` alternating runs on ``against`` and on this checkout, row by row."""
+def summary(values: list[float], metric: str, statistic: str) -> float:
+    """The ``statistic`` of one row's values over the repeats: their median, or their best (the largest of a
+    rate, a metric ending in ``per_s``; the smallest of a time)."""
+    if statistic == "median":
+        return statistic_median(values)
+    return max(values) if metric.endswith("per_s") else min(values)
+
+
+def compare(
+    against: str, script: str, args: list[str], repeats: int, statistic: str = "median"
+) -> list[dict]:
+    """The medians (or bests) of ``repeats`` alternating runs on ``against`` and on this checkout, row by
+    row."""
     with tempfile.TemporaryDirectory(prefix="regretlab-compare-") as work:
         work = Path(work)
         reference = work / "reference"
@@ -68,8 +80,8 @@ def compare(against: str, script: str, args: list[str], repeats: int) -> list[di
     for name, first in runs["here"][0].items():
         if not all(name in run for run in runs["reference"]):
             continue  # a row the other commit does not have (a new learner)
-        value = statistics.median(run[name]["value"] for run in runs["here"])
-        baseline = statistics.median(run[name]["value"] for run in runs["reference"])
+        value = summary([run[name]["value"] for run in runs["here"]], first["metric"], statistic)
+        baseline = summary([run[name]["value"] for run in runs["reference"]], first["metric"], statistic)
         out.append(
             {
                 "name": name,
@@ -89,10 +101,11 @@ def main() -> None:
     parser.add_argument("--against", required=True, help="the commit to compare with (a hash, branch or tag)")
     parser.add_argument("--script", choices=SCRIPTS, default="bench_bandits.py")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--statistic", choices=("median", "best"), default="median")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="after --: the benchmark script's arguments")
     options = parser.parse_args()
     args = options.args[1:] if options.args[:1] == ["--"] else options.args
-    for row in compare(options.against, options.script, args, options.repeats):
+    for row in compare(options.against, options.script, args, options.repeats, options.statistic):
         print(json.dumps(row), flush=True)
 
 

@@ -84,6 +84,18 @@ def test_compare_learners_reports_medians_and_ratios_row_by_row(monkeypatch):
     ]
 
 
+def test_compare_learners_best_is_the_highest_rate_or_the_shortest_time():
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        import compare_learners
+    finally:
+        sys.path.pop(0)
+    summary = compare_learners.summary
+    assert summary([3.0, 1.0, 2.0], "rounds_per_s", "best") == 3.0
+    assert summary([3.0, 1.0, 2.0], "us_per_episode", "best") == 1.0
+    assert summary([3.0, 1.0, 2.0, 10.0], "rounds_per_s", "median") == 2.5
+
+
 def _machine_code():
     sys.path.insert(0, str(REPO / "benchmarks"))
     try:
