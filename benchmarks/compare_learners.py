@@ -23,6 +23,8 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from statistics import median as statistic_median
 
@@ -58,6 +60,17 @@ def summary(values: list[float], metric: str, statistic: str) -> float:
     return max(values) if metric.endswith("per_s") else min(values)
 
 
+@contextmanager
+def worktree(against: str, where: Path) -> Iterator[Path]:
+    """A detached ``git worktree`` of ``against`` at ``where``, removed on exit whatever happens."""
+    git = ["git", "worktree", "add", "--detach", "--quiet", str(where), against]
+    subprocess.run(git, cwd=REPO, check=True)
+    try:
+        yield where
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(where)], cwd=REPO, check=False)
+
+
 def compare(
     against: str, script: str, args: list[str], repeats: int, statistic: str = "median"
 ) -> list[dict]:
@@ -65,17 +78,11 @@ def compare(
     row."""
     with tempfile.TemporaryDirectory(prefix="regretlab-compare-") as work:
         work = Path(work)
-        reference = work / "reference"
-        subprocess.run(
-            ["git", "worktree", "add", "--detach", "--quiet", str(reference), against], cwd=REPO, check=True
-        )
-        try:
-            runs: dict[str, list[dict]] = {"reference": [], "here": []}
+        runs: dict[str, list[dict]] = {"reference": [], "here": []}
+        with worktree(against, work / "reference") as reference:
             for _ in range(repeats):
                 runs["reference"].append(rows(reference, script, args, work / "cache-reference"))
                 runs["here"].append(rows(REPO, script, args, work / "cache-here"))
-        finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(reference)], cwd=REPO, check=False)
     out = []
     for name, first in runs["here"][0].items():
         if not all(name in run for run in runs["reference"]):

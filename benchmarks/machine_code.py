@@ -28,7 +28,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+from compare_learners import REPO, worktree  # benchmarks/, the script's own folder
+
 #: Each benchmark script with arguments short enough to compile every kernel it reaches in seconds.
 SCRIPTS = {
     "bench_bandits.py": ["--horizon", "2000", "--baseline-rounds", "10", "--arms", "8", "16", "64"],
@@ -111,10 +112,7 @@ def main() -> None:
     failed = False
     with tempfile.TemporaryDirectory(prefix="regretlab-machine-code-") as work:
         work = Path(work)
-        reference = work / "reference"
-        git = ["git", "worktree", "add", "--detach", "--quiet", str(reference), options.against]
-        subprocess.run(git, cwd=REPO, check=True)
-        try:
+        with worktree(options.against, work / "reference") as reference:
             for script in SCRIPTS:
                 theirs = dumped(reference, script, work / "cache-ref", work / f"ref-{script}.json")
                 ours = dumped(REPO, script, work / "cache-here", work / f"here-{script}.json")
@@ -126,8 +124,6 @@ def main() -> None:
                 for key in differ:
                     print(f"differs: {key}", flush=True)
                 failed |= bool(differ)
-        finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(reference)], cwd=REPO, check=False)
     sys.exit(1 if failed else 0)
 
 

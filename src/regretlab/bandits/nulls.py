@@ -99,13 +99,14 @@ def uniform_value(instance: dict, metric: str, point: Point, algorithm: str = ""
     return uniform_loss(rebuilt_instance(instance), point["T"], point["t"]) - float(value)
 
 
-#: Instances rebuilt from their file's contents, by the contents' identity of graph and losses.
+#: Instances rebuilt from their file's contents, by the contents: graph, losses and numbers.
 _INSTANCES: dict[str, BanditInstance] = {}
 
 
 def rebuilt_instance(data: dict) -> BanditInstance:
-    """The instance an instance file's contents describe, built once per graph and loss model."""
-    key = repr((data["graph"], data["losses"]))
+    """The instance an instance file's contents describe, built once per file contents (its graph, its
+    loss model and its numbers, all three of which :meth:`BanditInstance.from_dict` reads)."""
+    key = repr((data["graph"], data["losses"], data.get("numbers")))
     if key not in _INSTANCES:
         _INSTANCES[key] = BanditInstance.from_dict(data)
     return _INSTANCES[key]

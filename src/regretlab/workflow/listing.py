@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from regretlab.core.names import not_one_of
-from regretlab.registry.kinds import KINDS, algorithm_spec
+from regretlab.registry.kinds import KINDS
 from regretlab.registry.theory import BOUNDS
 from regretlab.specs.kind_spec import FamilySection
 from regretlab.workflow.config import ConfigError, presets_of
@@ -57,7 +57,7 @@ def _algorithm(name: str) -> tuple[str, str, str]:
     """(class key, class in words, one-line description) of an algorithm of any kind
     (:attr:`regretlab.specs.kind_spec.Kind.valid_on`)."""
     kind = next(kind for kind in KINDS.values() if name in kind.algorithms)
-    return *kind.valid_on(name), algorithm_spec(name).description
+    return *kind.valid_on(name), kind.algorithms[name].description
 
 
 def list_lists() -> str:
