@@ -6,7 +6,8 @@ For each benchmark script (``bench_bandits.py``, ``bench_cmdp.py``, with short h
 tree (``--against``'s ``git worktree`` and this checkout, each on its own sources and numba cache) runs the
 script, which compiles every kernel it reaches, then dumps the assembly of every numba dispatcher of
 regretlab, per signature. Two dumps are compared after :func:`normalise`: symbol names and module paths are
-dropped (a moved module renames its kernels' symbols, not their code), and so are the bytes of the pickled
+dropped (a moved module renames its kernels' symbols, not their code; so does a renamed NamedTuple, keyed by
+its fields), and so are the bytes of the pickled
 exceptions numba embeds (their traceback names the source file's path). Prints one JSON object per script:
 ``value`` the signatures whose code is the same, ``baseline`` the signatures at ``--against``, ``ratio``
 their quotient (1: every kernel the same); and one line per signature that differs. Exits 1 if any does.
@@ -58,9 +59,27 @@ def normalise(assembly: str) -> str:
     return "\n".join(lines)
 
 
+def signature_text(signature) -> str:
+    """A signature (a tuple of numba types) as text, each NamedTuple written as its fields and their types
+    rather than its class name, which a rename changes and the machine code does not hold."""
+    from numba.core import types
+
+    def text(argument) -> str:
+        if isinstance(argument, types.BaseNamedTuple):
+            pairs = zip(argument.fields, argument.types, strict=True)
+            fields = ", ".join(f"{field}: {text(t)}" for field, t in pairs)
+            return f"namedtuple({fields})"
+        return str(argument)
+
+    if isinstance(signature, str):
+        return signature
+    return "(" + ", ".join(text(argument) for argument in signature) + ")"
+
+
 def kernel_key(module: str, name: str, signature) -> str:
-    """A kernel's name across a move: its module's last component, its name and its signature."""
-    return _MODULE.sub("regretlab.MODULE", f"{module.rsplit('.', 1)[-1]}.{name}{signature}")
+    """A kernel's name across a move: its module's last component, its name and its signature
+    (:func:`signature_text`)."""
+    return _MODULE.sub("regretlab.MODULE", f"{module.rsplit('.', 1)[-1]}.{name}{signature_text(signature)}")
 
 
 def dump(script: str, args: list[str], out: Path) -> None:

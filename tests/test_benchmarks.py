@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
@@ -127,3 +128,21 @@ def test_machine_code_counts_the_reference_kernels_whose_code_is_unchanged():
     assert compare({"a": "x", "b": "y", "c": "z"}, {"a": "x", "b": "Y", "d": "w"}) == (1, ["b", "c"])
     key = _machine_code().kernel_key
     assert key("regretlab.core.kernels", "step", "(f8,)") == key("regretlab.kernels", "step", "(f8,)")
+
+
+def test_machine_code_keys_a_named_tuple_argument_by_its_fields_not_its_class_name():
+    from collections import namedtuple
+
+    from numba import typeof
+
+    key = _machine_code().kernel_key
+    state, renamed = namedtuple("State", "p work"), namedtuple("Theorem3State", "p work")
+    other = namedtuple("State", "p scratch")
+    p = np.zeros(3)
+
+    def signature(value):
+        return (typeof(value), typeof(1.0))
+
+    assert key("m", "step", signature(state(p, p))) == key("m", "step", signature(renamed(p, p)))
+    assert key("m", "step", signature(state(p, p))) != key("m", "step", signature(other(p, p)))
+    assert key("m", "step", signature(state(p, p))) != key("m", "step", signature(state(p, np.zeros((2, 3)))))

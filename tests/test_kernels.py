@@ -7,9 +7,19 @@ import subprocess
 import sys
 import types
 
+import numpy as np
+from numba import typeof
+from numba._dispatcher import compute_fingerprint
 from numba.core.registry import CPUDispatcher
 
 import regretlab
+from regretlab.bandits.algorithms import ALGORITHMS, make_learner
+from regretlab.bandits.environments import StochasticBernoulli
+from regretlab.bandits.instance import BanditInstance
+from regretlab.bandits.simulate import oracle_values, realised_totals
+from regretlab.bandits.tracking import Tracker
+from regretlab.graphs.families import directed_complete_bipartite, disjoint_cliques, weakly_observable_stars
+from regretlab.graphs.summary import describe
 
 
 def dispatchers() -> dict[str, CPUDispatcher]:
@@ -115,3 +125,48 @@ def test_a_second_process_finds_every_kernel_in_the_cache():
         )
         assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.strip() == "{}", f"compiled again in a second process: {done.stdout}"
+
+
+def named_tuple_classes() -> dict[str, list[str]]:
+    """Every NamedTuple class defined in the package: its name -> the modules that define one so named."""
+    found: dict[str, list[str]] = {}
+    for info in pkgutil.walk_packages(regretlab.__path__, "regretlab."):
+        module = importlib.import_module(info.name)
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, tuple) and value.__module__ == module.__name__:
+                if hasattr(value, "_fields"):
+                    found.setdefault(value.__name__, []).append(module.__name__)
+    return found
+
+
+def test_every_named_tuple_has_a_name_of_its_own():
+    """numba's dispatcher finds an argument's type from a fingerprint that holds a NamedTuple's class name and
+    field names, not its module: two learners' ``State`` with the same fields (Theorems 2 and 3) share one
+    cached type, and the second one's kernel, handed the first one's type, resolves its signature the slow
+    way at every call (0.1 ms; Theorem 3's benchmark row lost 18 % after Theorem 2 played in the same
+    process). A name of its own per class rules that out."""
+    shared = {name: modules for name, modules in named_tuple_classes().items() if len(modules) > 1}
+    assert not shared, f"NamedTuple names defined more than once (prefix them with the learner): {shared}"
+
+
+def test_every_kernel_argument_fingerprint_names_one_type():
+    """The property the names buy: over the typed arguments of every bandit learner (its NamedTuples and the
+    tracker), numba's dispatch fingerprint determines the numba type."""
+    graphs = {
+        "directed_complete_bipartite": directed_complete_bipartite(4, 8),
+        "weakly_observable": weakly_observable_stars([2, 2, 2, 2]),
+    }
+    types_of: dict[bytes, set] = {}
+    for name, spec in ALGORITHMS.items():
+        graph = graphs.get(spec.graph_class, disjoint_cliques([4, 4, 4]))
+        env = StochasticBernoulli.with_best_arm(graph.n_arms, best_arm=0, best_mean=0.3, gap=0.1)
+        instance = BanditInstance(graph, env, describe(graph))
+        oracle = oracle_values(instance, realised_totals(instance, 300, np.random.default_rng(1)))
+        learner = make_learner(name, instance, 300, np.random.default_rng(0), spec.presets[0], oracle)
+        arguments = [Tracker.start(graph.n_arms, np.array([300]))]
+        arguments += [value for value in vars(learner).values() if hasattr(value, "_fields")]
+        assert len(arguments) > 1, f"{name}: no NamedTuple among the learner's attributes"
+        for value in arguments:
+            types_of.setdefault(compute_fingerprint(value), set()).add(typeof(value))
+    shared = [sorted(map(str, found)) for found in types_of.values() if len(found) > 1]
+    assert not shared, f"one dispatch fingerprint, several numba types: {shared}"

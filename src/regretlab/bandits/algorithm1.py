@@ -89,7 +89,7 @@ class MetaGraph(NamedTuple):
     in_clique: np.ndarray
 
 
-class Setup(NamedTuple):
+class MetaGraphSetup(NamedTuple):
     """The constants of a run.
 
     Attributes:
@@ -107,7 +107,7 @@ class Setup(NamedTuple):
     hedge_lower: np.ndarray
 
 
-class State(NamedTuple):
+class MetaGraphState(NamedTuple):
     """The learner's state, updated in place by the kernels (the last three arrays are per-round buffers).
 
     Attributes:
@@ -408,7 +408,7 @@ class MetaGraphLearner:
         self.clique_partition_exact = graph.clique_partition.exact
         self.c = float(64 * self.beta if constants == "paper" else self.beta)
         sizes = self.meta.sizes
-        self.setup = Setup(
+        self.setup = MetaGraphSetup(
             c=self.c,
             growth=math.exp(1.0 / math.log(horizon)),
             rho_start=2.0 * self.kappa,
@@ -416,7 +416,7 @@ class MetaGraphLearner:
             hedge_lower=np.where(self.meta.in_clique, 1.0 / (sizes[:, None] * horizon), 0.0),
         )
         k = graph.n_arms
-        self.state = State(
+        self.state = MetaGraphState(
             p=np.empty(self.beta),
             eta_meta=np.empty(self.beta),
             rho=np.empty(self.kappa),

@@ -82,7 +82,7 @@ def corrected_loss(loss_est, p, in_s, eta, eta_bar, out):
             out[i] = est + 2.0 * eta_bar * est * est
 
 
-class Setup(NamedTuple):
+class Algorithm2Setup(NamedTuple):
     """The constants of a run (Theorem 7's or Theorem 8's tuning).
 
     Attributes:
@@ -102,7 +102,7 @@ class Setup(NamedTuple):
     adjacency: np.ndarray
 
 
-class State(NamedTuple):
+class Algorithm2State(NamedTuple):
     """The learner's state, updated in place by :func:`_play_chunk`.
 
     Attributes:
@@ -221,10 +221,10 @@ class Algorithm2:
                 "eta_bar_at_most_delta_4_3": tuning["eta_bar"] <= delta ** (4.0 / 3.0),
             }
         eta, eta_bar, theta = tuning["eta"], tuning["eta_bar"], tuning["theta"]
-        self.setup = Setup(in_s, eta, eta_bar, lower, theta, np.ascontiguousarray(graph.adjacency))
+        self.setup = Algorithm2Setup(in_s, eta, eta_bar, lower, theta, np.ascontiguousarray(graph.adjacency))
         p = np.full(k, 1.0 / s_bar) if s == 0 else np.where(in_s, 1.0 / (2 * s), 1.0 / (2 * s_bar))
         weak_hybrid_step(p, np.zeros(k), in_s, eta, eta_bar, lower, theta, p)
-        self.state = State(p=p, observe=np.zeros(k), g=np.zeros(k), lemma6=np.array([math.inf]))
+        self.state = Algorithm2State(p=p, observe=np.zeros(k), g=np.zeros(k), lemma6=np.array([math.inf]))
         self._rng = rng
         self._hypotheses = hypotheses
         self.params = {

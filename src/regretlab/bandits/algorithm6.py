@@ -96,7 +96,7 @@ def clip_on_s(p_hat, in_s, mu, out):
     return clipped
 
 
-class Setup(NamedTuple):
+class Algorithm6Setup(NamedTuple):
     """The constants of a run of Algorithm 6.
 
     Attributes:
@@ -114,7 +114,7 @@ class Setup(NamedTuple):
     adjacency: np.ndarray
 
 
-class State(NamedTuple):
+class Algorithm6State(NamedTuple):
     """The learner's state, updated in place by :func:`play_rounds` (the last two arrays are per-round
     buffers).
 
@@ -143,8 +143,8 @@ class State(NamedTuple):
 @kernel
 def play_rounds(setup, state, losses, uniforms, t0, tracker):
     """Rounds ``t0+1 … t0+n`` of Algorithm 6 (steps 1–6 of the module docstring, lines 1093–1112) with
-    losses ``losses (n, K)`` and one uniform per round ``uniforms (n,)``; updates ``state`` (:class:`State`)
-    and the tracker's arrays in place and allocates nothing."""
+    losses ``losses (n, K)`` and one uniform per round ``uniforms (n,)``; updates ``state``
+    (:class:`Algorithm6State`) and the tracker's arrays in place and allocates nothing."""
     p_first, in_s, s, lower, adjacency = setup.p_first, setup.in_s, setup.s, setup.lower, setup.adjacency
     p, p_hat, rates, epoch_sum = state.p, state.p_hat, state.rates, state.epoch_sum
     counters, reset_rounds, loss_est, grad = state.counters, state.reset_rounds, state.loss_est, state.grad
@@ -224,7 +224,7 @@ class Algorithm6:
         self.eta_start = min(1.0 / 5.0, 1.0 / s)
         rates = np.zeros(4)
         set_epoch(self.eta_start, float(s), rates)
-        self.setup = Setup(
+        self.setup = Algorithm6Setup(
             p_first=self.p_first,
             in_s=self.in_s,
             s=float(s),
@@ -233,7 +233,7 @@ class Algorithm6:
         )
         # The λ-th reset needs s/η_λ² ≤ min_S Σ ℓ̂ ≤ T/μ_λ (ℓ̂ ≤ 1/μ_λ on the S arms kept), i.e.
         # s^{−1/3}η_λ^{−1/3} ≤ T, so 2^{λ−1} ≤ s η_1 T³ ≤ T³: at most 3 log2(T) + 1 resets.
-        self.state = State(
+        self.state = Algorithm6State(
             p=self.p_first.copy(),
             p_hat=self.p_first.copy(),
             rates=rates,

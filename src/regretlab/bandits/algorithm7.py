@@ -102,7 +102,7 @@ def set_epoch(delta, gamma, in_d, lower, rates):
         lower[i] = delta if in_d[i] else 0.0
 
 
-class Setup(NamedTuple):
+class Algorithm7Setup(NamedTuple):
     """The constants of a run of Algorithm 7.
 
     Attributes:
@@ -120,7 +120,7 @@ class Setup(NamedTuple):
     adjacency: np.ndarray
 
 
-class State(NamedTuple):
+class Algorithm7State(NamedTuple):
     """The learner's state, updated in place by :func:`play_rounds` (the last two arrays are per-round
     buffers).
 
@@ -148,8 +148,8 @@ class State(NamedTuple):
 @kernel
 def play_rounds(setup, state, losses, uniforms, t0, tracker):
     """Rounds ``t0+1 … t0+n`` of Algorithm 7 (steps 1–5 of the module docstring) with losses
-    ``losses (n, K)`` and one uniform per round ``uniforms (n,)``; updates ``state`` (:class:`State`) and the
-    tracker's arrays in place and allocates nothing."""
+    ``losses (n, K)`` and one uniform per round ``uniforms (n,)``; updates ``state``
+    (:class:`Algorithm7State`) and the tracker's arrays in place and allocates nothing."""
     p_first, in_s, in_d = setup.p_first, setup.in_s, setup.in_d
     gamma, adjacency = setup.gamma, setup.adjacency
     p, rates, lower, epoch_sum = state.p, state.rates, state.lower, state.epoch_sum
@@ -220,7 +220,7 @@ class Algorithm7:
         caps = [delta_cap(self.gamma, tuned), 1.0 / (4 * self.d)] + ([1.0 / (4 * s)] if s > 0 else [])
         self.delta_start = min(caps)
         self.paper_delta_start = min([1.0 / 125.0, *caps[1:]])
-        self.setup = Setup(
+        self.setup = Algorithm7Setup(
             p_first=self.p_first,
             in_s=self.in_s,
             in_d=self.in_d,
@@ -230,7 +230,7 @@ class Algorithm7:
         # The λ-th reset needs δ_λ^{−1/γ} ≤ Σ_epoch Σ_D ℓ̂ ≤ T d/δ_λ (ℓ̂_i ≤ 1/δ_λ on D, line 1363), so
         # 2^{(λ−1)(1/γ−1)} ≤ T d δ_1^{1−1/γ}: at most log2(T d) / (1/γ − 1) + log2(1/δ_1) + 1 resets.
         max_resets = int(math.log2(horizon * self.d) / (1.0 / self.gamma - 1.0) - math.log2(self.delta_start))
-        self.state = State(
+        self.state = Algorithm7State(
             p=np.zeros(k),
             rates=np.zeros(4),
             lower=np.zeros(k),

@@ -39,7 +39,7 @@ def importance_weighted_estimate(p, loss, arm, adjacency, out):
             out[i] = 0.0
 
 
-class Setup(NamedTuple):
+class Exp3GSetup(NamedTuple):
     """The constants of a run of Exp3.G.
 
     Attributes:
@@ -53,7 +53,7 @@ class Setup(NamedTuple):
     adjacency: np.ndarray
 
 
-class State(NamedTuple):
+class Exp3GState(NamedTuple):
     """The learner's state, updated in place by :func:`_play_chunk`.
 
     Attributes:
@@ -95,9 +95,9 @@ class Exp3G:
         k = graph.n_arms
         alpha = graph.independence_number.value
         eta = 1.0 / math.sqrt(alpha * horizon)
-        self.setup = Setup(eta, np.full(k, 2.0 * eta / k), np.ascontiguousarray(graph.adjacency))
+        self.setup = Exp3GSetup(eta, np.full(k, 2.0 * eta / k), np.ascontiguousarray(graph.adjacency))
         # p_1 = argmin_Ω ψ: the uniform distribution
-        self.state = State(p=np.full(k, 1.0 / k), loss_est=np.zeros(k))
+        self.state = Exp3GState(p=np.full(k, 1.0 / k), loss_est=np.zeros(k))
         self._rng = rng
         self.params = {
             "eta": eta,

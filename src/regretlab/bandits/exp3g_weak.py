@@ -33,7 +33,7 @@ from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
 
 
-class Setup(NamedTuple):
+class Exp3GWeakSetup(NamedTuple):
     """The constants of a run.
 
     Attributes:
@@ -49,7 +49,7 @@ class Setup(NamedTuple):
     adjacency: np.ndarray
 
 
-class State(NamedTuple):
+class Exp3GWeakState(NamedTuple):
     """The learner's state, updated in place by :func:`_play_chunk`.
 
     Attributes:
@@ -130,9 +130,9 @@ class Exp3GWeak:
         explore, members = uniform_on_dominating_set(graph)
         d = len(members)
         gamma = min((d * math.log(k) / horizon) ** (1.0 / 3.0), 0.5)
-        self.setup = Setup(gamma, gamma**2 / d, explore, np.ascontiguousarray(graph.adjacency))
+        self.setup = Exp3GWeakSetup(gamma, gamma**2 / d, explore, np.ascontiguousarray(graph.adjacency))
         q = np.full(k, 1.0 / k)
-        self.state = State(q=q, p=(1.0 - gamma) * q + gamma * explore, work=np.zeros(k))
+        self.state = Exp3GWeakState(q=q, p=(1.0 - gamma) * q + gamma * explore, work=np.zeros(k))
         self._rng = rng
         self.params = {
             "gamma": gamma,

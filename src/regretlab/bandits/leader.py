@@ -44,7 +44,7 @@ from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
 
 
-class Setup(NamedTuple):
+class ExplorationLeaderSetup(NamedTuple):
     """The constants of a run.
 
     Attributes:
@@ -58,7 +58,7 @@ class Setup(NamedTuple):
     adjacency: np.ndarray
 
 
-class State(NamedTuple):
+class ExplorationLeaderState(NamedTuple):
     """The learner's state, updated in place by :func:`_play_chunk`.
 
     Attributes:
@@ -115,8 +115,8 @@ class ExplorationLeader:
         graph.require_observability(Observability.WEAK, "follow the leader with exploration on D", exact=True)
         k = graph.n_arms
         explore, members = uniform_on_dominating_set(graph)
-        self.setup = Setup(self.EXPLORATION, explore, np.ascontiguousarray(graph.adjacency))
-        self.state = State(
+        self.setup = ExplorationLeaderSetup(self.EXPLORATION, explore, np.ascontiguousarray(graph.adjacency))
+        self.state = ExplorationLeaderState(
             estimates=np.zeros(k), p=np.zeros(k), leader=np.zeros(1, dtype=np.int64), loss_est=np.zeros(k)
         )
         self._rng = rng

@@ -29,7 +29,7 @@ from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
 
 
-class Setup(NamedTuple):
+class Theorem2Setup(NamedTuple):
     """The constants of a run of Theorem 2's algorithm.
 
     Attributes:
@@ -45,7 +45,7 @@ class Setup(NamedTuple):
     adjacency: np.ndarray
 
 
-class State(NamedTuple):
+class Theorem2State(NamedTuple):
     """The learner's state, updated in place by :func:`play_rounds`.
 
     Attributes:
@@ -108,7 +108,7 @@ class Theorem2:
         graph.require_observability(Observability.STRONG, "The algorithm of Theorem 2")
         k = graph.n_arms
         alpha = graph.independence_number.value
-        self.setup = Setup(
+        self.setup = Theorem2Setup(
             eta=1.0 / math.sqrt(alpha * horizon),
             c=float(64 * k if constants == "paper" else k),
             lower=clipped_simplex_bounds(k, horizon),
@@ -116,7 +116,7 @@ class Theorem2:
         )
         # p_1 = argmin_Ω ψ: ψ is symmetric and strictly convex, so its minimiser over the simplex is the
         # uniform distribution, which lies in Ω (1/K ≥ 1/T)
-        self.state = State(p=np.full(k, 1.0 / k), loss_est=np.zeros(k), work=hybrid_workspace(k))
+        self.state = Theorem2State(p=np.full(k, 1.0 / k), loss_est=np.zeros(k), work=hybrid_workspace(k))
         self._rng = rng
         self.params = {
             "eta": self.eta,

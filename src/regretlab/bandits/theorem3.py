@@ -31,7 +31,7 @@ from regretlab.graphs.feedback_graph import FeedbackGraph
 from regretlab.graphs.observability import Observability
 
 
-class Setup(NamedTuple):
+class Theorem3Setup(NamedTuple):
     """The constants of a run of Theorem 3's algorithm.
 
     Attributes:
@@ -49,7 +49,7 @@ class Setup(NamedTuple):
     adjacency: np.ndarray
 
 
-class State(NamedTuple):
+class Theorem3State(NamedTuple):
     """The learner's state, updated in place by :func:`play_rounds`.
 
     Attributes:
@@ -126,8 +126,8 @@ class Theorem3:
         self.eta_cap = 1.0 / (scale * k)
         eta = min(math.sqrt((s + 1) / L_star), self.eta_cap) if L_star > 0 else self.eta_cap
         in_s = graph.self_loops.copy()
-        self.setup = Setup(eta, c, in_s, lower, np.ascontiguousarray(graph.adjacency))
-        self.state = State(
+        self.setup = Theorem3Setup(eta, c, in_s, lower, np.ascontiguousarray(graph.adjacency))
+        self.state = Theorem3State(
             p=first_iterate(eta, c, in_s, lower), loss_est=np.zeros(k), work=hybrid_workspace(k)
         )
         self._rng = rng
