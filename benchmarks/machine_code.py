@@ -41,14 +41,18 @@ SCRIPTS = {
 _PICKLED = re.compile(r"\.const\.pickle(buf|data)\.[0-9a-f]{40}")
 _SYMBOL = re.compile(r"_ZN[0-9A-Za-z_$.]+")
 _MODULE = re.compile(r"regretlab(\.\w+)+")
+#: The size directive of a string constant that holds a symbol name (its length is the name's).
+_SYMBOL_SIZE = re.compile(r'^(\t\.size\t"[^"]*SYMBOL[^"]*"), \d+$')
 
 
 def normalise(assembly: str) -> str:
-    """The assembly with symbol names and module paths replaced by placeholders, and the data directives
-    of the pickled constants (exceptions whose traceback names the source file) left out."""
+    """The assembly with symbol names, module paths and the sizes of strings holding a symbol name replaced by
+    placeholders, and the data directives of the pickled constants (exceptions whose traceback names the
+    source file) left out."""
     lines, in_pickle = [], False
     for line in assembly.splitlines():
         line = _MODULE.sub("regretlab.MODULE", _SYMBOL.sub("SYMBOL", _PICKLED.sub(r".const.pickle\1", line)))
+        line = _SYMBOL_SIZE.sub(r"\1, SIZE", line)
         if line.startswith((".const.picklebuf", ".const.pickledata")):
             in_pickle = True
         elif in_pickle and line.startswith("\t.") and not line.startswith("\t.text"):

@@ -107,17 +107,20 @@ def _machine_code():
 
 
 def test_machine_code_ignores_symbol_names_module_paths_and_pickled_tracebacks_only():
-    """Two kernels' assembly that differ only where a moved module shows (its symbols, its dotted path, the
-    source path inside a pickled exception and that constant's length) normalise to the same text; one
-    instruction apart, they do not."""
+    """Two kernels' assembly that differ only where a moved module or a renamed type shows (its symbols, its
+    dotted path, the source path inside a pickled exception and that constant's length, the length of a string
+    naming a symbol) normalise to the same text; one instruction apart, they do not."""
     normalise = _machine_code().normalise
     asm = (
         "\tmovabsq\t$.const.picklebuf.{h}, %rax\n\tcallq\t_ZN9regretlab{m}7kernels4stepB2v1E\n"
         "\taddsd\t%xmm1, %xmm0\n.const.pickledata.{h}:\n\t.ascii\t\"{path}/src/regretlab/omd.py\"\n"
         "\t.long\t{n}\n\t.text\n\t# regretlab.{dotted}.step\n"
+        "\t.size\t\".const.missing Environment: _ZN08NumbaEnv9regretlab{m}{name}E\", {size}\n"
     )  # fmt: skip
-    old = asm.format(h="a" * 40, m="", path="/tmp/ref", n=178, dotted="kernels")
-    new = asm.format(h="b" * 40, m="4core", path="/work/main", n=180, dotted="core.kernels")
+    old = asm.format(h="a" * 40, m="", path="/tmp/ref", n=178, dotted="kernels", name="5State", size=669)
+    new = asm.format(
+        h="b" * 40, m="4core", path="/work/main", n=180, dotted="core.kernels", name="8T3State", size=685
+    )
     assert normalise(old) == normalise(new)
     assert normalise(old) != normalise(old.replace("addsd", "mulsd"))
     assert "addsd" in normalise(old) and "\t.text" in normalise(old)
