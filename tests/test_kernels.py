@@ -6,6 +6,7 @@ import pkgutil
 import subprocess
 import sys
 import types
+from pathlib import Path
 
 import numpy as np
 from numba import typeof
@@ -73,32 +74,34 @@ def test_every_function_a_kernel_calls_states_how_it_is_compiled():
     assert not plain, f"called from kernels but neither kernel, allocating nor inline: {plain}"
 
 
+def bandit_learners(horizon: int = 300):
+    """``(name, instance, learner)`` for every registered bandit learner, built for ``horizon`` with its first
+    preset on a small graph of its class."""
+    graphs = {
+        "directed_complete_bipartite": directed_complete_bipartite(4, 8),
+        "weakly_observable": weakly_observable_stars([2, 2, 2, 2]),
+    }
+    for name, spec in ALGORITHMS.items():
+        graph = graphs.get(spec.graph_class, disjoint_cliques([4, 4, 4]))
+        env = StochasticBernoulli.with_best_arm(graph.n_arms, best_arm=0, best_mean=0.3, gap=0.1)
+        instance = BanditInstance(graph, env, describe(graph))
+        oracle = oracle_values(instance, realised_totals(instance, horizon, np.random.default_rng(1)))
+        rng = np.random.default_rng(0)
+        yield name, instance, make_learner(name, instance, horizon, rng, spec.presets[0], oracle)
+
+
 #: Plays every bandit learner and both CMDP learners briefly (compiling every kernel a run uses), then prints
 #: the number of compiled functions of the package that were not found in numba's cache.
-PLAY_EVERYTHING = """
+PLAY_EVERYTHING = f"import sys\nsys.path.insert(0, {str(Path(__file__).parent)!r})\n" + """
 import numpy as np
 from numba.core.registry import CPUDispatcher
-from regretlab.bandits.algorithms import ALGORITHMS, make_learner
-from regretlab.bandits.environments import StochasticBernoulli
-from regretlab.bandits.instance import BanditInstance
-from regretlab.bandits.simulate import oracle_values, realised_totals, simulate
+from regretlab.bandits.simulate import simulate
 from regretlab.cmdp import algorithms, simulate as cmdp_simulate
 from regretlab.cmdp.environments import make_environment
 from regretlab.cmdp.instance import make_layered_cmdp
-from regretlab.graphs.families import directed_complete_bipartite, disjoint_cliques, weakly_observable_stars
-from regretlab.graphs.summary import describe
-import sys
+from test_kernels import bandit_learners
 
-graphs = {
-    "directed_complete_bipartite": directed_complete_bipartite(4, 8),
-    "weakly_observable": weakly_observable_stars([2, 2, 2, 2]),
-}
-for name, spec in ALGORITHMS.items():
-    graph = graphs.get(spec.graph_class, disjoint_cliques([4, 4, 4]))
-    env = StochasticBernoulli.with_best_arm(graph.n_arms, best_arm=0, best_mean=0.3, gap=0.1)
-    instance = BanditInstance(graph, env, describe(graph))
-    oracle = oracle_values(instance, realised_totals(instance, 300, np.random.default_rng(1)))
-    learner = make_learner(name, instance, 300, np.random.default_rng(0), spec.presets[0], oracle)
+for name, instance, learner in bandit_learners():
     simulate(learner, instance, 300, np.random.default_rng(1))
 cmdp = make_layered_cmdp(np.random.default_rng(0), 3, 2, 2, 1, 0.5)
 for name in ("pdgd_ops", "uc_o_gdps"):
@@ -152,18 +155,9 @@ def test_every_named_tuple_has_a_name_of_its_own():
 def test_every_kernel_argument_fingerprint_names_one_type():
     """The property the names buy: over the typed arguments of every bandit learner (its NamedTuples and the
     tracker), numba's dispatch fingerprint determines the numba type."""
-    graphs = {
-        "directed_complete_bipartite": directed_complete_bipartite(4, 8),
-        "weakly_observable": weakly_observable_stars([2, 2, 2, 2]),
-    }
     types_of: dict[bytes, set] = {}
-    for name, spec in ALGORITHMS.items():
-        graph = graphs.get(spec.graph_class, disjoint_cliques([4, 4, 4]))
-        env = StochasticBernoulli.with_best_arm(graph.n_arms, best_arm=0, best_mean=0.3, gap=0.1)
-        instance = BanditInstance(graph, env, describe(graph))
-        oracle = oracle_values(instance, realised_totals(instance, 300, np.random.default_rng(1)))
-        learner = make_learner(name, instance, 300, np.random.default_rng(0), spec.presets[0], oracle)
-        arguments = [Tracker.start(graph.n_arms, np.array([300]))]
+    for name, instance, learner in bandit_learners():
+        arguments = [Tracker.start(instance.graph.n_arms, np.array([300]))]
         arguments += [value for value in vars(learner).values() if hasattr(value, "_fields")]
         assert len(arguments) > 1, f"{name}: no NamedTuple among the learner's attributes"
         for value in arguments:
