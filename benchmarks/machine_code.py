@@ -7,8 +7,8 @@ tree (``--against``'s ``git worktree`` and this checkout, each on its own source
 script, which compiles every kernel it reaches, then dumps the assembly of every numba dispatcher of
 regretlab, per signature. Two dumps are compared after :func:`normalise`: symbol names and module paths are
 dropped (a moved module renames its kernels' symbols, not their code; so does a renamed NamedTuple, keyed by
-its fields), and so are the bytes of the pickled
-exceptions numba embeds (their traceback names the source file's path). Prints one JSON object per script:
+its fields), and so are the bytes of the pickled exceptions numba embeds (their traceback names the source
+file's path). Prints one JSON object per script:
 ``value`` the signatures whose code is the same, ``baseline`` the signatures at ``--against``, ``ratio``
 their quotient (1: every kernel the same); and one line per signature that differs. Exits 1 if any does.
 

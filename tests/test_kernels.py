@@ -23,11 +23,16 @@ from regretlab.graphs.families import directed_complete_bipartite, disjoint_cliq
 from regretlab.graphs.summary import describe
 
 
+def modules() -> list[types.ModuleType]:
+    """Every module of the package, imported."""
+    infos = pkgutil.walk_packages(regretlab.__path__, "regretlab.")
+    return [importlib.import_module(info.name) for info in infos]
+
+
 def dispatchers() -> dict[str, CPUDispatcher]:
     """Every numba function defined in the package, by qualified name."""
     found = {}
-    for info in pkgutil.walk_packages(regretlab.__path__, "regretlab."):
-        module = importlib.import_module(info.name)
+    for module in modules():
         for value in vars(module).values():
             if isinstance(value, CPUDispatcher) and value.py_func.__module__ == module.__name__:
                 found[f"{module.__name__}.{value.py_func.__qualname__}"] = value
@@ -133,11 +138,10 @@ def test_a_second_process_finds_every_kernel_in_the_cache():
 def named_tuple_classes() -> dict[str, list[str]]:
     """Every NamedTuple class defined in the package: its name -> the modules that define one so named."""
     found: dict[str, list[str]] = {}
-    for info in pkgutil.walk_packages(regretlab.__path__, "regretlab."):
-        module = importlib.import_module(info.name)
+    for module in modules():
         for value in vars(module).values():
-            if isinstance(value, type) and issubclass(value, tuple) and value.__module__ == module.__name__:
-                if hasattr(value, "_fields"):
+            if isinstance(value, type) and issubclass(value, tuple) and hasattr(value, "_fields"):
+                if value.__module__ == module.__name__:
                     found.setdefault(value.__name__, []).append(module.__name__)
     return found
 
