@@ -118,7 +118,7 @@ def test_a_run_killed_mid_way_resumes_from_its_snapshot(tmp_path):
     snapshots = tmp_path / "results" / "snapshots"
     deadline = time.monotonic() + 300
     try:
-        while not list(snapshots.rglob("T~20000000/*.pickle")):
+        while not list(snapshots.rglob("T~20000000/*.snapshot.npz")):
             assert process.poll() is None, "the run finished before it was snapshotted"
             assert time.monotonic() < deadline, "no snapshot appeared within 300 s"
             time.sleep(0.05)
@@ -138,7 +138,7 @@ def test_a_run_killed_mid_way_resumes_from_its_snapshot(tmp_path):
     assert "resuming from snapshot" in log, log
     assert f"restored the finished table {target}/{short}" in log, log
     assert (tmp_path / target / short).read_bytes() == written, "the first run was run again"
-    assert not list(snapshots.rglob("*.pickle")), "a finished run left its snapshot"
+    assert not list(snapshots.rglob("*.snapshot.npz")), "a finished run left its snapshot"
     assert not list(snapshots.rglob("*.parquet")), "the completed job left its kept tables"
 
     spec = validate_config(yaml.safe_load(LONG_RUN_CONFIG), REPO / "schemas" / "config.schema.yaml")

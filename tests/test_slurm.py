@@ -582,7 +582,7 @@ def test_a_run_job_killed_on_its_node_resumes_from_its_snapshot_on_retry(cluster
             while not killed:
                 assert process.poll() is None, f"finished before it was killed:\n{log.read_text()[-4000:]}"
                 assert time.monotonic() < end, f"no snapshot within 180 s:\n{log.read_text()[-4000:]}"
-                if list((workdir / "results" / "snapshots").rglob("T~20000000/*.pickle")):
+                if list((workdir / "results" / "snapshots").rglob("T~20000000/*.snapshot.npz")):
                     written.setdefault("bytes", short.read_bytes())  # finished and kept before the kill
                     for pid in _marked_pids(cluster.env[MARKER]):
                         try:
@@ -606,7 +606,8 @@ def test_a_run_job_killed_on_its_node_resumes_from_its_snapshot_on_retry(cluster
     assert "resuming from snapshot" in job_log, job_log
     assert "restored the finished table" in job_log, job_log
     assert short.read_bytes() == written["bytes"], "the job's first run was run again"
-    assert not list((workdir / "results" / "snapshots").rglob("*.pickle")), "a finished run left its snapshot"
+    snapshots_left = list((workdir / "results" / "snapshots").rglob("*.snapshot.npz"))
+    assert not snapshots_left, "a finished run left its snapshot"
     assert not list((workdir / "results" / "snapshots").rglob("*.parquet")), "kept tables were left"
 
     config = validate_config(yaml.safe_load(LONG_RUN_CONFIG), REPO / "schemas" / "config.schema.yaml")

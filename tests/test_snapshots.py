@@ -213,7 +213,7 @@ def test_the_snapshot_is_removed_when_the_table_is_written(monkeypatch, tmp_path
         policy(tmp_path / "snaps"),
     )
     assert (tmp_path / "run.parquet").is_file()
-    assert not list((tmp_path / "snaps").rglob("*.pickle")), "a written table's snapshot was left behind"
+    assert not list((tmp_path / "snaps").rglob("*.snapshot.npz")), "a written table's snapshot was left"
     assert list((tmp_path / "snaps").rglob("T~*")), "no snapshot was ever taken"
 
 
@@ -273,7 +273,7 @@ def test_a_job_killed_in_its_second_run_restores_the_first_and_resumes_the_secon
         with pytest.raises(Killed):
             play(job, policy(snapshots))
     written = (job / first).read_bytes()
-    assert list(snapshots.rglob("*.parquet")) and list(snapshots.rglob("*.pickle"))
+    assert list(snapshots.rglob("*.parquet")) and list(snapshots.rglob("*.snapshot.npz"))
     shutil.rmtree(job)  # what Snakemake does to a killed job's output directory
 
     played = []

@@ -80,7 +80,7 @@ def simulate(
             params = learner.params if counters else {}
             for column in counters:
                 counters[column].append(float(params[COUNTER_COLUMNS[column]]))
-        if progress is not None:  # pickled only when a snapshot is due
+        if progress is not None:  # encoded only when a snapshot is due
             progress.maybe_save(
                 partial(
                     dict,

@@ -3,12 +3,13 @@ it was instead of starting over, and ends with the table an uninterrupted run wr
 
 One run table (:class:`regretlab.workflow.config.RunJob`: an algorithm and preset on one instance, horizon and
 seed batch) has at most one snapshot file: every ``interval_s`` seconds of its simulation, at the end of a
-chunk of rounds or episodes, the table's whole progress is pickled atomically
-(:func:`regretlab.core.io.atomic_path`): the finished seeds' rows, and for the seed in progress everything its
-loop would need to go on — the learner with its generator, the environment's generator, the tracker or the
-evaluator's sums, the rows recorded so far, the chunk position (:func:`regretlab.bandits.simulate.simulate`,
-:func:`regretlab.cmdp.simulate.simulate`). A run shorter than one interval never writes one. The file is
-removed once the run's table is written.
+chunk of rounds or episodes, the table's whole progress is written atomically
+(:func:`regretlab.core.io.atomic_path`) as a ``.npz`` of plain arrays and a JSON tree
+(:mod:`regretlab.core.state_codec`; never pickle, so a planted file cannot run code): the finished seeds'
+rows, and for the seed in progress everything its loop would need to go on — the learner with its generator,
+the environment's generator, the tracker or the evaluator's sums, the rows recorded so far, the chunk position
+(:func:`regretlab.bandits.simulate.simulate`, :func:`regretlab.cmdp.simulate.simulate`). A run shorter than
+one interval never writes one. The file is removed once the run's table is written.
 
 A run job plays several runs one after the other (:func:`regretlab.core.run_sets.play_run_set`), and after a
 kill Snakemake deletes the job's whole output directory, finished tables included. So a finished table is also
@@ -20,12 +21,15 @@ interval of one run, however many runs the job had finished.
 
 Where (relative to the working directory)::
 
-    results/snapshots/{regime}/{algorithm}/{constants}/{instance}/T~{T}/seeds~{a}-{b}.{key}.pickle
+    results/snapshots/{regime}/{algorithm}/{constants}/{instance}/T~{T}/seeds~{a}-{b}.{key}.snapshot.npz
     results/snapshots/{regime}/{algorithm}/{constants}/{instance}/T~{T}/seeds~{a}-{b}.{key}.parquet
 
 outside every job's declared outputs (Snakemake deletes those before it reruns a job). ``key`` hashes the
 run's identity, its regime's config entry, the package's sources and the versions of Python, numpy and numba,
 so a snapshot or kept table of other code or another config is never used: it is deleted when the run starts.
+The snapshot also holds that identity and is read only if it matches: a file that cannot be read, or that
+belongs to another run (renamed to this run's key), is named in one log line, deleted, and the run starts
+over. Files of the earlier pickle format (``*.pickle``) are deleted unread.
 """
 
 from __future__ import annotations
@@ -34,7 +38,6 @@ import hashlib
 import json
 import logging
 import os
-import pickle
 import platform
 import shutil
 import sys
@@ -47,11 +50,17 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from regretlab.core import state_codec
 from regretlab.core.io import atomic_path, config_hash
 from regretlab.core.sources import package_digest
 
 #: Where the workflow's run jobs keep their snapshots (relative to the working directory).
 SNAPSHOT_ROOT = "results/snapshots"
+#: A snapshot file's name ends so; its layout (:func:`write_snapshot`) is version :data:`SNAPSHOT_FORMAT`.
+SNAPSHOT_SUFFIX = ".snapshot.npz"
+SNAPSHOT_FORMAT = 1
+#: The ``.npz`` entry holding the JSON document; the arrays are ``a0``, ``a1`` … in the codec's order.
+_TREE = "tree"
 
 _log = logging.getLogger(__name__)
 
@@ -87,28 +96,39 @@ class Snapshot:
         seeds: list[int],
         config: dict,
     ) -> None:
-        identity = [regime, algorithm, constants, instance, int(horizon), [int(s) for s in seeds]]
-        blob = json.dumps([identity, config_hash(config), _environment_key()]).encode("utf-8")
-        key = hashlib.sha256(blob).hexdigest()[:16]
+        run = [regime, algorithm, constants, instance, int(horizon), [int(s) for s in seeds]]
+        #: What the snapshot belongs to: the run, its config entry and the code (checked on load).
+        self.identity = [run, config_hash(config), _environment_key()]
+        key = hashlib.sha256(json.dumps(self.identity).encode("utf-8")).hexdigest()[:16]
         stem = _stem(seeds)
         directory = _directory(policy.root, regime, algorithm, constants, instance, horizon)
-        self.path = directory / f"{stem}.{key}.pickle"
+        self.path = directory / f"{stem}.{key}{SNAPSHOT_SUFFIX}"
         #: The run's finished table, kept until its job completes (module docstring).
         self.kept = directory / f"{stem}.{key}.parquet"
         self._interval = policy.interval_s
         self._clock = policy.clock
         self._last = self._clock()
-        for stale in [*directory.glob(f"{stem}.*.pickle"), *directory.glob(f"{stem}.*.parquet")]:
+        for stale in directory.glob(f"{stem}.*.pickle"):
+            _log.warning("removed a snapshot of the old pickle format, unread: %s", stale)
+            stale.unlink(missing_ok=True)
+        for stale in [*directory.glob(f"{stem}.*{SNAPSHOT_SUFFIX}"), *directory.glob(f"{stem}.*.parquet")]:
             if stale not in (self.path, self.kept):
                 _log.info("removed a snapshot or kept table of other code or config: %s", stale)
                 stale.unlink(missing_ok=True)
 
     def load(self) -> dict | None:
-        """The saved progress, or None when there is none."""
+        """The saved progress, or None when there is none or it cannot be used (one log line naming the
+        file; the file is deleted and the run starts over)."""
         if not self.path.is_file():
             return None
-        with open(self.path, "rb") as stream:
-            state = pickle.load(stream)
+        try:
+            identity, state = read_snapshot(self.path)
+            if identity != self.identity:
+                raise state_codec.CorruptState("it belongs to another run, config or code")
+        except Exception as error:  # noqa: BLE001 - any damage or forgery means: start over
+            _log.warning("ignored and removed snapshot %s: %s", self.path, _reason(error))
+            self.path.unlink(missing_ok=True)
+            return None
         _log.info("resuming from snapshot %s", self.path)
         return state
 
@@ -118,8 +138,7 @@ class Snapshot:
 
     def save(self, state: dict) -> None:
         """Write ``state`` atomically (a kill during the write leaves the previous snapshot)."""
-        with atomic_path(self.path) as tmp, open(tmp, "wb") as stream:
-            pickle.dump(state, stream, protocol=pickle.HIGHEST_PROTOCOL)
+        write_snapshot(self.path, self.identity, state)
         self._last = self._clock()
 
     def remove(self) -> None:
@@ -142,6 +161,32 @@ class Snapshot:
         self.remove()  # left by a kill between keeping the table and removing the snapshot
         _log.info("restored the finished table %s from %s (not run again)", table, self.kept)
         return True
+
+
+def write_snapshot(path: Path, identity: list, state: dict) -> None:
+    """Write ``identity`` and ``state`` to ``path`` atomically: a ``.npz`` of ``state``'s arrays and, in its
+    entry :data:`_TREE`, the JSON of the identity and the tree (:func:`regretlab.core.state_codec.encode`)."""
+    tree, arrays = state_codec.encode(state)
+    text = json.dumps({"format": SNAPSHOT_FORMAT, "identity": identity, "state": tree})
+    entries = {f"a{i}": array for i, array in enumerate(arrays)}
+    with atomic_path(path) as tmp, open(tmp, "wb") as stream:
+        np.savez(stream, **entries, **{_TREE: np.frombuffer(text.encode("utf-8"), dtype=np.uint8)})
+
+
+def read_snapshot(path: Path) -> tuple[list, dict]:
+    """``(identity, state)`` of a file :func:`write_snapshot` wrote; arrays are read with
+    ``allow_pickle=False``, so no file can make this run code. Raises on anything else."""
+    with np.load(path, allow_pickle=False) as stored:
+        document = json.loads(bytes(stored[_TREE]).decode("utf-8"))
+        if not isinstance(document, dict) or document.get("format") != SNAPSHOT_FORMAT:
+            raise state_codec.CorruptState("not a snapshot of this format")
+        arrays = [stored[f"a{i}"] for i in range(len(stored.files) - 1)]
+    return document["identity"], state_codec.decode(document["state"], arrays)
+
+
+def _reason(error: Exception) -> str:
+    text = str(error).splitlines()[0] if str(error) else ""
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def _stem(seeds) -> str:
