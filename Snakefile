@@ -1,17 +1,24 @@
 # regretlab: instances → runs → aggregate and figure per regime → exponent and verdict tables, report.
 # Everything scientific is in config.yaml; threads and resources live in profiles/.
 import sys
+from pathlib import Path
 
 from snakemake.utils import min_version
 
 from regretlab.analysis.verdicts import print_violations
-from regretlab.workflow.config import config_syntax_problem
+from regretlab.workflow.config_files import config_syntax_problem
 
 min_version("9.0")
 
-# Snakemake's message for a YAML syntax error names no line: say where it is, in one line, before it reads it.
-if problem := config_syntax_problem("config.yaml"):
-    sys.exit(f"regretlab: {problem}")
+# Snakemake's message for a YAML syntax error names no line, and it keeps the last of two equal keys without a
+# word: check the default config and every --configfile first, one line each.
+for configfile_path in ["config.yaml", *workflow.overwrite_configfiles]:
+    if problem := config_syntax_problem(configfile_path):
+        sys.exit(f"regretlab: {problem}")
+# The workflow writes under these two folders (a file of the same name would fail every job, one by one).
+for folder in ("results", "figures"):
+    if Path(folder).exists() and not Path(folder).is_dir():
+        sys.exit(f"regretlab: {folder!r} is a file; the workflow writes its outputs into a folder of that name")
 
 
 configfile: "config.yaml"

@@ -42,8 +42,8 @@ from regretlab.workflow.config import (
     load_schema,
     require_scale,
     validate_config,
-    yaml_error_line,
 )
+from regretlab.workflow.config_files import config_syntax_problem
 from regretlab.workflow.cost import estimate, format_estimate
 
 DEFAULT_SCHEMA = Path("schemas") / "config.schema.yaml"
@@ -241,10 +241,9 @@ def load_config(path: str, schema: str) -> dict:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
         raise ConfigError(f"--config: cannot read {path!r}: {error.strerror}") from None
-    try:
-        config = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        raise ConfigError(f"--config: {path!r} is not valid YAML: {yaml_error_line(error)}") from None
+    if problem := config_syntax_problem(path):  # a syntax error's line, a repeated key
+        raise ConfigError(f"--config: {problem}")
+    config = yaml.safe_load(text)
     if not Path(schema).is_file():
         raise ConfigError(f"--schema: no schema file at {schema!r} (run from the repository root)")
     return validate_config(config, schema)

@@ -13,7 +13,7 @@ runs (the Snakefile calls :func:`validate_config` when it is parsed, before the 
 
 from __future__ import annotations
 
-import json
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -157,40 +157,16 @@ def _with_defaults(validator_class):
     return jsonschema.validators.extend(validator_class, {"properties": set_defaults})
 
 
-def yaml_error_line(error: yaml.YAMLError) -> str:
-    """A YAML syntax error in one line: where (line and column, counted from 1, as an editor counts them)
-    and what, with where the construct it broke began (``… (while parsing a flow sequence at line 3,
-    column 6)``)."""
-    if not isinstance(error, yaml.MarkedYAMLError) or error.problem_mark is None:
-        return " ".join(str(error).split())
-    mark = error.problem_mark
-    line = f"line {mark.line + 1}, column {mark.column + 1}: {' '.join(str(error.problem).split())}"
-    if error.context and error.context_mark is not None and error.context_mark.line != mark.line:
-        where = error.context_mark
-        line += f" ({error.context} at line {where.line + 1}, column {where.column + 1})"
-    elif error.context:
-        line += f" ({error.context})"
-    return line
-
-
-def config_syntax_problem(path: str | os.PathLike) -> str | None:
-    """None when the config file at ``path`` parses as Snakemake reads one (JSON, else YAML) or is absent;
-    else one line, ``'<path>' is not valid YAML: line L, column C: <problem>``. Snakemake's own message
-    names no line ("Config file is not valid JSON or YAML"), so the Snakefile calls this first."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-    try:
-        json.loads(text)
-        return None
-    except ValueError:
-        pass
-    try:
-        yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        return f"{str(path)!r} is not valid YAML: {yaml_error_line(error)}"
-    return None
+def _non_finite_problems(value, path: tuple = ()) -> list[str]:
+    """One line per NaN or infinity anywhere in the config (YAML's ``.nan``, ``.inf``): JSON Schema's
+    ``number`` admits them, and every numeric field of the config must be finite."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return [f"config field {_field(path)}: {value!r} is not a finite number; give a finite number"]
+    if isinstance(value, dict):
+        return [line for key, item in value.items() for line in _non_finite_problems(item, (*path, key))]
+    if isinstance(value, list):
+        return [line for i, item in enumerate(value) for line in _non_finite_problems(item, (*path, i))]
+    return []
 
 
 def load_schema(schema_path: str | os.PathLike) -> dict:
@@ -226,7 +202,8 @@ def validate_config(config: dict, schema_path: str | os.PathLike) -> dict:
     schema = load_schema(schema_path)
     validator = _with_defaults(jsonschema.Draft202012Validator)(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: (list(map(str, e.absolute_path)), e.message))
-    problems = [_describe(error, config) for error in _outermost(_one_per_wrong_type(errors))]
+    problems = _non_finite_problems(config)
+    problems += [_describe(error, config) for error in _outermost(_one_per_wrong_type(errors))]
     if not problems:
         problems += scale_problems(config)
         problems += _draws_problems(config["regimes"])
