@@ -7,6 +7,7 @@ from snakemake.utils import min_version
 
 from regretlab.analysis.verdicts import print_violations
 from regretlab.workflow.config_files import config_syntax_problem
+from regretlab.workflow.integrity import heal
 
 min_version("9.0")
 
@@ -19,6 +20,11 @@ for configfile_path in ["config.yaml", *workflow.overwrite_configfiles]:
 for folder in ("results", "figures"):
     if Path(folder).exists() and not Path(folder).is_dir():
         sys.exit(f"regretlab: {folder!r} is a file; the workflow writes its outputs into a folder of that name")
+# A file changed since it was written (a flipped bit, a truncation, a planted table) is removed with what must
+# be rebuilt with it, one line each, before the DAG is built: this run rebuilds it (regretlab.workflow.integrity).
+if workflow.is_main_process:
+    for healed in heal():
+        print(f"regretlab: {healed}", file=sys.stderr)
 
 
 configfile: "config.yaml"

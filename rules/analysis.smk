@@ -20,6 +20,7 @@ rule regime_summary:
         pdf="figures/{regime}.pdf",
     params:
         bootstrap_resamples=config["bootstrap_resamples"],
+        run_tables=regime_run_tables,
         registry_entries=registry_entries("regime_summary.py", entries="regime"),
         **{field: regime_field(field) for field in REGIME_FIELDS},
     log:

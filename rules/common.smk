@@ -129,6 +129,15 @@ def regime_runs(wildcards):
     return [RUN_PART.format(**asdict(part)) for part in run_parts(config, wildcards.regime)]
 
 
+def regime_run_tables(wildcards):
+    """Every run table the run jobs of a regime write (the aggregate checks that they hold no other)."""
+    return [
+        f"{RUN_PART.format(**asdict(part))}/{run_file(job)}"
+        for part in run_parts(config, wildcards.regime)
+        for job in runs_of_part(config, part)
+    ]
+
+
 def instance_files(regime):
     """The instance files of a regime (the file stem is the instance name)."""
     return expand(INSTANCE, regime=regime, instance=config["regimes"][regime]["instances"])

@@ -13,6 +13,7 @@ with job_log(snakemake) as log:
     out, params = snakemake.output, dict(snakemake.params.items())
     n_resamples = params.pop("bootstrap_resamples")
     params.pop("registry_entries")  # a rerun trigger only: what the job reads of the registries
+    run_tables = params.pop("run_tables")  # the tables the run jobs write, to check the directories against
     # The other parameters are the regime's fields, one each, as {"regimes.<regime>.<field>": value} (None:
     # not set), so that a rerun reason names the field (rules/common.smk, regime_field).
     entry = {field: value for field, param in params.items() for value in param.values() if value is not None}
@@ -24,6 +25,7 @@ with job_log(snakemake) as log:
         n_resamples=n_resamples,
         summary_path=out.summary,
         exponents_path=out.exponents,
+        run_tables=run_tables,
     )
     log.info("aggregated the runs of %d run jobs", len(snakemake.input.runs))
     plot_regime(pd.read_parquet(out.summary), pd.read_parquet(out.exponents), out.png, out.pdf)

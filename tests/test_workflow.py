@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -251,10 +252,14 @@ def test_a_yaml_syntax_error_in_config_yaml_names_its_line(tmp_path):
 
 
 def test_failed_job_log_holds_its_cause(tmp_path):
-    """A run job whose instance file is corrupt fails; its log names the job and holds the traceback."""
+    """A run job whose instance file is wrong fails; its log names the job and holds the traceback. (The
+    file is whole JSON with a matching digest record, as a bug of the instance job would leave it: a file
+    changed after it was written is removed and rebuilt instead, tests/test_integrity.py.)"""
     instance = "results/instances/smoke_exp3g/cliques_2x3.json"
     snakemake(instance, "--configfile", str(SMOKE), cwd=tmp_path)
-    (tmp_path / instance).write_text("{ not json")
+    (tmp_path / instance).write_text("{}")
+    record = tmp_path / "results" / ".digests" / f"{instance}.sha256"
+    record.write_text(hashlib.sha256(b"{}").hexdigest() + "\n")
     run = "results/runs/smoke_exp3g/exp3g/paper/part~0"
     done = snakemake(run, "--configfile", str(SMOKE), cwd=tmp_path, check=False)
     assert done.returncode != 0 and not (tmp_path / run).exists()
@@ -263,7 +268,7 @@ def test_failed_job_log_holds_its_cause(tmp_path):
     assert f"job failed: {identity}" in log
     first = log.index("run instance=cliques_2x3 T=200 seeds=[0, 1]")  # the run that failed, before the trace
     assert first < log.index("job failed")
-    assert "Traceback (most recent call last)" in log and "JSONDecodeError" in log
+    assert "Traceback (most recent call last)" in log and "KeyError" in log
 
 
 @pytest.mark.parametrize("job_minutes", [None, 1e-6], ids=["whole run sets", "one run per job"])

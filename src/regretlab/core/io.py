@@ -1,7 +1,8 @@
 """Atomic writes and run metadata.
 
 Every file the pipeline produces is written to a temporary sibling and renamed into place, so an interrupted
-or failed job never leaves a truncated file under the final name.
+or failed job never leaves a truncated file under the final name; its digest is recorded on the way
+(:mod:`regretlab.core.digests`), so that a later change to it is found.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import regretlab
+from regretlab.core import digests
 
 #: Key under which regretlab stores its metadata in a parquet file's schema metadata.
 METADATA_KEY = b"regretlab"
@@ -45,6 +47,7 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     try:
         yield tmp
         os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp creates 0600; give the file the usual permissions
+        digests.record(target, tmp)  # before the rename: a kill in between leaves a record the old file fails
         os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)

@@ -50,7 +50,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from regretlab.core import state_codec
+from regretlab.core import digests, state_codec
 from regretlab.core.io import atomic_path, config_hash
 from regretlab.core.sources import package_digest
 
@@ -110,11 +110,11 @@ class Snapshot:
         self._last = self._clock()
         for stale in directory.glob(f"{stem}.*.pickle"):
             _log.warning("removed a snapshot of the old pickle format, unread: %s", stale)
-            stale.unlink(missing_ok=True)
+            _delete(stale)
         for stale in [*directory.glob(f"{stem}.*{SNAPSHOT_SUFFIX}"), *directory.glob(f"{stem}.*.parquet")]:
             if stale not in (self.path, self.kept):
                 _log.info("removed a snapshot or kept table of other code or config: %s", stale)
-                stale.unlink(missing_ok=True)
+                _delete(stale)
 
     def load(self) -> dict | None:
         """The saved progress, or None when there is none or it cannot be used (one log line naming the
@@ -127,7 +127,7 @@ class Snapshot:
                 raise state_codec.CorruptState("it belongs to another run, config or code")
         except Exception as error:  # noqa: BLE001 - any damage or forgery means: start over
             _log.warning("ignored and removed snapshot %s: %s", self.path, _reason(error))
-            self.path.unlink(missing_ok=True)
+            _delete(self.path)
             return None
         _log.info("resuming from snapshot %s", self.path)
         return state
@@ -143,7 +143,7 @@ class Snapshot:
 
     def remove(self) -> None:
         """Delete the snapshot (the run's table is written)."""
-        self.path.unlink(missing_ok=True)
+        _delete(self.path)
 
     def finish(self, table: str | os.PathLike | None) -> None:
         """The run's table is written at ``table`` (None: not written): keep it until the job completes, then
@@ -154,8 +154,16 @@ class Snapshot:
 
     def restore(self, table: str | os.PathLike) -> bool:
         """Put the run's kept table at ``table`` (the same bytes) if an earlier attempt of its job finished
-        it; return whether it did."""
+        it; return whether it did. A kept table that is not that finished table (changed since it was kept,
+        or kept by nothing that recorded its digest, :mod:`regretlab.core.digests`) is deleted with one log
+        line, and the run is played."""
         if not self.kept.is_file():
+            return False
+        unrecorded = digests.record_path(self.kept) is not None and digests.recorded(self.kept) is None
+        problem = digests.check(self.kept) or ("no digest record: not kept by a run" if unrecorded else None)
+        if problem:
+            _log.warning("ignored and removed kept table %s: %s", self.kept, problem)
+            _delete(self.kept)
             return False
         _link_or_copy(self.kept, Path(table))
         self.remove()  # left by a kill between keeping the table and removing the snapshot
@@ -189,6 +197,12 @@ def _reason(error: Exception) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
+def _delete(path: Path) -> None:
+    """Delete a snapshot or kept table and its digest record."""
+    path.unlink(missing_ok=True)
+    digests.forget(path)
+
+
 def _stem(seeds) -> str:
     return f"seeds~{seeds[0]}-{seeds[-1]}"
 
@@ -214,7 +228,7 @@ def clear_kept(policy: SnapshotPolicy, regime: str, algorithm: str, constants: s
     for run in runs:
         directory = _directory(policy.root, regime, algorithm, constants, run["instance"], run["T"])
         for path in directory.glob(f"{_stem(run['seeds'])}.*.parquet"):
-            path.unlink(missing_ok=True)
+            _delete(path)
 
 
 class TableProgress:

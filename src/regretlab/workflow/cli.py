@@ -45,6 +45,7 @@ from regretlab.workflow.config import (
 )
 from regretlab.workflow.config_files import config_syntax_problem
 from regretlab.workflow.cost import estimate, format_estimate
+from regretlab.workflow.integrity import verify
 
 DEFAULT_SCHEMA = Path("schemas") / "config.schema.yaml"
 #: Exit status of every rejected input (as argparse uses for usage errors).
@@ -232,6 +233,17 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="measure the unit costs on this machine first (about 20 s) and predict from them",
     )
+    verify = commands.add_parser(
+        "verify",
+        help="check every file under results/ and figures/ against the digests the workflow recorded",
+        description="List every file under results/ and figures/ (run from the repository root) that is "
+        "corrupt — changed since the workflow wrote it, unreadable, or a run table or kept table the "
+        "workflow did not write —, missing (recorded, then deleted) or unrecorded (whole, but written by no "
+        "version that records digests, such as a clone's committed figures). Exits 1 if any file is "
+        "corrupt; the next `snakemake` removes and rebuilds those. Whether a file is out of date with the "
+        "config or code is Snakemake's to say: `snakemake --dry-run`.",
+    )
+    verify.add_argument("--all", action="store_true", help="list the files that match their digests too")
     return parser
 
 
@@ -399,7 +411,13 @@ def _list(args: argparse.Namespace) -> str:
 
 
 #: What each command prints.
-COMMANDS = {"run": _run_summary, "estimate": _estimate, "list": _list}
+def _verify(args: argparse.Namespace) -> tuple[str, int]:
+    lines, trustworthy = verify(show_ok=args.all)
+    return "\n".join(lines), 0 if trustworthy else 1
+
+
+#: Each command's output, or its output and exit status.
+COMMANDS = {"run": _run_summary, "estimate": _estimate, "list": _list, "verify": _verify}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -415,11 +433,12 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as error:
         print("\n".join(f"regretlab: error: {line}" for line in str(error).splitlines()), file=sys.stderr)
         return USAGE_ERROR
+    out, status = out if isinstance(out, tuple) else (out, 0)
     try:
         print(out)
     except BrokenPipeError:  # the reader stopped early (`regretlab list bounds | head`): not an error
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 — Python's own advice: never flush into the pipe again
-    return 0
+    return status
 
 
 if __name__ == "__main__":
