@@ -92,6 +92,8 @@ PROBES = {
                                      f"{EXP3G}/cliques_2x3/T~800/seeds~0-1.parquet"),
     "a stray copy of a run table": (lambda d: plant(d / T200 / "seeds~0-1.parquet", d / T200 / "x.parquet"),
                                     f"{T200}/x.parquet"),
+    "a truncated run table": (lambda d: truncate(d / EXP3G / "cliques_2x3/T~200/seeds~2-2.parquet"),
+                              f"{EXP3G}/cliques_2x3/T~200/seeds~2-2.parquet"),
     "a deleted seed batch": (lambda d: (d / CMDP / "tiny/T~60/seeds~0-1.parquet").unlink(),
                              f"{CMDP}/tiny/T~60/seeds~0-1.parquet"),
     "a truncated instance": (lambda d: truncate(d / "results/instances/smoke_cmdp/tiny.json"),

@@ -26,6 +26,8 @@ from regretlab.core import digests
 #: A run job's directory (rules/common.smk's RUN_PART) and the summary files of its regime.
 _RUN_PART = re.compile(r"^results/runs/(?P<regime>[^/]+)/[^/]+/[^/]+/part~\d+")
 _SUMMARIES = ("results/summary/{regime}.parquet", "results/summary/{regime}.exponents.parquet")
+#: Where Snakemake keeps the lock files of the run that holds the working directory.
+_LOCKS = ".snakemake/locks"
 #: Where a file without a record is foreign: every file there is written by the workflow.
 _WRITTEN_ONLY = ("results/runs/", "results/snapshots/")
 
@@ -109,7 +111,14 @@ def _removal(path: Path) -> list[Path]:
 def heal(roots: tuple[str, ...] = digests.RECORDED) -> list[str]:
     """Remove every corrupt file under ``roots`` (and what must be rebuilt with it); one line each. A
     missing run table counts (a directory output is rebuilt only whole); other missing files are
-    Snakemake's to rebuild."""
+    Snakemake's to rebuild. The temporary files of writes a hard kill interrupted are removed too.
+
+    Nothing is touched while another Snakemake holds the directory's lock (its jobs may be writing)."""
+    if any(Path(_LOCKS).glob("*.lock")):
+        return []
+    for root in roots:
+        for leftover in Path(root).rglob(".*.tmp") if Path(root).is_dir() else ():
+            leftover.unlink(missing_ok=True)
     lines, removed = [], set()
     for found in file_states(roots):
         in_run_dir = _RUN_PART.match(found.path.as_posix()) is not None
