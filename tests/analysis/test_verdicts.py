@@ -1,6 +1,7 @@
 """Verdicts, bound slopes, unfittable curves, explicit bounds of paper 001 and trajectory points."""
 
 import math
+import os
 from pathlib import Path
 
 import numpy as np
@@ -371,3 +372,24 @@ def test_every_bandit_algorithm_tests_exactly_one_table1_row():
         if TABLE1[spec.table1].column.startswith("minimax")
     }
     assert minimax == {"exp3g", "exp3g_weak"}
+
+
+def test_the_closing_message_says_when_the_verdicts_are_stale(tmp_path, capsys):
+    """After a run that rebuilt a regime's summary but not the verdict table (`snakemake figures/r.png`), the
+    closing message says the verdicts are stale instead of repeating them; with every summary older, it
+    reports the table."""
+    csv, md = tmp_path / "verdicts.csv", tmp_path / "verdicts.md"
+    write_verdict_table([summary_rows()], csv, md)
+    older, newer = tmp_path / "a.parquet", tmp_path / "b.parquet"
+    older.write_text(""), newer.write_text("")
+    table_time = os.path.getmtime(csv)
+    os.utime(older, (table_time - 10, table_time - 10))
+    os.utime(newer, (table_time + 10, table_time + 10))
+    fresh = violation_report(csv)
+    assert violation_report(csv, [str(older)]) == fresh
+    assert violation_report(csv, [str(older), str(newer), str(tmp_path / "absent.parquet")]) == (
+        f"regretlab: {csv} is older than the summaries of b: its verdicts are stale; `snakemake {csv}` "
+        "updates them"
+    )
+    print_violations(csv, [str(newer)])
+    assert "stale" in capsys.readouterr().out

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 import os
+from pathlib import Path
 
 import pandas as pd
 
@@ -155,13 +156,25 @@ def violations(table: pd.DataFrame) -> pd.DataFrame:
     return table[table["violated"] > 0]
 
 
-def violation_report(csv_path: str | os.PathLike) -> str:
+def violation_report(csv_path: str | os.PathLike, summaries: list[str] | None = None) -> str:
     """What ``snakemake`` prints when it finishes ("" when nothing is crossed, or no such file), from
     ``figures/verdicts.csv``: one line per bound with ``violated`` points (where the theorem's hypotheses
     hold: each a counterexample or a bug), then one line counting the ``beyond hypotheses`` points (greyed,
-    where the theorem claims nothing) and naming their bounds."""
+    where the theorem claims nothing) and naming their bounds. When a regime's summary (among
+    ``summaries``, the paths of the config's) is newer than the table — a run of one regime's figure does
+    not rebuild it —, one line says that the verdicts are stale instead."""
     if not os.path.exists(csv_path):
         return ""
+    newer = [
+        Path(path).name.removesuffix(".parquet")
+        for path in summaries or []
+        if os.path.exists(path) and os.path.getmtime(path) > os.path.getmtime(csv_path)
+    ]
+    if newer:
+        return (
+            f"regretlab: {csv_path} is older than the summaries of {', '.join(newer)}: its verdicts are "
+            f"stale; `snakemake {csv_path}` updates them"
+        )
     table = pd.read_csv(csv_path)
     bad = violations(table)
     beyond = table[table[BEYOND_HYPOTHESES] > 0] if BEYOND_HYPOTHESES in table else table.iloc[:0]
@@ -188,8 +201,8 @@ def violation_report(csv_path: str | os.PathLike) -> str:
     return "\n".join(lines)
 
 
-def print_violations(csv_path: str | os.PathLike) -> None:
+def print_violations(csv_path: str | os.PathLike, summaries: list[str] | None = None) -> None:
     """Print :func:`violation_report` when it is not empty (the Snakefile's ``onsuccess`` handler)."""
-    report = violation_report(csv_path)
+    report = violation_report(csv_path, summaries)
     if report:
         print(report)
