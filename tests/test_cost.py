@@ -14,7 +14,9 @@ from regretlab.workflow.config import jobs_of, run_sets, validate_config
 from regretlab.workflow.cost import (
     RUN_STARTUP_MINUTES,
     RUNTIME_SAFETY_FACTOR,
+    RegimeEstimate,
     estimate,
+    format_estimate,
     runtime_minutes,
     wall_seconds,
 )
@@ -110,3 +112,11 @@ def test_requests_keep_the_safety_factor_and_the_prediction_does_not():
             assert runtime_minutes(config, part, attempt=2) == 2 * runtime_minutes(config, part)
     (found,) = [e for e in estimate(config) if e.regime == "smoke_cmdp"]
     assert found.predicted_cpu_hours * 3600 == pytest.approx(sum(found.job_seconds))
+
+
+def test_the_estimate_prints_seconds_where_hours_round_to_zero():
+    tiny = RegimeEstimate("r", "rounds", 1, 1000, 3.6 / 3600, 0.004999, (3.6,))
+    large = RegimeEstimate("s", "rounds", 1, 10**9, 0.005, 2.0, (18.0,))
+    lines = format_estimate([tiny, large], "quick").splitlines()
+    assert lines[2].split()[-4:] == ["3.6", "s", "18", "s"]  # 0.004999 h is 18 s
+    assert lines[3].split()[-2:] == ["0.01", "2.00"]  # 0.005 h rounds to 0.01: hours from there

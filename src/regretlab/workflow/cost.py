@@ -116,6 +116,11 @@ def duration(seconds: float) -> str:
     return f"{seconds / 3600:.2f} h"
 
 
+def _cpu_hours(hours: float) -> str:
+    """CPU-hours to two decimals, or in seconds where those would round to 0.00 (the quick scale's)."""
+    return f"{hours:.2f}" if hours >= 0.005 else f"{hours * 3600:.3g} s"
+
+
 def format_estimate(
     estimates: list[RegimeEstimate],
     scale: str,
@@ -129,8 +134,8 @@ def format_estimate(
     unit costs come from (default: the table of this module)."""
     header = ("regime", "run jobs", "rounds/episodes", "predicted CPU-h", "requested CPU-h")
     rows = [
-        (e.regime, f"{e.run_jobs}", f"{e.rounds:.3g} {e.unit}", f"{e.predicted_cpu_hours:.2f}",
-         f"{e.requested_cpu_hours:.2f}")
+        (e.regime, f"{e.run_jobs}", f"{e.rounds:.3g} {e.unit}", _cpu_hours(e.predicted_cpu_hours),
+         _cpu_hours(e.requested_cpu_hours))
         for e in estimates
     ]  # fmt: skip
     rows.append(
@@ -138,8 +143,8 @@ def format_estimate(
             "total",
             f"{sum(e.run_jobs for e in estimates)}",
             f"{sum(e.rounds for e in estimates):.3g}",
-            f"{sum(e.predicted_cpu_hours for e in estimates):.2f}",
-            f"{sum(e.requested_cpu_hours for e in estimates):.2f}",
+            _cpu_hours(sum(e.predicted_cpu_hours for e in estimates)),
+            _cpu_hours(sum(e.requested_cpu_hours for e in estimates)),
         )
     )
     if total_only:
