@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from regretlab.analysis.export import FORMATS, ExportError, export_points
 from regretlab.core.names import did_you_mean, not_one_of
 from regretlab.core.run_sets import run_and_write
 from regretlab.core.seeding import draws_of, job_seed_sequence
@@ -244,6 +245,17 @@ def build_parser() -> argparse.ArgumentParser:
         "config or code is Snakemake's to say: `snakemake --dry-run`.",
     )
     verify.add_argument("--all", action="store_true", help="list the files that match their digests too")
+    export = commands.add_parser(
+        "export",
+        help="write the figures' per-point tables as CSV or parquet",
+        description="Write one row per point the regimes' figures draw (means and 95%% intervals over seeds, "
+        "bounds, trivial bounds, uniform play's value, verdicts, hypotheses) from results/summary/ to "
+        "DIR/points.csv (its column types in DIR/points.types.json) and/or DIR/points.parquet. Read a CSV "
+        "back with regretlab.analysis.export.read_points: identifiers such as the paper '001' stay text.",
+    )
+    export.add_argument("--regime", nargs="+", metavar="NAME", help="these regimes only (default: every one)")
+    export.add_argument("--format", choices=(*FORMATS, "both"), default="csv", help="default: %(default)s")
+    export.add_argument("--out", default="exports", metavar="DIR", help="default: %(default)s")
     return parser
 
 
@@ -416,8 +428,17 @@ def _verify(args: argparse.Namespace) -> tuple[str, int]:
     return "\n".join(lines), 0 if trustworthy else 1
 
 
+def _export(args: argparse.Namespace) -> str:
+    formats = FORMATS if args.format == "both" else (args.format,)
+    try:
+        written = export_points(args.out, args.regime, formats)
+    except ExportError as error:
+        raise ConfigError(str(error)) from None
+    return "\n".join(f"wrote {path}" for path in written)
+
+
 #: Each command's output, or its output and exit status.
-COMMANDS = {"run": _run_summary, "estimate": _estimate, "list": _list, "verify": _verify}
+COMMANDS = {"run": _run_summary, "estimate": _estimate, "list": _list, "verify": _verify, "export": _export}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,90 @@
+"""``regretlab export``: the per-point tables of the figures as files to use elsewhere (a spreadsheet, R, a
+paper's own plot), without parquet.
+
+One row per point the regime's figure draws (:mod:`regretlab.analysis.aggregate`'s summary table): the
+regime, instance, algorithm, preset, T or t, the metric's mean and 95% interval over seeds, the bound (its
+name, value and whether its constants are explicit), the trivial bound and the learner's ceiling, uniform
+play's value (``null_uniform``), the verdict and whether the hypotheses hold. A CSV loses types: read it back
+with :func:`read_points`, which keeps every identifier a string (paper ``"001"`` is not the number 1); a
+parquet file keeps them by itself.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pandas as pd
+
+from regretlab.core.io import read_json, write_json, write_parquet, write_text
+
+#: Where the workflow writes the summaries (relative to the working directory).
+SUMMARY_DIR = Path("results") / "summary"
+FORMATS = ("csv", "parquet")
+
+
+class ExportError(ValueError):
+    """What cannot be exported, in one line naming the regime and how to build it."""
+
+
+def summary_regimes(summary_dir: str | os.PathLike = SUMMARY_DIR) -> list[str]:
+    """The regimes with a summary table, sorted."""
+    return sorted(p.stem for p in Path(summary_dir).glob("*.parquet") if not p.stem.endswith(".exponents"))
+
+
+def points(regimes: list[str] | None = None, summary_dir: str | os.PathLike = SUMMARY_DIR) -> pd.DataFrame:
+    """The per-point rows of ``regimes`` (default: every regime with a summary), in that order."""
+    available = summary_regimes(summary_dir)
+    chosen = available if not regimes else list(dict.fromkeys(regimes))
+    missing = [name for name in chosen if name not in available]
+    if missing:
+        raise ExportError(
+            f"no summary for regime {missing[0]!r} under {summary_dir}: build it with `snakemake "
+            f"{Path(summary_dir) / missing[0]}.parquet` (regimes with one: {available})"
+        )
+    if not chosen:
+        raise ExportError(f"no summary under {summary_dir}: run `snakemake` first")
+    tables = [pd.read_parquet(Path(summary_dir) / f"{name}.parquet") for name in chosen]
+    return pd.concat(tables, ignore_index=True)
+
+
+def export_points(
+    out_dir: str | os.PathLike,
+    regimes: list[str] | None = None,
+    formats: tuple[str, ...] = ("csv",),
+    summary_dir: str | os.PathLike = SUMMARY_DIR,
+) -> list[Path]:
+    """Write :func:`points` to ``out_dir/points.csv`` (with its column types in ``points.types.json``, for
+    :func:`read_points`) and/or ``points.parquet``, atomically; return the paths written."""
+    table = points(regimes, summary_dir)
+    written = []
+    for fmt in formats:
+        path = Path(out_dir) / f"points.{fmt}"
+        if fmt == "csv":
+            write_text(path, table.to_csv(index=False))
+            types = {column: str(dtype) for column, dtype in table.dtypes.items()}
+            write_json(_types_path(path), types)
+            written.append(_types_path(path))
+        else:
+            write_parquet(path, table, {"regimes": sorted(set(table["regime"]))})
+        written.append(path)
+    return written
+
+
+def read_points(path: str | os.PathLike) -> pd.DataFrame:
+    """An exported table read back with its types: a CSV with the column types written beside it (text
+    stays text: the paper ``"001"`` is not the number 1), a parquet file as it is."""
+    if Path(path).suffix == ".parquet":
+        return pd.read_parquet(path)
+    types = read_json(_types_path(path))
+    text = [column for column, dtype in types.items() if dtype in ("str", "object", "string")]
+    numbers = {column: dtype for column, dtype in types.items() if column not in text}
+    frame = pd.read_csv(
+        path, dtype={column: str for column in text}, keep_default_na=False,
+        na_values={column: [""] for column in numbers},
+    )  # fmt: skip
+    return frame.astype(numbers)
+
+
+def _types_path(csv_path: str | os.PathLike) -> Path:
+    return Path(csv_path).with_name(f"{Path(csv_path).stem}.types.json")
