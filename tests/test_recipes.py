@@ -119,6 +119,22 @@ def repository_copy(root: Path) -> Path:
     return root
 
 
+#: The tests that walk the registries, modules or docs (every algorithm, bound, kind, module): what a recipe's
+#: new entry must pass for command 2 to stay green, run on the copy once the recipe is followed.
+REGISTRY_WALKS = ("tests/test_kernels.py", "tests/test_registries.py", "tests/test_layers.py",
+                  "tests/test_docs.py")  # fmt: skip
+
+
+def assert_registry_walks_pass(copy: Path) -> None:
+    """The suite's registry-walking tests pass on ``copy`` (issue 36: the add-an-algorithm template, plain
+    Python, once failed test_kernels.py's rule for compiled learners)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", *REGISTRY_WALKS],
+        cwd=copy, env={**os.environ, "PYTHONPATH": str(copy / "src")}, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-5000:]
+
+
 @pytest.fixture(scope="module")
 def copy(tmp_path_factory) -> Path:
     """The repository's files (tracked and new, not ignored) in a temporary directory."""
@@ -177,6 +193,7 @@ def test_add_an_algorithm_then_a_bound(copy):
         cwd=copy, env={**os.environ, "PYTHONPATH": str(copy / "src")}, capture_output=True, text=True,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:]
+    assert_registry_walks_pass(copy)
 
     # A bound named for a learner that lacks its parameters: one line, before any job.
     config = copy / "config.yaml"
@@ -234,3 +251,4 @@ def test_add_a_kind_then_run_it_with_the_smoke_config(tmp_path):
     verdicts = pd.read_csv(run_dir / "figures" / "verdicts.csv")
     assert "toy_hedge_bound" in set(verdicts["bound_name"]), verdicts
     assert (run_dir / "figures" / "evidence.csv").stat().st_size > 0
+    assert_registry_walks_pass(work)

@@ -206,3 +206,15 @@ def test_aliases_stay_aliases():
     decoded = state_codec.decode(json.loads(json.dumps(tree)), arrays)
     assert decoded["a"] is decoded["b"][0] and not decoded["a"].flags.writeable
     pd.testing.assert_frame_equal(decoded["frame"], pd.DataFrame({"x": [1.0, 2.0]}), check_exact=True)
+
+
+def test_each_snapshot_logs_where_the_run_is(tmp_path, caplog):
+    """Issue 36: a long run's log gets one line per snapshot (seed, t of T, speed, time left), not only one
+    when the whole run ends."""
+    with caplog.at_level(logging.INFO, logger="regretlab.core.snapshots"):
+        bandit_run(ALGORITHM, SPEC, snapshot_of(tmp_path / "snaps"))
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("snapshot: ")]
+    assert lines and lines[0].startswith("snapshot: seed 0 (0 of 2 done), t = 1 of T = 20000 (0.0 %), ")
+    assert "snapshot: seed 0 (0 of 2 done), t = 8192 of T = 20000 (41.0 %)" in "\n".join(lines)
+    assert lines[-1].startswith("snapshot: seed 1 (1 of 2 done), t = ")
+    assert all("per second, about " in line and " left for this seed" in line for line in lines)

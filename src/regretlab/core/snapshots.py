@@ -37,6 +37,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
 import os
 import platform
 import shutil
@@ -244,15 +245,36 @@ class TableProgress:
         self.done: dict[int, object] = saved["done"] if saved else {}
         self.extra = saved["extra"] if saved else None
         self._current = saved["current"] if saved else None
+        self._since: tuple[int, int, float] | None = None  # (seed, t, time) where this process began the seed
 
     def seed(self, seed: int) -> SeedProgress:
         """The progress of ``seed``: its saved loop state if the snapshot was taken while it ran."""
         resumed = self._current[1] if self._current is not None and self._current[0] == seed else None
+        self._since = (seed, int(resumed["t0"]) if resumed else 0, time.monotonic())
         return SeedProgress(self, seed, resumed)
 
     def _maybe_save(self, seed: int, state: Callable[[], dict]) -> None:
         if self._snapshot is not None and self._snapshot.due():
-            self._snapshot.save({"done": self.done, "extra": self.extra, "current": (seed, state())})
+            current = state()
+            self._snapshot.save({"done": self.done, "extra": self.extra, "current": (seed, current)})
+            self._report(seed, int(current["t0"]))
+
+    def _report(self, seed: int, t: int) -> None:
+        """One line in the job's log at each snapshot: where the run is, its speed since this process began
+        the seed (or resumed it), and the time the rest of the seed would take at that speed."""
+        now = time.monotonic()
+        if self._since is None or self._since[0] != seed:  # a caller that bypassed seed()
+            self._since = (seed, t, now)
+        horizon, seeds = self._snapshot.identity[0][4], self._snapshot.identity[0][5]
+        _, start, began = self._since
+        rate = (t - start) / (now - began) if now > began and t > start else math.nan
+        left = (horizon - t) / rate if rate > 0 else math.nan
+        _log.info(
+            "snapshot: seed %d (%d of %d done), t = %d of T = %d (%.1f %%), %.3g per second, about %s left "
+            "for this seed",
+            seed, len(self.done), len(seeds), t, horizon, 100 * t / horizon, rate,
+            "?" if math.isnan(left) else f"{left / 60:.1f} min",
+        )  # fmt: skip
 
 
 @dataclass
