@@ -231,6 +231,14 @@ def config_page(root: Path) -> str:
         + "\n",
         _table(KEY_HEADER, _key_rows(defs["cmdp_instance"], defs)),
     ]
+    for name in sorted(defs):  # the instance schemas of the other kinds (Kind.instance_schema)
+        kind = name.removesuffix("_instance")
+        if name.endswith("_instance") and kind not in ("bandit", "cmdp"):
+            out += [
+                f"## A {kind} instance {{#{kind}-instance}}\n",
+                f"An entry of a `{kind}` regime's `instances`, as its kind declares it.\n",
+                _table(KEY_HEADER, _key_rows(defs[name], defs)),
+            ]
     return "\n".join(out)
 
 
