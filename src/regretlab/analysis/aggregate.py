@@ -431,15 +431,16 @@ def aggregate_regime(
     """Read a regime's instance files and the run tables in its run jobs' directories; write its aggregate
     table and exponent fits atomically.
 
-    ``run_tables`` lists the tables the run jobs write: the directories must hold exactly these, each
-    unchanged and holding its run (:func:`regretlab.analysis.run_table_checks.check_run_tables`); None
-    checks the tables found against themselves only.
+    ``run_tables`` lists the tables the run jobs write (the workflow passes them): the directories must hold
+    exactly these, each unchanged and holding its run (:func:`regretlab.analysis.run_table_checks.
+    check_run_tables`); None reads whatever tables the directories hold (a caller outside the workflow).
     The files' bytes depend only on the inputs and the config (no wall-clock metadata), so two runs of the
     workflow from scratch give bitwise-identical tables.
     """
     instances = {Path(path).stem: read_json(path) for path in instance_paths}
     run_paths = sorted(str(path) for directory in run_dirs for path in Path(directory).rglob("*.parquet"))
-    check_run_tables(regime, run_paths, run_paths if run_tables is None else run_tables)
+    if run_tables is not None:
+        check_run_tables(regime, run_paths, run_tables)
     runs = pd.concat([pd.read_parquet(path) for path in run_paths], ignore_index=True)
     params = learner_params(run_paths)
     summary = summarise(regime, regime_config, instances, runs, n_resamples, params)
