@@ -92,12 +92,13 @@ def refresh(results: Path) -> None:
 #: (tests/test_evidence_golden.py).
 GOLDEN = REPO / "tests" / "data" / "evidence_golden.csv"
 GOLDEN_COLUMNS = [
-    "claim", "role", "check", "tested", "power", "outcome", "why", "T_informative", "T_power", "regimes",
-    "points", "testable_items", "mechanism_values", "identical", "T_informative_curve", "T_informative_note",
-    "seeds", "cpu_hours_run", "T_power_curve", "T_power_note", "cpu_hours_power_run",
+    "claim", "role", "check", "tested", "power", "grade", "margin", "outcome", "why", "T_informative",
+    "T_power", "regimes", "points", "testable_items", "mechanism_values", "identical", "T_informative_curve",
+    "T_informative_note", "seeds", "cpu_hours_run", "T_power_curve", "T_power_note", "cpu_hours_power_run",
 ]  # fmt: skip
-#: The golden columns written with two significant digits (the cost model's hours, the horizons searched).
-ROUNDED = ("T_informative", "T_power", "cpu_hours_run", "cpu_hours_power_run")
+#: The golden columns written with two significant digits (the margin, the cost model's hours, the horizons
+#: searched).
+ROUNDED = ("margin", "T_informative", "T_power", "cpu_hours_run", "cpu_hours_power_run")
 REGENERATE = ".venv/bin/python tests/evidence_fixture.py --golden"
 
 

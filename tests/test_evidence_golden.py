@@ -137,7 +137,7 @@ def test_earlier_checkpoints_and_twin_families_do_not_move_where_a_claim_speaks(
 
 
 #: The columns of figures/evidence.csv that are numbers (the others are text, empty cells kept empty).
-NUMBERS = ["points", "testable_items", "seeds", "T_informative", "T_power", "cpu_hours_run",
+NUMBERS = ["points", "testable_items", "margin", "seeds", "T_informative", "T_power", "cpu_hours_run",
            "cpu_hours_seeds", "cpu_hours_power_run", "cpu_hours_power_seeds"]  # fmt: skip
 
 

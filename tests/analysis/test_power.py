@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from regretlab.analysis.evidence import counts, headline
-from regretlab.analysis.evidence.items import curve_power, point_power
+from regretlab.analysis.evidence.items import curve_power, point_grade, point_power
 from regretlab.analysis.exponents import REJECTED, accepted_band, rate_verdict
 from regretlab.registry.claims import CLAIMS_BY_KEY
 
@@ -135,17 +135,45 @@ def test_the_headline_counts_only_the_papers_claims_tested_with_power():
             {"role": "claim", "tested": False, "power": "", "outcome": "", "check": "explicit bound"},
             {"role": "claim", "tested": False, "power": "", "outcome": "", "check": "proof-internal"},
             {"role": "reference", "tested": True, "power": "uniform", "outcome": "holds", "check": "rate"},
+            # Explicit bounds graded: strong and nominal counted apart; a reference row's grade not at all.
+            {"role": "claim", "tested": True, "power": "uniform", "grade": "strong", "outcome": "holds",
+             "check": "explicit bound"},
+            {"role": "claim", "tested": True, "power": "reference", "grade": "nominal", "outcome": "holds",
+             "check": "explicit bound"},
+            {"role": "claim", "tested": True, "power": "uniform", "grade": "nominal", "outcome": "holds",
+             "check": "explicit bound"},
+            {"role": "reference", "tested": True, "power": "uniform", "grade": "strong", "outcome": "holds",
+             "check": "explicit bound"},
         ]
-    )
+    ).fillna({"grade": ""})
     assert counts(table) == {
-        "claims": 6, "powered": 2, "against_reference": 1, "rejected": 1, "construction": 1, "alternative": 1,
-        "proof_internal": 1, "references": 1,
+        "claims": 9, "powered": 5, "strong": 1, "nominal": 2, "against_reference": 2, "rejected": 1,
+        "construction": 1, "alternative": 1, "proof_internal": 1, "references": 2,
     }  # fmt: skip
+    graded = "; of the explicit bounds among them, {} with strong power (a learner half the paper's, half " \
+        "uniform, would fail too) and {} with nominal power (only uniform play would)"
     assert headline(table) == (
-        "2 of 6 claims of the two papers are tested with power against uniform play (1 also against the "
-        "reference learner), 1 of them rejected over the measured range"
+        "5 of 9 claims of the two papers are tested with power against uniform play (2 also against the "
+        "reference learner), 1 of them rejected over the measured range" + graded.format(1, 2)
     )
     assert headline(table[~table["outcome"].str.startswith(REJECTED)]) == (
-        "1 of 5 claims of the two papers are tested with power against uniform play (1 also against the "
-        "reference learner)"
+        "4 of 8 claims of the two papers are tested with power against uniform play (2 also against the "
+        "reference learner)" + graded.format(1, 2)
     )
+
+
+@pytest.mark.parametrize(
+    ("bound", "mean", "null", "expected"),
+    [
+        (40.0, 10.0, 100.0, (0.4, "strong")),  # below (10 + 100) / 2 = 55: a half-uniform learner fails too
+        (55.0, 10.0, 100.0, (0.55, "nominal")),  # at the average: the half-uniform learner passes
+        (99.0, 10.0, 100.0, (0.99, "nominal")),
+        (100.0, 10.0, 100.0, (1.0, "none")),  # uniform play passes (not below its value)
+        (40.0, math.nan, 100.0, (0.4, "nominal")),  # no measured mean: only uniform play is known to fail
+        (40.0, 10.0, math.nan, (math.nan, "")),  # no null value: not graded
+    ],
+)
+def test_a_points_grade_is_the_half_uniform_learners_verdict(bound, mean, null, expected):
+    margin, grade = point_grade({"bound_value": bound, "mean": mean, "null_uniform": null})
+    assert grade == expected[1]
+    assert (math.isnan(margin) and math.isnan(expected[0])) or margin == pytest.approx(expected[0])

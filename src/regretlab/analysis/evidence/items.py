@@ -36,6 +36,11 @@ BLOCKS = {
 #: learner of its Table 1 column as well as from uniform play; from uniform play; from the alternative a lower
 #: bound names; a construction check (true for every policy sequence: it catches bugs, not learners).
 POWERS = ("reference", "uniform", "alternative", "construction")
+#: How strongly an upper bound's point separates the learner from uniform play, strongest first: ``strong``
+#: when a learner playing the paper's algorithm and uniform play half and half (on oblivious losses its
+#: expected regret is the average of the two) would fail the check too, ``nominal`` when only uniform play
+#: would, ``none`` when neither would.
+GRADES = ("strong", "nominal", "none")
 
 
 def mechanism_state(claim: Claim, metric: str, point: dict) -> tuple[str, float]:
@@ -60,6 +65,10 @@ class Item:
     mechanism_value: float = math.nan
     outcome: str = ""
     power: str = ""  # one of POWERS when testable
+    #: An upper bound's point against uniform play: bound / uniform play's value, and its grade (GRADES);
+    #: nan and "" where not graded (rates, lower bounds, construction checks, no null value).
+    margin: float = math.nan
+    grade: str = ""
 
 
 def _covered(claim: Claim, block: str, constants: str) -> str:
@@ -86,10 +95,22 @@ def point_items(claim: Claim, rows: pd.DataFrame, instances: dict) -> list[Item]
             block, power = point_power(claim, row)
         block = _covered(claim, block, row["constants"])
         outcome = row["verdict"] if block in ("", "preset") else ""
-        items.append(
-            Item(row["regime"], block, row, value, outcome, power if block in ("", "preset") else "")
-        )
+        item = Item(row["regime"], block, row, value, outcome, power if block in ("", "preset") else "")
+        if block in ("", "powerless") and claim.construction is None and row["direction"] == "upper":
+            item.margin, item.grade = point_grade(row)
+        items.append(item)
     return items
+
+
+def point_grade(row: dict) -> tuple[float, str]:
+    """``(bound / uniform play's value, grade)`` of an upper bound's point (:data:`GRADES`): ``strong`` when
+    the bound is below the average of the learner's measured mean and uniform play's value."""
+    null, bound, mean = row.get("null_uniform"), row["bound_value"], row.get("mean", math.nan)
+    if not (_finite(null) and null > 0 and _finite(bound)):
+        return math.nan, ""
+    if bound >= null:
+        return bound / null, "none"
+    return bound / null, "strong" if _finite(mean) and bound < (mean + null) / 2 else "nominal"
 
 
 def _finite(value) -> bool:

@@ -56,6 +56,8 @@ def counts(table: pd.DataFrame) -> dict[str, int]:
     return {
         "claims": len(claims),
         "powered": len(powered),
+        "strong": int((powered["grade"] == "strong").sum()),
+        "nominal": int((powered["grade"] == "nominal").sum()),
         "against_reference": int((powered["power"] == "reference").sum()),
         "rejected": int(powered["outcome"].str.contains(REJECTED, regex=False).sum()),
         "construction": int((tested["power"] == "construction").sum()),
@@ -71,7 +73,9 @@ def headline(table: pd.DataFrame) -> str:
     rejected = f", {n['rejected']} of them rejected over the measured range" if n["rejected"] else ""
     return (
         f"{n['powered']} of {n['claims']} claims of the two papers are tested with power against uniform "
-        f"play ({n['against_reference']} also against the reference learner){rejected}"
+        f"play ({n['against_reference']} also against the reference learner){rejected}; of the explicit "
+        f"bounds among them, {n['strong']} with strong power (a learner half the paper's, half uniform, "
+        f"would fail too) and {n['nominal']} with nominal power (only uniform play would)"
     )
 
 
@@ -89,7 +93,10 @@ def markdown(table: pd.DataFrame) -> str:
             "check": table["check"],
             "regimes (items)": [_short_regimes(cell) for cell in table["regimes"]],
             "tested": ["**yes**" if t else "no" for t in table["tested"]],
-            "power": table["power"].replace("", "—"),
+            "power": [
+                (p or "—") + (f", {g} ({m:.2g})" if g and not math.isnan(m) else "")
+                for p, g, m in zip(table["power"], table["grade"], table["margin"], strict=True)
+            ],
             "outcome": table["outcome"].replace("", "—"),
             "why not": table["why"]
             + [f"; {m}: measured {v}" if m and v and not t else "" for m, v, t in
@@ -123,7 +130,10 @@ def markdown(table: pd.DataFrame) -> str:
             "(uniform play's value on the same instance and horizon is above the bound; for a rate, uniform",
             "play's slope over the same points is outside the band the check accepts), `reference` (the",
             "reference learner of its Table 1 column too), `alternative` (a lower bound: the learner it",
-            "names would violate it), `construction`. A rate's slope is `consistent` when its interval",
+            "names would violate it), `construction`; an explicit upper bound's grade and margin (bound /"
+            " uniform play's value at its best point): `strong` when a learner half the paper's and half"
+            " uniform would fail it too (the bound below the average of the two), `nominal` when only"
+            " uniform play would, `none` when neither. A rate's slope is `consistent` when its interval",
             "reaches the accepted band (within 0.1 of the exponent or of the drawn rate's local slope, on",
             f"the side the rate allows), `{REJECTED}` otherwise. `T_informative`: the smallest horizon at",
             "which one curve would pass every check but power; `T_power`: at which it would also have power",

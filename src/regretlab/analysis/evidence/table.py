@@ -8,7 +8,7 @@ import os
 
 import pandas as pd
 
-from regretlab.analysis.evidence.items import BLOCKS, POWERS, Item, curve_items, point_items
+from regretlab.analysis.evidence.items import BLOCKS, GRADES, POWERS, Item, curve_items, point_items
 from regretlab.analysis.evidence.markdown import markdown
 from regretlab.analysis.evidence.search import Found, explicit_search, rate_search
 from regretlab.analysis.exponents import REJECTED
@@ -19,7 +19,8 @@ from regretlab.registry.unit_costs import run_seconds
 #: The columns of ``figures/evidence.csv``, in order (docs/evidence.md explains each).
 CSV_COLUMNS = [
     "claim", "paper", "role", "name", "text", "source", "check", "bounds", "regimes", "points",
-    "testable_items", "tested", "power", "outcome", "why", "mechanism", "mechanism_values", "identical",
+    "testable_items", "tested", "power", "grade", "margin", "outcome", "why", "mechanism", "mechanism_values",
+    "identical",
     "T_informative", "T_informative_curve", "T_informative_note", "cpu_hours_run", "cpu_hours_seeds", "seeds",
     "T_power", "T_power_curve", "T_power_note", "cpu_hours_power_run", "cpu_hours_power_seeds",
 ]  # fmt: skip
@@ -99,6 +100,18 @@ def _strongest(items: list[Item]) -> str:
     return next((power for power in POWERS if power in powers), "")
 
 
+def _grade(items: list[Item]) -> tuple[str, float]:
+    """The claim's grade and margin: the best grade among its testable graded points, with the smallest
+    margin of that grade (``none`` with the smallest margin when no testable-but-for-power point has
+    power); ``""`` and nan when no point is graded."""
+    graded = [item for item in items if item.grade and item.block in ("", "powerless")]
+    for grade in GRADES:
+        margins = [item.margin for item in graded if item.grade == grade]
+        if margins:
+            return grade, min(margins)
+    return "", math.nan
+
+
 def _found_columns(found: Found | None, config: dict, prefix: str, suffix: str) -> dict:
     """The ``T_<prefix>`` columns (horizon, curve, note) and the CPU-hours of a run there of a search."""
     columns = {
@@ -169,6 +182,7 @@ def claim_row(
         "testable_items": sum(not item.block for item in items),
         "tested": tested,
         "power": power,
+        **dict(zip(("grade", "margin"), _grade(items), strict=True)),
         "outcome": outcome,
         "why": claim.reason if claim.kind in UNCHECKED else ("" if tested else _count_blocks(items)),
         "mechanism": claim.mechanism.description if claim.mechanism else "",
