@@ -381,10 +381,9 @@ def draw_figure(summary: pd.DataFrame, exponents: pd.DataFrame):
             if (r, c) not in used:
                 axes[r, c].set_axis_off()
     first = summary.iloc[0]
-    title = (
-        f"{first['regime']} — paper {first['paper']}, {first['theorem']} "
-        f"(n = {summary['n_seeds'].min()} seeds per point)"
-    )
+    fewest, most = summary["n_seeds"].min(), summary["n_seeds"].max()
+    seeds = f"{fewest}" if fewest == most else f"{fewest}–{most}"  # a grid may give its longest runs fewer
+    title = f"{first['regime']} — paper {first['paper']}, {first['theorem']} (n = {seeds} seeds per point)"
     title = textwrap.fill(title, int(width * 11))
     fig.suptitle(title, fontsize=10)
     fig.legend(
