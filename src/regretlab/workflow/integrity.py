@@ -159,6 +159,7 @@ def verify(roots: tuple[str, ...] = digests.RECORDED, show_ok: bool = False) -> 
     lines.append(
         f"{len(states)} files: {count['ok']} match their digests, {corrupt} corrupt"
         f"{' (the next snakemake rebuilds them)' if corrupt else ''}, {count['missing']} missing, "
-        f"{count['unrecorded']} unrecorded (whole, but written by no version that records digests)"
+        f"{count['unrecorded']} unrecorded (whole, not written through regretlab's writer: Snakemake's "
+        "benchmark files, a clone's committed figures, an older version's files)"
     )
     return lines, corrupt == 0
