@@ -65,6 +65,7 @@ rule evidence_table:
     output:
         csv=report("figures/evidence.csv", caption="../report/evidence.rst", category="Evidence"),
         md="figures/evidence.md",
+        pages=directory("figures/claims"),
     log:
         "logs/evidence.log",
     conda:

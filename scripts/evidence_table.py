@@ -1,5 +1,5 @@
-"""Snakemake adapter: every regime's aggregate table, exponent fits and instance files → figures/evidence.csv
-and .md."""
+"""Snakemake adapter: every regime's aggregate table, exponent fits and instance files → figures/evidence.csv,
+.md and one page per claim (figures/claims/)."""
 
 from pathlib import Path
 
@@ -22,5 +22,6 @@ with job_log(snakemake) as log:
         snakemake.config,
         snakemake.output.csv,
         snakemake.output.md,
+        snakemake.output.pages,
     )
     log.info("wrote %s: %s", snakemake.output.csv, headline(table))

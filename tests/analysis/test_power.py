@@ -134,6 +134,9 @@ def test_the_headline_counts_only_the_papers_claims_tested_with_power():
             },
             {"role": "claim", "tested": False, "power": "", "outcome": "", "check": "explicit bound"},
             {"role": "claim", "tested": False, "power": "", "outcome": "", "check": "proof-internal"},
+            # A claim about quantities the runs do not record has no check either (issue 36: the legend
+            # counted only the proof-internal ones).
+            {"role": "claim", "tested": False, "power": "", "outcome": "", "check": "not recorded"},
             {"role": "reference", "tested": True, "power": "uniform", "outcome": "holds", "check": "rate"},
             # Explicit bounds graded: strong and nominal counted apart; a reference row's grade not at all.
             {"role": "claim", "tested": True, "power": "uniform", "grade": "strong", "outcome": "holds",
@@ -147,17 +150,17 @@ def test_the_headline_counts_only_the_papers_claims_tested_with_power():
         ]
     ).fillna({"grade": ""})
     assert counts(table) == {
-        "claims": 9, "powered": 5, "strong": 1, "nominal": 2, "against_reference": 2, "rejected": 1,
-        "construction": 1, "alternative": 1, "proof_internal": 1, "references": 2,
+        "claims": 10, "powered": 5, "strong": 1, "nominal": 2, "against_reference": 2, "rejected": 1,
+        "construction": 1, "alternative": 1, "unchecked": 2, "references": 2,
     }  # fmt: skip
     graded = "; of the explicit bounds among them, {} with strong power (a learner half the paper's, half " \
         "uniform, would fail too) and {} with nominal power (only uniform play would)"
     assert headline(table) == (
-        "5 of 9 claims of the two papers are tested with power against uniform play (2 also against the "
+        "5 of 10 claims of the two papers are tested with power against uniform play (2 also against the "
         "reference learner), 1 of them rejected over the measured range" + graded.format(1, 2)
     )
     assert headline(table[~table["outcome"].str.startswith(REJECTED)]) == (
-        "4 of 8 claims of the two papers are tested with power against uniform play (2 also against the "
+        "4 of 9 claims of the two papers are tested with power against uniform play (2 also against the "
         "reference learner)" + graded.format(1, 2)
     )
 

@@ -13,6 +13,7 @@ Line numbers refer to ``../shared/papers/000_*.txt`` (paper 000) and ``001_*.txt
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -149,6 +150,19 @@ class Claim:
     construction: Construction | None = None
     alternative: str = ""
     reason: str = ""
+
+    @property
+    def citation(self) -> str:
+        """Where the paper states it, for a reader: ``source`` when it names a theorem, lemma, equation,
+        table, section or appendix first, else the claim's own name before the line numbers (those are of
+        the papers' text files, for maintainers)."""
+        if NAMED.match(self.source):
+            return self.source
+        return f"{self.name.split(' (')[0].split(',')[0]}, {self.source}"
+
+
+#: A citation that names what it cites (a line number alone does not: no reader has the text file's lines).
+NAMED = re.compile(r"(Theorem|Lemma|Corollary|Table|Algorithm|Condition|eq\.|§|App\.|Appendix|Section)\b")
 
 
 #: ``Claim.presets`` of a statement that holds for any constants (paper 000's Theorem 3 for any C, OGD's
@@ -334,7 +348,8 @@ CLAIMS: tuple[Claim, ...] = (
     Claim(
         "dual_regret", "000", "OGD dual regret (App. C.1.1, proof-internal)",
         "R^D_T(0) ≤ ηmL²T/2 for the dual's OGD (Orabona 2019, inside Theorem 5's proof)",
-        "lines 711–715", "explicit bound", ("dual_regret_paper", "dual_regret_tuned"), role="reference",
+        "App. C.1.1, lines 711–715", "explicit bound", ("dual_regret_paper", "dual_regret_tuned"),
+        role="reference",
         # OGD's inequality (lines 705–709, Orabona 2019) holds for any η: each preset against its own η.
         presets=ANY_CONSTANTS,
     ),

@@ -8,6 +8,7 @@ import math
 import pandas as pd
 
 from regretlab.analysis.evidence.items import BLOCKS
+from regretlab.analysis.evidence.pages import page_link
 from regretlab.analysis.evidence.search import T_MAX, T_MIN
 from regretlab.analysis.exponents import REJECTED
 from regretlab.analysis.tables import short_number, to_markdown
@@ -39,6 +40,11 @@ def _horizon(value: float, note: str, power: bool = False) -> str:
     return f"{text} ({note})" if note else text
 
 
+def _linked(row) -> str:
+    """A row's claim cell: its name and paper, linked to its page."""
+    return f"[{row.name} ({row.paper})]({page_link(row.claim)})"
+
+
 def _hours(one: float, every: float, seeds: int) -> str:
     if math.isnan(one):
         return ""
@@ -48,8 +54,8 @@ def _hours(one: float, every: float, seeds: int) -> str:
 def counts(table: pd.DataFrame) -> dict[str, int]:
     """The headline's numbers: the papers' claims (``claims``), those tested with power against uniform play
     (``powered``; ``against_reference`` also against the reference learner), the tested ones rejected over the
-    measured range (``rejected``), the construction checks that were tested (``construction``), the
-    proof-internal claims and the reference rows."""
+    measured range (``rejected``), the construction checks that were tested (``construction``), the claims
+    without a check (``unchecked``: proof-internal or not recorded) and the reference rows."""
     claims = table[table["role"] == "claim"]
     tested = claims[claims["tested"].astype(bool)]
     powered = tested[tested["power"].isin(["uniform", "reference"])]
@@ -62,7 +68,7 @@ def counts(table: pd.DataFrame) -> dict[str, int]:
         "rejected": int(powered["outcome"].str.contains(REJECTED, regex=False).sum()),
         "construction": int((tested["power"] == "construction").sum()),
         "alternative": int((tested["power"] == "alternative").sum()),
-        "proof_internal": int((claims["check"] == "proof-internal").sum()),
+        "unchecked": int(claims["check"].isin(UNCHECKED).sum()),
         "references": int((table["role"] == "reference").sum()),
     }
 
@@ -87,9 +93,9 @@ def markdown(table: pd.DataFrame) -> str:
     lines = pd.DataFrame(
         {
             "claim": [
-                f"{r.name} ({r.paper})" + (" — *reference*" if r.role == "reference" else "")
-                for r in table.itertuples()
+                _linked(r) + (" — *reference*" if r.role == "reference" else "") for r in table.itertuples()
             ],
+            "statement": table["text"],
             "check": table["check"],
             "regimes (items)": [_short_regimes(cell) for cell in table["regimes"]],
             "tested": ["**yes**" if t else "no" for t in table["tested"]],
@@ -119,8 +125,9 @@ def markdown(table: pd.DataFrame) -> str:
         [
             f"**{title}.** {n['construction']} construction checks (true for every policy",
             f"sequence: they catch bugs, not learners) and {n['alternative']} lower bound (power against the",
-            f"alternative it names) are counted apart; {n['proof_internal']} claims have no check",
-            "(proof-internal, or about quantities the runs do not record: the reason given);",
+            f"alternative it names) are counted apart; {n['unchecked']} claims have no check",
+            "(proof-internal, or about quantities the runs do not record: listed below the table, each",
+            "with its reason);",
             f"{n['references']} reference rows (prior work's results, an inequality inside a proof) are",
             "shown and not counted. A claim is *tested* when at ≥ 1 point (or fitted curve) the theorem's",
             "hypotheses hold, the check could have failed (an explicit bound below the trivial bound and",
@@ -139,13 +146,14 @@ def markdown(table: pd.DataFrame) -> str:
             "which one curve would pass every check but power; `T_power`: at which it would also have power",
             "against uniform play (bound functions and uniform play's value on the extrapolated point; what",
             f"blocks it below; `> {short_number(T_MAX)}` past the search, `never` where no horizon searched",
-            "could), with the cost model's CPU-hours of one run there and of its seeds. How each column is",
-            "computed: docs/evidence.md; every column: figures/evidence.csv.",
+            "could), with the cost model's CPU-hours of one run there and of its seeds. Each claim links to",
+            "its page (the statement, its regimes and figures, every point and why it did or did not count).",
+            "How each column is computed: docs/evidence.md; every column: figures/evidence.csv.",
         ]
     ) + "\n\n"
     rest = pd.DataFrame(
         {
-            "claim": [f"{r.name} ({r.paper})" for r in unchecked.itertuples()],
+            "claim": [_linked(r) for r in unchecked.itertuples()],
             "statement": unchecked["text"],
             "source": unchecked["source"],
             "no check": unchecked["check"],

@@ -10,6 +10,7 @@ import pandas as pd
 
 from regretlab.analysis.evidence.items import BLOCKS, GRADES, POWERS, Item, curve_items, point_items
 from regretlab.analysis.evidence.markdown import markdown
+from regretlab.analysis.evidence.pages import write_claim_pages
 from regretlab.analysis.evidence.search import Found, explicit_search, rate_search
 from regretlab.analysis.exponents import REJECTED
 from regretlab.core.io import write_text
@@ -140,18 +141,30 @@ def _found_columns(found: Found | None, config: dict, prefix: str, suffix: str) 
     return columns
 
 
-def claim_row(
-    claim: Claim, summary: pd.DataFrame, exponents: pd.DataFrame, instances: dict, config: dict
-) -> dict:
-    """One row of the evidence table (module docstring)."""
+def _claim_rows(
+    claim: Claim, summary: pd.DataFrame, exponents: pd.DataFrame
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """A claim's aggregate rows, its rate fits and, among the rows, its explicit bounds' points."""
     rows = summary[summary["bound_name"].isin(claim.bounds)]
     fits = exponents[exponents["bound_name"].isin(claim.bounds) & ~exponents["bound_explicit"].astype(bool)]
     if claim.regimes is not None:
         rows, fits = rows[rows["regime"].isin(claim.regimes)], fits[fits["regime"].isin(claim.regimes)]
     explicit = rows[rows["bound_explicit"].astype(bool) & (rows["direction"] != "reference")]
-    items = point_items(claim, explicit, instances) + curve_items(
-        claim, fits, summary, instances, exponents
-    )
+    return rows, fits, explicit
+
+
+def claim_items(claim: Claim, summary: pd.DataFrame, exponents: pd.DataFrame, instances: dict) -> list[Item]:
+    """A claim's items: one per point of its explicit bounds, one per fitted curve of its rates."""
+    _, fits, explicit = _claim_rows(claim, summary, exponents)
+    return point_items(claim, explicit, instances) + curve_items(claim, fits, summary, instances, exponents)
+
+
+def claim_row(
+    claim: Claim, summary: pd.DataFrame, exponents: pd.DataFrame, instances: dict, config: dict
+) -> dict:
+    """One row of the evidence table (module docstring)."""
+    rows, fits, explicit = _claim_rows(claim, summary, exponents)
+    items = claim_items(claim, summary, exponents, instances)
     tested = any(not item.block for item in items)
     power = _strongest(items)
     twins = rows.drop_duplicates(["regime", "algorithm", "constants"])
@@ -174,7 +187,7 @@ def claim_row(
         "role": claim.role,
         "name": claim.name,
         "text": claim.text,
-        "source": claim.source,
+        "source": claim.citation,
         "check": claim.kind,
         "bounds": ", ".join(claim.bounds),
         "regimes": _regimes_cell(items),
@@ -218,9 +231,15 @@ def write_evidence_table(
     config: dict,
     csv_path: str | os.PathLike,
     md_path: str | os.PathLike,
+    pages: str | os.PathLike,
 ) -> pd.DataFrame:
-    """Write ``figures/evidence.csv`` and ``figures/evidence.md`` atomically; return the table."""
+    """Write ``figures/evidence.csv``, ``figures/evidence.md`` and one page per claim into ``pages``
+    (:mod:`.pages`), each atomically; return the table."""
     table = evidence_table(summaries, exponents, instances, config)
     write_text(csv_path, table.to_csv(index=False, float_format="%.6g"))
     write_text(md_path, markdown(table))
+    summary, fits = pd.concat(summaries, ignore_index=True), pd.concat(exponents, ignore_index=True)
+    items = {claim.key: claim_items(claim, summary, fits, instances) for claim in CLAIMS}
+    figures = {regime: f"{regime}.png" for regime in config["regimes"]}
+    write_claim_pages(table, items, figures, pages)
     return table

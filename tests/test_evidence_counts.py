@@ -1,0 +1,134 @@
+"""The evidence table's words agree with its rows (issue 36): every count in the legend of
+``figures/evidence.md`` is the number of rows of its tables that it names, README points at the claims its
+copy leaves out with their number, and every claim links to a page that exists and states the claim.
+
+Checked on the committed ``figures/evidence.md`` and ``figures/claims/`` (what a reader sees) and on the
+table and pages the code writes from the fixture (tests/data/evidence_quick)."""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+import evidence_fixture
+import pytest
+
+from regretlab.analysis.evidence import markdown
+from regretlab.analysis.evidence.pages import write_claim_pages
+from regretlab.analysis.evidence.table import claim_items
+from regretlab.registry.claims import CLAIMS
+
+REPO = Path(__file__).resolve().parents[1]
+FIGURES = REPO / "figures"
+
+
+def _tables(text: str) -> list[list[list[str]]]:
+    """The Markdown tables of ``text``, each as rows of cells (header and rule dropped)."""
+    tables, current = [], None
+    for line in text.splitlines():
+        if line.startswith("|"):
+            if current is None:
+                current = []
+                tables.append(current)
+            current.append([cell.strip() for cell in re.split(r"(?<!\\)\|", line)[1:-1]])
+        else:
+            current = None
+    return [rows[2:] for rows in tables]
+
+
+def _number(pattern: str, text: str) -> int:
+    (found,) = re.findall(pattern, text)
+    return int(found)
+
+
+def check_counts(text: str) -> None:
+    """Every count the legend states against the rows of the two tables of an evidence.md."""
+    main, unchecked = _tables(text)
+    claims = [row for row in main if "*reference*" not in row[0]]
+    references = [row for row in main if "*reference*" in row[0]]
+    tested = [row for row in claims if row[4] == "**yes**"]
+    powered = [row for row in tested if row[5].split(",")[0] in ("uniform", "reference")]
+    assert _number(r"\*\*(\d+) of \d+ claims", text) == len(powered)
+    assert _number(r"\*\*\d+ of (\d+) claims", text) == len(claims) + len(unchecked)
+    assert _number(r"\((\d+) also against the reference learner\)", text) == sum(
+        row[5].startswith("reference") for row in powered
+    )
+    assert _number(r"(\d+) with strong power", text) == sum(", strong" in row[5] for row in powered)
+    assert _number(r"(\d+) with nominal power", text) == sum(", nominal" in row[5] for row in powered)
+    assert _number(r"(\d+) construction checks", text) == sum(row[5] == "construction" for row in tested)
+    assert _number(r"and (\d+) lower bound", text) == sum(row[5] == "alternative" for row in tested)
+    assert _number(r"(\d+) claims have no check", text) == len(unchecked)
+    assert _number(r"(\d+) reference rows", text) == len(references)
+    rejected = re.findall(r"(\d+) of them rejected over the measured range", text)
+    assert (int(rejected[0]) if rejected else 0) == sum("rejected over" in row[6] for row in powered)
+
+
+def test_the_committed_legend_counts_its_rows():
+    check_counts((FIGURES / "evidence.md").read_text(encoding="utf-8"))
+
+
+@functools.cache
+def fixture_table():
+    return evidence_fixture.evidence_of_fixture()
+
+
+def test_the_legend_written_from_the_fixture_counts_its_rows():
+    check_counts(markdown(fixture_table()))
+
+
+def test_a_legend_that_miscounts_fails_the_check():
+    """The check can fail: one claim without a check more in the legend than in the table."""
+    text = markdown(fixture_table())
+    n = _number(r"(\d+) claims have no check", text)
+    with pytest.raises(AssertionError):
+        check_counts(text.replace(f"{n} claims have no check", f"{n - 1} claims have no check"))
+
+
+def test_readme_names_where_the_claims_it_leaves_out_are():
+    """README quotes the table of checked claims; it states how many claims have no check and links the
+    table that lists them."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    _, unchecked = _tables((FIGURES / "evidence.md").read_text(encoding="utf-8"))
+    assert f"{len(unchecked)} claims without a check" in readme
+    assert "(figures/evidence.md#claims-without-a-check)" in readme
+
+
+def _links(text: str) -> list[str]:
+    return re.findall(r"\]\((claims/[^)]+\.md)\)", text)
+
+
+def test_every_claim_of_the_committed_table_links_to_its_committed_page():
+    text = (FIGURES / "evidence.md").read_text(encoding="utf-8")
+    main, unchecked = _tables(text)
+    links = _links(text)
+    assert len(links) == len(main) + len(unchecked)
+    for link in links:
+        page = FIGURES / link
+        assert page.is_file(), f"{link} is linked from figures/evidence.md but not committed"
+        assert page.read_text(encoding="utf-8").startswith("# ")
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for link in re.findall(r"\]\(figures/(claims/[^)]+\.md)\)", readme):
+        assert (FIGURES / link).is_file(), link
+
+
+def test_the_pages_written_from_the_fixture_state_each_claim_and_count_its_items(tmp_path):
+    """Each page states its claim and source, lists exactly the items the table's ``regimes`` column
+    counts (one line per point or curve, each saying whether it counted and why not), and links a figure
+    of every regime it names."""
+    table = fixture_table()
+    summary, exponents, instances, config = evidence_fixture.inputs()
+    items = {claim.key: claim_items(claim, summary, exponents, instances) for claim in CLAIMS}
+    figures = {regime: f"{regime}.png" for regime in config["regimes"]}
+    write_claim_pages(table, items, figures, tmp_path)
+    assert sorted(p.stem for p in tmp_path.iterdir()) == sorted(table["claim"])
+    for row in table.to_dict("records"):
+        page = (tmp_path / f"{row['claim']}.md").read_text(encoding="utf-8")
+        assert page.startswith(f"# {row['name']} (paper {row['paper']})\n\n> {row['text']}\n")
+        assert row["source"] in page
+        item_rows = [r for t in _tables(page) for r in t]
+        assert len(item_rows) == row["points"] == len(items.get(row["claim"], []))
+        counted = sum("**yes**" in r for r in item_rows)
+        assert counted == row["testable_items"]
+        for regime in {r[0] for r in item_rows}:
+            assert f"[{regime}.png](../{regime}.png)" in page
