@@ -85,7 +85,7 @@ def claim_page(row: dict, items: list[Item], figures: dict[str, str]) -> str:
     lines = [f"# {row['name']} ({paper})", "", f"> {row['text']}", ""]
     lines.append(f"- **Where the paper states it:** {row['source']}")
     if row["role"] == "reference":
-        lines.append("- **Role:** reference (prior work's result or an inequality inside a proof; not counted)")
+        lines.append("- **Role:** reference (a prior result or an inequality inside a proof: not counted)")
     if row["check"] in UNCHECKED:
         lines += [f"- **No check** ({row['check']}): {row['why']}", ""]
         return "\n".join(lines) + "\n"
@@ -131,4 +131,5 @@ def write_claim_pages(
     """Write one page per row of the evidence table into ``directory`` (``figures/claims``)."""
     Path(directory).mkdir(parents=True, exist_ok=True)
     for row in table.to_dict("records"):
-        write_text(Path(directory) / f"{row['claim']}.md", claim_page(row, items.get(row["claim"], []), figures))
+        page = claim_page(row, items.get(row["claim"], []), figures)
+        write_text(Path(directory) / f"{row['claim']}.md", page)
