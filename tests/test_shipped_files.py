@@ -156,11 +156,13 @@ def _committed_and_unmodified(path: Path) -> str | None:
 
 def _evidence_table(text: str) -> str:
     """The first Markdown table of figures/evidence.md (its header, rule and one row per checked claim), as
-    one block (the claims without a check follow in a table of their own, which README does not quote)."""
+    one block, its links to the claim pages as README writes them (the claims without a check follow in a
+    table of their own, which README does not quote)."""
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("|"))
     end = next((i for i in range(start, len(lines)) if not lines[i].startswith("|")), len(lines))
-    return "\n".join(lines[start:end])
+    # The claim pages are linked from figures/ there, from the repository's root in README.
+    return "\n".join(lines[start:end]).replace("](claims/", "](figures/claims/")
 
 
 def test_readme_quotes_the_committed_evidence_table():
