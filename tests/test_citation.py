@@ -23,3 +23,38 @@ def test_citation_file_matches_the_package():
 def test_license_is_the_mit_licence():
     text = (REPO / "LICENSE").read_text(encoding="utf-8")
     assert text.startswith("MIT License\n") and "Permission is hereby granted, free of charge" in text
+
+
+PAPERS = {  # the papers as README, docs/papers.bib and CITATION.cff identify them
+    "001": ("A Closer Look at Small-loss Bounds for Bandits with Graph Feedback", "2002.00315"),
+    "000": ("A Best-of-Both-Worlds Algorithm for Constrained MDPs with Long-Term Constraints", "2304.14326"),
+}
+
+
+def test_the_papers_are_identified_alike_in_readme_bibtex_and_citation_file():
+    """Each paper's title (as its text file's first line states it, where the papers are present) and arXiv
+    identifier appear in README, in the BibTeX file and among CITATION.cff's references, with authors."""
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())  # lines wrapped anywhere
+    bib = (REPO / "docs" / "papers.bib").read_text(encoding="utf-8")
+    references = yaml.safe_load((REPO / "CITATION.cff").read_text(encoding="utf-8"))["references"]
+    for paper, (title, arxiv) in PAPERS.items():
+        text = next((REPO.parent / "shared" / "papers").glob(f"{paper}_*.txt"), None)
+        if text is not None:
+            assert text.read_text(encoding="utf-8").splitlines()[0].strip() == title
+        assert title in readme and f"arXiv:{arxiv}" in readme
+        assert f"eprint    = {{{arxiv}}}" in bib and title.replace("MDPs", "{MDPs}") in bib
+        (entry,) = [r for r in references if r["title"] == title]
+        assert entry["authors"] and f"arXiv:{arxiv}" in [i["value"] for i in entry["identifiers"]]
+
+
+def test_every_claim_and_bound_cites_a_named_statement():
+    """A reader has the paper, not its text file's line numbers: every claim's citation (the evidence table's
+    ``source`` column) and every bound's source names a theorem, lemma, equation, table, section or
+    appendix; line numbers only beside it."""
+    from regretlab.registry.claims import CLAIMS, NAMED, UNCHECKED_CLAIMS
+    from regretlab.registry.theory import BOUNDS
+
+    for claim in CLAIMS + UNCHECKED_CLAIMS:
+        assert NAMED.match(claim.citation), (claim.key, claim.citation)
+    for name, bound in BOUNDS.items():
+        assert NAMED.search(bound.source), (name, bound.source)

@@ -162,7 +162,7 @@ class Claim:
 
 
 #: A citation that names what it cites (a line number alone does not: no reader has the text file's lines).
-NAMED = re.compile(r"(Theorem|Lemma|Corollary|Table|Algorithm|Condition|eq\.|§|App\.|Appendix|Section)\b")
+NAMED = re.compile(r"(Theorems?|Lemmas?|Corollary|Table|Algorithms?|Conditions?|Appendix|Section)\b|eq\.|§|App\.")
 
 
 #: ``Claim.presets`` of a statement that holds for any constants (paper 000's Theorem 3 for any C, OGD's
