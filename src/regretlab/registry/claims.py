@@ -162,7 +162,9 @@ class Claim:
 
 
 #: A citation that names what it cites (a line number alone does not: no reader has the text file's lines).
-NAMED = re.compile(r"(Theorems?|Lemmas?|Corollary|Table|Algorithms?|Conditions?|Appendix|Section)\b|eq\.|§|App\.")
+NAMED = re.compile(
+    r"(Theorems?|Lemmas?|Corollary|Table|Algorithms?|Conditions?|Appendix|Section)\b|eq\.|§|App\."
+)
 
 
 #: ``Claim.presets`` of a statement that holds for any constants (paper 000's Theorem 3 for any C, OGD's
@@ -327,7 +329,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         "theorem4_000", "000", "Theorem 4",
-        "under Condition 2, ‖λ_t‖₁ ≤ ζ = 20mL²/ρ² for every t, so λ never touches the box (line 315)",
+        "under Condition 2, ‖λ_t‖₁ ≤ ζ = 20mL²/ρ² for every t, so λ never touches the box (§6)",
         "line 317", "explicit bound", ("theorem4_zeta", "theorem4_dual_never_clipped"),
     ),
     Claim(
@@ -380,8 +382,8 @@ CLAIMS: tuple[Claim, ...] = (
         regimes=("cmdp_theorem7",),
         # Line 1248's [G_tᵀq*]_i ≤ 1 (and so stated vs corrected ratio) is at stake only where it fails.
         mechanism=Mechanism(
-            "max_t [G_tᵀq*]_i > 1 (line 1248's step fails)", ("max_G_q_star",), lambda p: p["max_G_q_star"],
-            1.0, strict=True,
+            "max_t [G_tᵀq*]_i > 1 (the step of Theorem 7's proof at line 1248 fails)", ("max_G_q_star",),
+            lambda p: p["max_G_q_star"], 1.0, strict=True,
         ),
     ),
 )  # fmt: skip
