@@ -8,6 +8,7 @@ from snakemake.utils import min_version
 from regretlab.analysis.verdicts import print_violations
 from regretlab.workflow.config_files import config_syntax_problem
 from regretlab.workflow.integrity import heal
+from regretlab.workflow.progress import plan
 
 min_version("9.0")
 
@@ -53,6 +54,12 @@ rule all:
         tables=rules.tables.output,
         evidence=rules.evidence_table.output,
         crossover=rules.crossover.output,
+
+
+onstart:
+    # The jobs about to run and the cost model's prediction of each, for the progress lines of the regretlab
+    # logger (profiles/default): one line per finished job with the CPU time left.
+    plan(workflow, config)
 
 
 onsuccess:

@@ -50,6 +50,15 @@ def shipped_config() -> dict:
     return validate_config(config, REPO / "schemas" / "config.schema.yaml")
 
 
+#: The default run's whole aggregate table (every row and column), from which the figures are drawn.
+FIGURES_FIXTURE = REPO / "tests" / "data" / "figures_quick" / "summary.parquet"
+
+
+def figure_inputs() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The default run's whole aggregate table and its exponent fits (what the figures are drawn from)."""
+    return pd.read_parquet(FIGURES_FIXTURE), pd.read_parquet(FIXTURE / "exponents.parquet")
+
+
 def load() -> tuple[pd.DataFrame, pd.DataFrame, dict, dict]:
     """The fixture: aggregate rows, exponent fits, instances by (regime, instance), and regime keys."""
     summary = pd.read_parquet(FIXTURE / "summary.parquet")
@@ -81,6 +90,9 @@ def refresh(results: Path) -> None:
     dropped = [c for c in summary if c.endswith(UNREAD_SUFFIXES) or c in UNREAD_COLUMNS]
     final = summary[summary["t"] == summary["T"]].drop(columns=dropped)
     final.to_parquet(FIXTURE / "summary.parquet", index=False)
+    # Every row and column, for the figures (tests/test_figure_layout.py renders each regime's figure).
+    FIGURES_FIXTURE.parent.mkdir(parents=True, exist_ok=True)
+    summary.to_parquet(FIGURES_FIXTURE, index=False)
     exponents.to_parquet(FIXTURE / "exponents.parquet", index=False)
     with gzip.GzipFile(FIXTURE / "instances.json.gz", "wb", mtime=0) as stream:
         stream.write(json.dumps(instances, sort_keys=True).encode("utf-8"))

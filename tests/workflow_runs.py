@@ -36,8 +36,13 @@ def snakemake(
     return done
 
 
+#: Where :func:`smoke_run` keeps what Snakemake printed (stdout, then stderr), inside the run's directory.
+SMOKE_OUTPUT = "smoke_output.txt"
+
+
 def smoke_run(directory: Path) -> None:
-    snakemake("--configfile", str(SMOKE), cwd=directory)
+    done = snakemake("--configfile", str(SMOKE), cwd=directory)
+    (directory / SMOKE_OUTPUT).write_text(done.stdout + done.stderr, encoding="utf-8")
 
 
 def planned_jobs(output: str) -> list[tuple[str, str]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import textwrap
 from dataclasses import dataclass
+from fractions import Fraction
 
 import pandas as pd
 
@@ -37,6 +38,26 @@ TIME_AXES = {
     "T": lambda unit: f"horizon T ({unit}s)",
     "t": lambda unit: f"{unit} t within the longest runs ({unit}s)",
 }
+
+
+def exponent_text(value: float) -> str:
+    """A rate's exponent as the papers write it: a fraction with a denominator up to 12 where it is one
+    (``2/3``, ``1/4``, ``1``), else three significant digits."""
+    fraction = Fraction(value).limit_denominator(12)
+    if math.isclose(float(fraction), value, rel_tol=0, abs_tol=1e-9):
+        return str(fraction)
+    return f"{value:.3g}"
+
+
+def tick_text(value: float) -> str:
+    """A tick label with at most three significant digits: ``2950`` for 2949, ``316000`` for 316228,
+    ``0.0316``, ``1.5e+07`` beyond a million."""
+    if value == 0:
+        return "0"
+    rounded = float(f"{value:.3g}")
+    if 1 <= abs(rounded) < 1e6:
+        return f"{rounded:.0f}" if rounded == int(rounded) else f"{rounded:g}"
+    return f"{rounded:.3g}"
 
 
 def algorithm_label(algorithm: str) -> str:

@@ -43,7 +43,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
-from matplotlib.ticker import NullFormatter  # noqa: E402
+from matplotlib.ticker import NullFormatter, ScalarFormatter  # noqa: E402
 
 from regretlab.analysis.exponents import REJECTED  # noqa: E402
 from regretlab.analysis.figure_layout import (  # noqa: E402
@@ -56,6 +56,7 @@ from regretlab.analysis.figure_layout import (  # noqa: E402
     algorithm_label,
     axis_label,
     bound_style,
+    exponent_text,
     family_label,
     figure_colours,
     is_sweep_in_horizon,
@@ -63,6 +64,7 @@ from regretlab.analysis.figure_layout import (  # noqa: E402
     panels,
     preset_style,
     reference_algorithm,
+    tick_text,
 )
 from regretlab.analysis.legend import Drawn, footer_lines, legend_handles  # noqa: E402
 from regretlab.analysis.verdicts import BEYOND_HYPOTHESES, NO_BOUND  # noqa: E402
@@ -72,6 +74,11 @@ from regretlab.core.io import atomic_path  # noqa: E402
 _PNG_METADATA = {"Software": None}
 _PDF_METADATA = {"Creator": None, "Producer": None, "CreationDate": None}
 PANEL_WIDTH, PANEL_HEIGHT = 4.2, 3.3
+#: The linear part of a symlog axis (metrics that cross 0, e.g. a violation met with slack): |y| ≤ 1.
+SYMLOG_LINTHRESH = 1.0
+#: Characters of a panel title's line (7-pt text over a panel's width), wrapped beyond: a wider title would
+#: run into the next panel's.
+TITLE_WRAP = int(PANEL_WIDTH * 15)
 #: Columns of the aggregate table a figure reads (see :mod:`regretlab.analysis.aggregate`).
 REQUIRED_COLUMNS = (
     "regime", "paper", "theorem", "instance", "instance_label", "algorithm", "constants", "T", "n_seeds",
@@ -115,7 +122,7 @@ def _slope_text(exponents: pd.DataFrame, curve: pd.DataFrame) -> str:
     if pd.notna(r.get("bound_slope", np.nan)):
         text += f", bound {r['bound_slope']:.2f}"
     if pd.notna(r["theory_exponent"]):  # NaN: no bound, or none with an exponent in this x
-        text += f", theory {r['theory_exponent']:g}"
+        text += f", theory {exponent_text(r['theory_exponent'])}"
     return text + (" — REJECTED over the measured range" if r.get("rate_verdict") == REJECTED else "")
 
 
@@ -326,14 +333,23 @@ def _draw_panel(
     return slopes
 
 
+def _linear_if_small(ax) -> None:
+    """A symlog axis whose whole view lies in its linear part (|y| ≤ 1) is drawn linear: symlog's locator puts
+    its only ticks at the view's ends there, with six digits."""
+    if ax.get_yscale() == "symlog" and max(abs(y) for y in ax.get_ylim()) <= SYMLOG_LINTHRESH:
+        ax.set_yscale("linear")
+        ax.yaxis.set_major_formatter(ScalarFormatter(useMathText=True))
+        ax.ticklabel_format(axis="y", style="sci", scilimits=(-2, 3))
+
+
 def _axes_scales(ax, data: pd.DataFrame, xlabel: str) -> None:
     ax.set_xscale("log")
     ax.xaxis.set_minor_formatter(NullFormatter())  # minor labels of short ranges overlap
     xs = sorted(data["x"].unique())
     if len(xs) > 1 and xs[-1] / xs[0] < 100:  # under two decades: label the data's own abscissae
-        ax.set_xticks(xs, [f"{x:.0f}" if x >= 10 else f"{x:.3g}" for x in xs])
+        ax.set_xticks(xs, [tick_text(x) for x in xs])
     if (data["ci_low"] <= 0).any():  # e.g. a violation V_T < 0: constraints met with slack
-        ax.set_yscale("symlog", linthresh=1.0)
+        ax.set_yscale("symlog", linthresh=SYMLOG_LINTHRESH)
         ax.axhline(0.0, color="black", linewidth=0.6)
     else:
         ax.set_yscale("log")
@@ -355,9 +371,9 @@ def draw_figure(summary: pd.DataFrame, exponents: pd.DataFrame):
     width = PANEL_WIDTH * n_cols + legend_width
     wrap = int(width * 17)  # characters per line of 7-pt text across the figure
     title_height = 0.55
-    fig, axes = plt.subplots(
-        n_rows, n_cols, squeeze=False, figsize=(width, PANEL_HEIGHT * n_rows + title_height)
-    )
+    # Constrained layout keeps every title, label and the legend (outside, right) clear of the panels.
+    size = (width, PANEL_HEIGHT * n_rows + title_height)
+    fig, axes = plt.subplots(n_rows, n_cols, squeeze=False, figsize=size, layout="constrained")
     reference = reference_algorithm(summary)
     colours = figure_colours(ordered_algorithms(summary))
     drawn = Drawn()
@@ -367,9 +383,12 @@ def draw_figure(summary: pd.DataFrame, exponents: pd.DataFrame):
         used.add((panel.row, panel.col))
         slopes = _draw_panel(ax, summary, exponents, panel, reference, colours, drawn)
         rejected = any("REJECTED" in text for text in slopes)
-        ax.set_title("\n".join([panel.title, *slopes]), fontsize=7, color="red" if rejected else "black")
+        lines = [part for line in [*panel.title.split("\n"), *slopes]
+                 for part in textwrap.wrap(line, TITLE_WRAP)]
+        ax.set_title("\n".join(lines), fontsize=7, color="red" if rejected else "black")
         ax.set_ylabel(f"{axis_label(panel.metric, summary, 45)}\nmean, 95% CI", fontsize=8)
         ax.tick_params(labelsize=7)
+        _linear_if_small(ax)
     # The footer says what the panels show (a bound off every axis), so it is written once they are drawn.
     footer = "\n".join(
         textwrap.fill(line, wrap, subsequent_indent="    ") for line in footer_lines(summary, drawn)
@@ -386,19 +405,11 @@ def draw_figure(summary: pd.DataFrame, exponents: pd.DataFrame):
     title = f"{first['regime']} — paper {first['paper']}, {first['theorem']} (n = {seeds} seeds per point)"
     title = textwrap.fill(title, int(width * 11))
     fig.suptitle(title, fontsize=10)
-    fig.legend(
-        handles=legend_handles(summary, drawn, colours),
-        loc="center right",
-        bbox_to_anchor=(1.0, 0.5),
-        fontsize=7,
-        frameon=False,
-    )
+    fig.legend(handles=legend_handles(summary, drawn, colours), loc="outside right center", fontsize=7,
+               frameon=False)  # fmt: skip
     fig.text(0.01, 0.005, footer, fontsize=7, va="bottom", ha="left")
-    height = fig.get_figheight()
-    title_lines = title.count("\n") + 1  # room for every line of the title above the panels' own titles
-    fig.tight_layout(
-        rect=(0, footer_height / height, 1 - legend_width / width, 1 - (0.2 * title_lines - 0.1) / height)
-    )
+    footer_share = footer_height / fig.get_figheight()  # the panels, titles and legend above the footer
+    fig.get_layout_engine().set(rect=(0, footer_share, 1, 1 - footer_share))
     return fig
 
 

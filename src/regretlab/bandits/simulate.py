@@ -91,7 +91,9 @@ def simulate(
                     counters=counters,
                     t0=t0,
                     next=index + 1,
-                )
+                ),
+                # Σ⟨p_s, ℓ_s⟩ − min_i L_{t,i}: the pseudo-regret the figures draw, up to the chunk's end.
+                lambda: {"pseudo_regret": float(tracker.sums[0] - tracker.cum_loss.min())},
             )
     if t0 < horizon:
         learner.play(instance.environment.draw(env_rng, t0, horizon - t0), t0, tracker)

@@ -500,7 +500,10 @@ def simulate(
                 position += 1
             t += 1
         if progress is not None:
-            progress.maybe_save(partial(loop_state, t0 + CHUNK_EPISODES, position))
+            # The regret and violation the figures draw, up to the chunk's end.
+            done = min(t0 + CHUNK_EPISODES, last)
+            so_far = {"regret": done * benchmark.opt - sums[_REWARD], "violation": running.violation.max()}
+            progress.maybe_save(partial(loop_state, t0 + CHUNK_EPISODES, position), partial(dict, so_far))
     wall_time = time.perf_counter() - start
     learner.rate.ell_bar = float(reals[_ELL])
     confidence.epoch = int(ints[_EPOCH])

@@ -253,15 +253,19 @@ class TableProgress:
         self._since = (seed, int(resumed["t0"]) if resumed else 0, time.monotonic())
         return SeedProgress(self, seed, resumed)
 
-    def _maybe_save(self, seed: int, state: Callable[[], dict]) -> None:
+    def _maybe_save(
+        self, seed: int, state: Callable[[], dict], so_far: Callable[[], dict[str, float]] | None = None
+    ) -> None:
         if self._snapshot is not None and self._snapshot.due():
             current = state()
             self._snapshot.save({"done": self.done, "extra": self.extra, "current": (seed, current)})
-            self._report(seed, int(current["t0"]))
+            self._report(seed, int(current["t0"]), so_far() if so_far is not None else {})
 
-    def _report(self, seed: int, t: int) -> None:
-        """One line in the job's log at each snapshot: where the run is, its speed since this process began
-        the seed (or resumed it), and the time the rest of the seed would take at that speed."""
+    def _report(self, seed: int, t: int, so_far: dict[str, float]) -> None:
+        """One line in the job's log at each snapshot: where the run is, the run's own measures so far
+        (``so_far``, named as the run's table names them, e.g. the pseudo-regret up to t), its speed since
+        this process began the seed (or resumed it), and the time the rest of the seed would take at that
+        speed."""
         now = time.monotonic()
         if self._since is None or self._since[0] != seed:  # a caller that bypassed seed()
             self._since = (seed, t, now)
@@ -269,10 +273,11 @@ class TableProgress:
         _, start, began = self._since
         rate = (t - start) / (now - began) if now > began and t > start else math.nan
         left = (horizon - t) / rate if rate > 0 else math.nan
+        measures = "".join(f", {name} up to t = {value:.6g}" for name, value in so_far.items())
         _log.info(
-            "snapshot: seed %d (%d of %d done), t = %d of T = %d (%.1f %%), %.3g per second, about %s left "
+            "snapshot: seed %d (%d of %d done), t = %d of T = %d (%.1f %%)%s, %.3g per second, about %s left "
             "for this seed",
-            seed, len(self.done), len(seeds), t, horizon, 100 * t / horizon, rate,
+            seed, len(self.done), len(seeds), t, horizon, 100 * t / horizon, measures, rate,
             "?" if math.isnan(left) else f"{left / 60:.1f} min",
         )  # fmt: skip
 
@@ -286,6 +291,9 @@ class SeedProgress:
     seed: int
     resumed: dict | None
 
-    def maybe_save(self, state: Callable[[], dict]) -> None:
-        """Snapshot the table with this seed's loop state ``state()`` if an interval has passed."""
-        self.table._maybe_save(self.seed, state)
+    def maybe_save(
+        self, state: Callable[[], dict], so_far: Callable[[], dict[str, float]] | None = None
+    ) -> None:
+        """Snapshot the table with this seed's loop state ``state()`` if an interval has passed, and log the
+        run's measures ``so_far()`` (name → value at the chunk's end) with it."""
+        self.table._maybe_save(self.seed, state, so_far)

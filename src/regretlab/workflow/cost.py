@@ -41,6 +41,13 @@ def runtime_minutes(config: dict, part: RunPart, attempt: int = 1) -> int:
     return attempt * math.ceil(RUN_STARTUP_MINUTES + RUNTIME_SAFETY_FACTOR * seconds / 60)
 
 
+def predicted_seconds(config: dict, part: RunPart) -> float:
+    """The predicted CPU seconds of one run job: its runs at the unit costs and the start-up (what
+    :func:`estimate` sums; the progress lines count it down)."""
+    runs = runs_of_part(config, part)
+    return STARTUP_SECONDS + sum(job_cost(config, job).simulation_seconds for job in runs)
+
+
 def mem_mb(config: dict, part: RunPart, attempt: int = 1) -> int:
     """Memory request of one run job, in MB: that of its largest run (they run one after the other)."""
     regime = config["regimes"][part.regime]
