@@ -66,6 +66,8 @@ rule evidence_table:
         csv=report("figures/evidence.csv", caption="../report/evidence.rst", category="Evidence"),
         md="figures/evidence.md",
         pages=directory("figures/claims"),
+        png=report("figures/evidence.png", caption="../report/evidence.rst", category="Evidence"),
+        pdf="figures/evidence.pdf",
     log:
         "logs/evidence.log",
     conda:

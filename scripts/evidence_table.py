@@ -1,5 +1,5 @@
 """Snakemake adapter: every regime's aggregate table, exponent fits and instance files → figures/evidence.csv,
-.md and one page per claim (figures/claims/)."""
+.md, .png and .pdf and one page per claim (figures/claims/)."""
 
 from pathlib import Path
 
@@ -23,5 +23,7 @@ with job_log(snakemake) as log:
         snakemake.output.csv,
         snakemake.output.md,
         snakemake.output.pages,
+        snakemake.output.png,
+        snakemake.output.pdf,
     )
     log.info("wrote %s: %s", snakemake.output.csv, headline(table))

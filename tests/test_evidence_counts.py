@@ -14,6 +14,7 @@ from pathlib import Path
 import evidence_fixture
 import pytest
 
+from regretlab.analysis.evidence import counts as counts_of
 from regretlab.analysis.evidence import markdown
 from regretlab.analysis.evidence.pages import write_claim_pages
 from regretlab.analysis.evidence.table import claim_items
@@ -132,3 +133,28 @@ def test_the_pages_written_from_the_fixture_state_each_claim_and_count_its_items
         assert counted == row["testable_items"]
         for regime in {r[0] for r in item_rows}:
             assert f"[{regime}.png](../{regime}.png)" in page
+
+
+def test_the_evidence_figures_legend_counts_the_tables_rows():
+    """The evidence figure's legend counts, per standing, the papers' checked claims of the table: strong and
+    nominal power as the headline counts them, every checked claim once."""
+    from figure_checks import overlaps
+
+    from regretlab.analysis.evidence.figure import STANDINGS, draw_evidence, legend_counts
+
+    table = fixture_table()
+    n = counts_of(table)
+    shown = legend_counts(table)
+    assert shown["tested, strong power"] == n["strong"] and shown["tested, nominal power"] == n["nominal"]
+    checked = table[(table["role"] == "claim") & ~table["check"].isin(["proof-internal", "not recorded"])]
+    assert sum(shown.values()) == len(checked)
+    assert shown["not tested"] == int((~checked["tested"].astype(bool)).sum())
+    fig = draw_evidence(table)
+    try:
+        (legend,) = fig.legends
+        assert [t.get_text() for t in legend.get_texts()] == [f"{k} ({shown[k]})" for k in STANDINGS]
+        assert overlaps(fig) == []
+    finally:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)

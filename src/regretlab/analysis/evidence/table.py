@@ -8,11 +8,13 @@ import os
 
 import pandas as pd
 
+from regretlab.analysis.evidence.figure import draw_evidence
 from regretlab.analysis.evidence.items import BLOCKS, GRADES, POWERS, Item, curve_items, point_items
 from regretlab.analysis.evidence.markdown import markdown
 from regretlab.analysis.evidence.pages import write_claim_pages
 from regretlab.analysis.evidence.search import Found, explicit_search, rate_search
 from regretlab.analysis.exponents import REJECTED
+from regretlab.analysis.figures import save_figure
 from regretlab.core.io import write_text
 from regretlab.registry.claims import CLAIMS, UNCHECKED, UNCHECKED_CLAIMS, Claim
 from regretlab.registry.unit_costs import run_seconds
@@ -232,12 +234,15 @@ def write_evidence_table(
     csv_path: str | os.PathLike,
     md_path: str | os.PathLike,
     pages: str | os.PathLike,
+    png_path: str | os.PathLike,
+    pdf_path: str | os.PathLike,
 ) -> pd.DataFrame:
-    """Write ``figures/evidence.csv``, ``figures/evidence.md`` and one page per claim into ``pages``
-    (:mod:`.pages`), each atomically; return the table."""
+    """Write ``figures/evidence.csv``, ``figures/evidence.md``, its figure (:mod:`.figure`) and one page per
+    claim into ``pages`` (:mod:`.pages`), each atomically; return the table."""
     table = evidence_table(summaries, exponents, instances, config)
     write_text(csv_path, table.to_csv(index=False, float_format="%.6g"))
     write_text(md_path, markdown(table))
+    save_figure(draw_evidence(table), png_path, pdf_path)
     summary, fits = pd.concat(summaries, ignore_index=True), pd.concat(exponents, ignore_index=True)
     items = {claim.key: claim_items(claim, summary, fits, instances) for claim in CLAIMS}
     figures = {regime: f"{regime}.png" for regime in config["regimes"]}
