@@ -64,6 +64,7 @@ rule evidence_table:
         code=library_code("evidence_table.py", learners="all"),
     output:
         csv=report("figures/evidence.csv", caption="../report/evidence.rst", category="Evidence"),
+        types="figures/evidence.types.json",
         md="figures/evidence.md",
         pages=directory("figures/claims"),
         png=report("figures/evidence.png", caption="../report/evidence.rst", category="Evidence"),

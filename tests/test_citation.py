@@ -58,3 +58,22 @@ def test_every_claim_and_bound_cites_a_named_statement():
         assert NAMED.match(claim.citation), (claim.key, claim.citation)
     for name, bound in BOUNDS.items():
         assert NAMED.search(bound.source), (name, bound.source)
+
+
+def test_the_guide_cites_line_numbers_only_beside_a_named_statement():
+    """In docs/, a "line N" of a paper's text file comes after the name of what it cites (a theorem, lemma,
+    algorithm, equation, section, appendix or proof) in the same phrase: the line is for maintainers."""
+    import re
+
+    named = re.compile(
+        r"(Theorems?|Lemmas?|Corollary|Table|Algorithms?|Conditions?|Appendix|Section|proof|Proof)\b"
+        r"|Alg\.|eq\.|§|App\.|\(\d+\)"
+    )
+    bare = []
+    for page in sorted((REPO / "docs").glob("*.md")):
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            for match in re.finditer(r"\blines? \d+", line):
+                before = line[max(0, match.start() - 70) : match.start()]
+                if not named.search(before) and "YAML" not in before:  # a config file's line, not a paper's
+                    bare.append(f"{page.name}:{number}: …{before[-40:]}{match.group()}")
+    assert bare == []

@@ -158,3 +158,12 @@ def test_the_evidence_figures_legend_counts_the_tables_rows():
         import matplotlib.pyplot as plt
 
         plt.close(fig)
+
+
+def test_the_committed_evidence_csv_reads_back_with_its_types():
+    """figures/evidence.csv comes with its column types: the paper "001" reads back as text, not 1."""
+    from regretlab.analysis.tables import read_typed_csv
+
+    table = read_typed_csv(FIGURES / "evidence.csv")
+    assert set(table["paper"]) == {"000", "001"}
+    assert table["tested"].dtype == bool and table["T_power"].dtype == float

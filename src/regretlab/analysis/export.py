@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from regretlab.core.io import read_json, write_json, write_parquet, write_text
+from regretlab.analysis.tables import read_typed_csv, write_typed_csv
+from regretlab.core.io import write_parquet
 
 #: Where the workflow writes the summaries (relative to the working directory).
 SUMMARY_DIR = Path("results") / "summary"
@@ -61,10 +62,7 @@ def export_points(
     for fmt in formats:
         path = Path(out_dir) / f"points.{fmt}"
         if fmt == "csv":
-            write_text(path, table.to_csv(index=False))
-            types = {column: str(dtype) for column, dtype in table.dtypes.items()}
-            write_json(_types_path(path), types)
-            written.append(_types_path(path))
+            written.append(write_typed_csv(table, path))
         else:
             write_parquet(path, table, {"regimes": sorted(set(table["regime"]))})
         written.append(path)
@@ -72,19 +70,6 @@ def export_points(
 
 
 def read_points(path: str | os.PathLike) -> pd.DataFrame:
-    """An exported table read back with its types: a CSV with the column types written beside it (text
-    stays text: the paper ``"001"`` is not the number 1), a parquet file as it is."""
-    if Path(path).suffix == ".parquet":
-        return pd.read_parquet(path)
-    types = read_json(_types_path(path))
-    text = [column for column, dtype in types.items() if dtype in ("str", "object", "string")]
-    numbers = {column: dtype for column, dtype in types.items() if column not in text}
-    frame = pd.read_csv(
-        path, dtype={column: str for column in text}, keep_default_na=False,
-        na_values={column: [""] for column in numbers},
-    )  # fmt: skip
-    return frame.astype(numbers)
-
-
-def _types_path(csv_path: str | os.PathLike) -> Path:
-    return Path(csv_path).with_name(f"{Path(csv_path).stem}.types.json")
+    """An exported table read back with its types: a CSV with the column types written beside it
+    (:func:`regretlab.analysis.tables.read_typed_csv`), a parquet file as it is."""
+    return pd.read_parquet(path) if Path(path).suffix == ".parquet" else read_typed_csv(path)

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
-from regretlab.core.io import write_text
+from regretlab.core.io import read_json, write_json, write_text
 from regretlab.registry.kinds import algorithm_spec
 
 #: Column order of ``figures/exponents.csv`` and of the full table in ``.md``.
@@ -177,3 +178,29 @@ def write_exponent_table(
         + to_markdown(table)
     )
     write_text(md_path, text)
+
+
+def types_path(csv_path: str | os.PathLike) -> Path:
+    """Where a CSV's column types are written: ``<name>.types.json`` beside it."""
+    return Path(csv_path).with_name(f"{Path(csv_path).stem}.types.json")
+
+
+def write_typed_csv(table: pd.DataFrame, path: str | os.PathLike, float_format: str | None = None) -> Path:
+    """Write ``table`` as CSV with its column types beside it (:func:`types_path`), each atomically; return
+    the types file's path. A CSV alone loses types: read it back with :func:`read_typed_csv`."""
+    write_text(path, table.to_csv(index=False, float_format=float_format))
+    write_json(types_path(path), {column: str(dtype) for column, dtype in table.dtypes.items()})
+    return types_path(path)
+
+
+def read_typed_csv(path: str | os.PathLike) -> pd.DataFrame:
+    """A CSV written by :func:`write_typed_csv`, with its types: text stays text (the paper ``"001"`` is not
+    the number 1, an empty cell is ""), numbers and booleans are what they were."""
+    types = read_json(types_path(path))
+    text = [column for column, dtype in types.items() if dtype in ("str", "object", "string")]
+    numbers = {column: dtype for column, dtype in types.items() if column not in text}
+    frame = pd.read_csv(
+        path, dtype={column: str for column in text}, keep_default_na=False,
+        na_values={column: [""] for column in numbers},
+    )  # fmt: skip
+    return frame.astype(numbers)

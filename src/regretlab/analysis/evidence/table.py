@@ -15,6 +15,7 @@ from regretlab.analysis.evidence.pages import write_claim_pages
 from regretlab.analysis.evidence.search import Found, explicit_search, rate_search
 from regretlab.analysis.exponents import REJECTED
 from regretlab.analysis.figures import save_figure
+from regretlab.analysis.tables import write_typed_csv
 from regretlab.core.io import write_text
 from regretlab.registry.claims import CLAIMS, UNCHECKED, UNCHECKED_CLAIMS, Claim
 from regretlab.registry.unit_costs import run_seconds
@@ -240,7 +241,7 @@ def write_evidence_table(
     """Write ``figures/evidence.csv``, ``figures/evidence.md``, its figure (:mod:`.figure`) and one page per
     claim into ``pages`` (:mod:`.pages`), each atomically; return the table."""
     table = evidence_table(summaries, exponents, instances, config)
-    write_text(csv_path, table.to_csv(index=False, float_format="%.6g"))
+    write_typed_csv(table, csv_path, float_format="%.6g")
     write_text(md_path, markdown(table))
     save_figure(draw_evidence(table), png_path, pdf_path)
     summary, fits = pd.concat(summaries, ignore_index=True), pd.concat(exponents, ignore_index=True)
