@@ -86,3 +86,14 @@ def test_a_tick_label_has_three_significant_digits_at_most(value, text):
 )
 def test_significant_digits_reads_tick_labels(label, digits):
     assert significant_digits(label) == digits
+
+
+def test_the_crossover_figure_has_no_overlapping_text_and_short_ticks():
+    from regretlab.analysis.crossover import crossover_table, draw
+
+    summary, _ = _inputs()
+    fig = draw(crossover_table([summary]))
+    try:
+        assert overlaps(fig) == [] and tick_problems(fig) == []
+    finally:
+        plt.close(fig)

@@ -145,7 +145,9 @@ def draw(table: pd.DataFrame):
     """The ratio of each learner's mean regret to its reference's against L* (log–log), one panel per
     Table 1 column; filled markers where the learner beats the reference, open where it ties or loses."""
     references = [r for r in SECTIONS if r in set(table["reference"])] or list(SECTIONS)[:1]
-    fig, axes = plt.subplots(1, len(references), figsize=(5.2 * len(references), 4.2), squeeze=False)
+    fig, axes = plt.subplots(
+        1, len(references), figsize=(5.2 * len(references), 5.0), squeeze=False, layout="constrained"
+    )
     for ax, reference in zip(axes[0], references, strict=True):
         part = table[table["reference"] == reference]
         for (algorithm, constants), group in part.groupby(["algorithm", "constants"]):
@@ -164,10 +166,9 @@ def draw(table: pd.DataFrame):
             f"{SECTIONS[reference]}\nfilled: beats it (95% intervals apart); open: ties or loses", fontsize=8
         )
         ax.tick_params(labelsize=7)
-        if len(part):
-            ax.legend(fontsize=6, frameon=False)
+        if len(part):  # below its panel: inside, it would hide points
+            ax.legend(fontsize=6, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=3)
     fig.suptitle("Paper 001, Table 1 measured: small-loss learners against the minimax learner", fontsize=10)
-    fig.tight_layout()
     return fig
 
 
