@@ -50,19 +50,23 @@ def check_counts(text: str) -> None:
     references = [row for row in main if "*reference*" in row[0]]
     tested = [row for row in claims if row[4] == "**yes**"]
     powered = [row for row in tested if row[5].split(",")[0] in ("uniform", "reference")]
-    assert _number(r"\*\*(\d+) of \d+ claims", text) == len(powered)
-    assert _number(r"\*\*\d+ of (\d+) claims", text) == len(claims) + len(unchecked)
-    assert _number(r"\((\d+) also against the reference learner\)", text) == sum(
+    assert _number(r"claims of the two papers, (\d+) are tested with power", text) == len(powered)
+    assert _number(r"\*\*Of (\d+) claims", text) == len(claims) + len(unchecked)
+    assert _number(r"(\d+) of them also against the reference learner", text) == sum(
         row[5].startswith("reference") for row in powered
     )
-    assert _number(r"(\d+) with strong power", text) == sum(", strong" in row[5] for row in powered)
+    strong = sum(", strong" in row[5] for row in powered)
+    assert _number(r"(\d+) explicit bounds with strong power", text) == strong
+    assert _number(r"and (\d+) rates", text) == sum(row[2] == "rate" for row in powered)
+    assert _number(r"(\d+) violated where", text) == sum("violated at" in row[6] for row in powered)
     assert _number(r"(\d+) with nominal power", text) == sum(", nominal" in row[5] for row in powered)
     assert _number(r"(\d+) construction checks", text) == sum(row[5] == "construction" for row in tested)
     assert _number(r"and (\d+) lower bound", text) == sum(row[5] == "alternative" for row in tested)
     assert _number(r"(\d+) claims have no check", text) == len(unchecked)
     assert _number(r"(\d+) reference rows", text) == len(references)
-    rejected = re.findall(r"(\d+) of them rejected over the measured range", text)
-    assert (int(rejected[0]) if rejected else 0) == sum("rejected over" in row[6] for row in powered)
+    assert _number(r"(\d+) rejected over the measured range", text) == sum(
+        "rejected over" in row[6] for row in powered
+    )
 
 
 def test_the_committed_legend_counts_its_rows():

@@ -20,6 +20,7 @@ import pytest
 from regretlab.analysis import evidence
 from regretlab.analysis.evidence import table as table_module
 from regretlab.analysis.evidence.items import Item
+from regretlab.analysis.tables import read_typed_csv
 from regretlab.registry.claims import CLAIMS_BY_KEY, UNCHECKED_CLAIMS
 
 
@@ -75,8 +76,15 @@ def test_the_evidence_files_of_one_claims_rows(tmp_path):
         config,
         csv,
         md,
+        tmp_path / "claims",
+        tmp_path / "evidence.png",
+        tmp_path / "evidence.pdf",
     )
     assert list(table["claim"]) == ["theorem5_000", "theorem7_000", *(c.key for c in UNCHECKED_CLAIMS)]
+    # A page per row, the figure, and the CSV's column types beside it: the paper reads back as text.
+    assert sorted(p.stem for p in (tmp_path / "claims").iterdir()) == sorted(table["claim"])
+    assert (tmp_path / "evidence.png").stat().st_size > 0 and (tmp_path / "evidence.pdf").stat().st_size > 0
+    assert set(read_typed_csv(csv)["paper"]) == {"000", "001"}
     assert list(table.columns) == evidence.CSV_COLUMNS
     line = next(
         line for line in csv.read_text(encoding="utf-8").splitlines() if line.startswith("theorem5_000,")

@@ -187,7 +187,7 @@ def test_readme_quotes_the_committed_evidence_table():
         "README's evidence table is not figures/evidence.md's: replace README's table by these lines:\n"
         + table
     )
-    headline = r"\*\*(\d+ of \d+ claims of the two papers are tested with power [^*]*)\.\*\*"
+    headline = r"\*\*(Of \d+ claims of the two papers, \d+ are tested with power [^*]*)\.\*\*"
     (count,) = re.findall(headline, text)
     assert f"**{count}.**" in readme, f"README's count of tested claims should read: **{count}.**"
     assert readme.index(table) < readme.index("## The two commands"), "the evidence table comes first"

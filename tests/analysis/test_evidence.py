@@ -5,6 +5,7 @@ hook, the search for ``T_informative`` and the extrapolated points it evaluates.
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -574,10 +575,8 @@ def test_markdown_is_compact_and_counts_the_claims_tested_with_power():
         ]
     )  # fmt: skip
     text = evidence.markdown(table)
-    assert (
-        "**1 of 2 claims of the two papers are tested with power against uniform play (0 also against" in text
-    )
-    assert "1 reference rows" in text and "Exp3.G (001) — *reference*" in text
+    assert "**Of 2 claims of the two papers, 1 are tested with power against uniform play: " in text
+    assert "1 reference rows" in text and "Exp3.G (001)](claims/" in text and ") — *reference*" in text
     assert "a (1), b (2) +1 more" in text and "never: implied at every T searched" in text
     assert "| 6.2e4 |" in text
     assert len(text.splitlines()) < 12
@@ -621,22 +620,25 @@ def test_markdown_cells_of_each_horizon_and_cost():
             for name, tested, power, t_inf, inf_note, t_pow, pow_note, hours, mechanism in rows
         ]
     )  # fmt: skip
-    lines = {line.split(" | ")[0].lstrip("| "): line for line in evidence.markdown(table).splitlines()}
+    # The claim cell links to its page: "[A (000)](claims/….md)" is keyed "A (000)".
+    lines = {re.sub(r"^\[(.*)\]\(.*\)$", r"\1", line.split(" | ")[0].lstrip("| ")): line
+             for line in evidence.markdown(table).splitlines()}  # fmt: skip
     cells = {name: [cell.strip() for cell in line.strip("|").split("|")] for name, line in lines.items()}
-    # claim | check | regimes | tested | power | outcome | why not | T_informative | T_power | CPU-h
-    assert cells["A (000)"][3:6] == ["no", "—", "—"]  # an untested claim has no power and no outcome
-    assert cells["A (000)"][6:] == ["vacuous 2", "3.1e11 (vacuous below)",
+    # claim | statement | check | regimes | tested | power | outcome | why not | T_informative | T_power |
+    # CPU-h
+    assert cells["A (000)"][4:7] == ["no", "—", "—"]  # an untested claim has no power and no outcome
+    assert cells["A (000)"][7:] == ["vacuous 2", "3.1e11 (vacuous below)",
                                     "4.3e16 (uniform play passes too below)", "2.5 / 25 (9)"]  # fmt: skip
-    assert cells["B (000)"][7:] == [
+    assert cells["B (000)"][8:] == [
         "never: no null value (the metric is the learner's own state)",
         "never: no null value (the metric is the learner's own state)",
         "",
     ]
-    assert cells["C (000)"][7:9] == ["—", "never: uniform play passes too at every T searched (1e2–1e18)"]
+    assert cells["C (000)"][8:10] == ["—", "never: uniform play passes too at every T searched (1e2–1e18)"]
     # Tested against uniform play: no T_power (it has power already); at the bottom of the search.
-    assert cells["D (000)"][3:5] == ["**yes**", "uniform"]
-    assert cells["D (000)"][7:] == ["≤ 1e2 (passes briefly)", "", "0.00024 / 33 (4)"]
-    assert cells["E (000)"][6:8] == [
+    assert cells["D (000)"][4:6] == ["**yes**", "uniform"]
+    assert cells["D (000)"][8:] == ["≤ 1e2 (passes briefly)", "", "0.00024 / 33 (4)"]
+    assert cells["E (000)"][7:9] == [
         "vacuous 2; L_D / L ≥ 3: measured 1.5–2.25",
         "> 1e18 (rate pre-asymptotic)",
     ]
@@ -647,7 +649,8 @@ def test_markdown_cells_of_each_horizon_and_cost():
 def test_claims_without_a_check_are_listed_apart_with_their_reason():
     blank = {c: "" for c in evidence.CSV_COLUMNS} | {"role": "claim", "paper": "001", "tested": False}
     table = pd.DataFrame(
-        [{**blank, "name": "Lemma 9", "check": "proof-internal", "text": "an inequality", "source": "line 9",
+        [{**blank, "claim": "lemma9_001", "name": "Lemma 9", "check": "proof-internal",
+          "text": "an inequality", "source": "line 9",
           "why": "inside the proof of Theorem 4"},
          {**blank, "name": "Theorem 4", "check": "rate", "T_informative": math.nan, "T_power": math.nan,
           "cpu_hours_power_run": math.nan, "cpu_hours_power_seeds": math.nan, "seeds": 0}]
@@ -656,7 +659,8 @@ def test_claims_without_a_check_are_listed_apart_with_their_reason():
     assert "1 claims have no check" in text
     rest = text.split("## Claims without a check\n\n")[1]
     assert (
-        "| Lemma 9 (001) | an inequality | line 9 | proof-internal | inside the proof of Theorem 4 |" in rest
+        "| [Lemma 9 (001)](claims/lemma9_001.md) | an inequality | line 9 | proof-internal | inside the "
+        "proof of Theorem 4 |" in rest
     )
 
 

@@ -150,19 +150,20 @@ def test_the_headline_counts_only_the_papers_claims_tested_with_power():
         ]
     ).fillna({"grade": ""})
     assert counts(table) == {
-        "claims": 10, "powered": 5, "strong": 1, "nominal": 2, "against_reference": 2, "rejected": 1,
-        "construction": 1, "alternative": 1, "unchecked": 2, "references": 2,
+        "claims": 10, "powered": 5, "rates": 2, "violated": 0, "strong": 1, "nominal": 2,
+        "against_reference": 2, "rejected": 1, "construction": 1, "alternative": 1, "unchecked": 2,
+        "references": 2,
     }  # fmt: skip
-    graded = "; of the explicit bounds among them, {} with strong power (a learner half the paper's, half " \
-        "uniform, would fail too) and {} with nominal power (only uniform play would)"
-    assert headline(table) == (
-        "5 of 10 claims of the two papers are tested with power against uniform play (2 also against the "
-        "reference learner), 1 of them rejected over the measured range" + graded.format(1, 2)
+    sentence = (
+        "Of {} claims of the two papers, {} are tested with power against uniform play: 1 explicit bounds "
+        "with strong power (a learner half the paper's, half uniform, would fail too), 2 with nominal power "
+        "(only uniform play would) and {} rates; 2 of them also against the reference learner; 0 violated "
+        "where the theorem's hypotheses hold, {} rejected over the measured range"
     )
-    assert headline(table[~table["outcome"].str.startswith(REJECTED)]) == (
-        "4 of 9 claims of the two papers are tested with power against uniform play (2 also against the "
-        "reference learner)" + graded.format(1, 2)
-    )
+    assert headline(table) == sentence.format(10, 5, 2, 1)
+    assert headline(table[~table["outcome"].str.startswith(REJECTED)]) == sentence.format(9, 4, 1, 0)
+    violated = table.assign(outcome=table["outcome"].where(table["grade"] != "strong", "violated at 1/2 pts"))
+    assert counts(violated)["violated"] == 1 and "; 1 violated where" in headline(violated)
 
 
 @pytest.mark.parametrize(
