@@ -24,6 +24,12 @@ def _condition2(n: dict) -> bool:
     return bool(condition2_holds(n["rho"], int(n["T"]), n["L"], n["m"]))
 
 
+def _condition2_fails(n: dict) -> bool:
+    """Theorem 6's hypothesis (line 393: "when Condition 2 does not hold"): past the T at which Condition 2
+    holds, the instance is Theorem 5's, not Theorem 6's."""
+    return not _condition2(n)
+
+
 def _theorem5(n: dict):
     return cmdp_bounds.theorem5(*_cmdp_args(n), n["m"], n["rho"], n["stochastic_rewards"])
 
@@ -72,6 +78,8 @@ BOUNDS: dict[str, BoundSpec] = {
         label="E^r_δ + mT^{1/4}(E^G_δ + E^q_δ) + R^D_T(0) + R^P_T(q*)",
         exponents={"T": 0.75},
         source="paper 000 Theorem 6 (lines 395/401)",
+        hypotheses=_condition2_fails,
+        metrics=("rho",),
     ),
     "theorem6_violation": BoundSpec(
         evaluate=lambda n: _theorem6(n)[1].value,
@@ -80,6 +88,8 @@ BOUNDS: dict[str, BoundSpec] = {
         label="(2 + 2L)T^{1/4}/η + E^q_δ",
         exponents={"T": 0.75},
         source="paper 000 Theorem 6 (lines 397/403)",
+        hypotheses=_condition2_fails,
+        metrics=("rho",),
     ),
     "theorem7_regret": BoundSpec(
         evaluate=lambda n: _theorem7(n)[0].value,
@@ -163,6 +173,8 @@ BOUNDS: dict[str, BoundSpec] = {
         label="T^{3/4}",
         exponents={"T": 0.75},
         source="paper 000 Theorem 6 (lines 407-409): R_T = Õ(T^{3/4}); drawn with unit constant",
+        hypotheses=_condition2_fails,
+        metrics=("rho",),
     ),
     "theorem6_violation_rate": BoundSpec(
         evaluate=lambda n: cmdp_bounds.theorem6_rate(int(n["T"])).value,
@@ -171,6 +183,8 @@ BOUNDS: dict[str, BoundSpec] = {
         label="T^{3/4}",
         exponents={"T": 0.75},
         source="paper 000 Theorem 6 (lines 407-409): V_T = Õ(T^{3/4}); drawn with unit constant",
+        hypotheses=_condition2_fails,
+        metrics=("rho",),
     ),
     "dual_regret_paper": BoundSpec(
         evaluate=lambda n: (
