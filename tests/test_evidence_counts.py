@@ -67,6 +67,9 @@ def check_counts(text: str) -> None:
     assert _number(r"(\d+) rejected over the measured range", text) == sum(
         "rejected over" in row[6] for row in powered
     )
+    assert _number(r"\((\d+) persistent over the last two decades", text) == sum(
+        "rejected over the measured range (persistent)" in row[6] for row in powered
+    )
 
 
 def test_the_committed_legend_counts_its_rows():

@@ -82,7 +82,7 @@ def test_uniform_play_fails_every_check_counted_as_tested_with_power(fixture):
                 null = _null(item.row, instances)
                 assert null > item.row["bound_value"], (row["claim"], item.row["instance"], item.row["T"])
             else:  # a curve: uniform play's slope over its points
-                curve = curve_rows(item.row, summary)
+                curve = curve_rows(item.row, summary)  # from the learner's onset on
                 if item.row.get("fitted_on") == "hypotheses hold":
                     curve = curve[curve["hypotheses_hold"].astype(bool)]
                 nulls = np.array([_null(point, instances) for point in curve.to_dict("records")])

@@ -151,14 +151,16 @@ def test_the_headline_counts_only_the_papers_claims_tested_with_power():
     ).fillna({"grade": ""})
     assert counts(table) == {
         "claims": 10, "powered": 5, "rates": 2, "violated": 0, "strong": 1, "nominal": 2,
-        "against_reference": 2, "rejected": 1, "construction": 1, "alternative": 1, "unchecked": 2,
+        "against_reference": 2, "rejected": 1, "persistent": 0, "construction": 1, "alternative": 1,
+        "unchecked": 2,
         "references": 2,
     }  # fmt: skip
     sentence = (
         "Of {} claims of the two papers, {} are tested with power against uniform play: 1 explicit bounds "
         "with strong power (a learner half the paper's, half uniform, would fail too), 2 with nominal power "
         "(only uniform play would) and {} rates; 2 of them also against the reference learner; 0 violated "
-        "where the theorem's hypotheses hold, {} rejected over the measured range"
+        "where the theorem's hypotheses hold, {} rejected over the measured range (0 persistent over the last "
+        "two decades measured)"
     )
     assert headline(table) == sentence.format(10, 5, 2, 1)
     assert headline(table[~table["outcome"].str.startswith(REJECTED)]) == sentence.format(9, 4, 1, 0)

@@ -41,7 +41,14 @@ import numpy as np
 import pandas as pd
 
 from regretlab.analysis.bootstrap import mean_interval, proportion_interval
-from regretlab.analysis.exponents import bound_regime, bound_slope, fit_exponent, rate_verdict
+from regretlab.analysis.exponents import (
+    REJECTED,
+    bound_regime,
+    bound_slope,
+    fit_exponent,
+    rate_verdict,
+    rejection_kind,
+)
 from regretlab.analysis.run_table_checks import check_run_tables
 from regretlab.analysis.verdicts import NO_BOUND, verdict
 from regretlab.core.io import config_hash, read_json, read_parquet_metadata, write_parquet
@@ -333,6 +340,25 @@ def with_references(summary: pd.DataFrame) -> pd.DataFrame:
     return summary.assign(null_reference=values)
 
 
+#: A learner learns at a point where its mean regret is below this share of uniform play's value there.
+LEARNS_BELOW = 0.5
+
+
+def learning_onset(curve: pd.DataFrame) -> float:
+    """The smallest x from which the learner learns at every later point of the curve (its mean below
+    :data:`LEARNS_BELOW` × uniform play's value ``null_uniform``): the fit starts there. NaN where uniform
+    play has no positive value at some point (no onset to find: every point is fitted); +inf where the
+    learner does not learn at the curve's last point (no fit)."""
+    null = curve["null_uniform"].to_numpy(dtype=float) if "null_uniform" in curve else np.array([np.nan])
+    if not (np.all(np.isfinite(null)) and np.all(null > 0)):
+        return float("nan")
+    learns = curve["mean"].to_numpy(dtype=float) < LEARNS_BELOW * null
+    if not learns[-1]:
+        return float("inf")
+    first = len(learns) - int(np.argmin(learns[::-1])) if not learns.all() else 0
+    return float(curve["x"].to_numpy(dtype=float)[first])
+
+
 def fit_exponents(
     regime: str, regime_config: dict, runs: pd.DataFrame, summary: pd.DataFrame, n_resamples: int
 ) -> pd.DataFrame:
@@ -347,7 +373,11 @@ def fit_exponents(
 
     A curve whose theorem's hypotheses hold at some of its points but not all is fitted on the points where
     they hold when there are at least two (``fitted_on``: ``hypotheses hold``), else on all its points
-    (``all points``): a slope through points the theorem says nothing about does not test it.
+    (``all points``): a slope through points the theorem says nothing about does not test it. Of those, only
+    the points from the learner's ``onset`` on are fitted (:func:`learning_onset`: where its regret has
+    fallen below half of uniform play's; a slope through the warm-up measures the warm-up); a rejected rate
+    is ``persistent`` or ``pre-asymptotic`` (``rejection``, :func:`regretlab.analysis.exponents.
+    rejection_kind`).
     """
     rng = np.random.default_rng(job_seed_sequence(regime, "aggregate", "exponents"))
     x_name = regime_config["x"]
@@ -364,6 +394,9 @@ def fit_exponents(
         fitted_on = "hypotheses hold" if 2 <= len(holding) < len(curve) else "all points"
         if fitted_on == "hypotheses hold":
             curve = holding
+        onset = learning_onset(curve)
+        if math.isfinite(onset):  # a rate is fitted where the learner learns, not over its warm-up
+            curve = curve[curve["x"] >= onset]
         key_of = dict(zip([*curve_keys, "bound_name", "metric"], key, strict=True))
         bound = BOUNDS.get(key_of["bound_name"])  # None: a curve drawn without a bound
         metric = key_of["metric"]
@@ -376,6 +409,9 @@ def fit_exponents(
         if not np.isfinite(scale):
             scale = curve["bound_value"].abs().replace(np.inf, np.nan).max()
         slope, low, high, reason = fit_exponent(curve["x"].to_numpy(), per_point, rng, n_resamples, scale)
+        if math.isinf(onset):
+            slope, low, high = (float("nan"),) * 3
+            reason = "the learner does not learn at the last point (regret ≥ half of uniform play's)"
         drawn_slope, bound_reason = bound_slope(curve["x"].to_numpy(), curve["bound_value"].to_numpy())
         # Uniform play's slope over the same points (NaN where its values are not all positive).
         null_slope, _ = bound_slope(curve["x"].to_numpy(), curve["null_uniform"].to_numpy(dtype=float))
@@ -390,6 +426,13 @@ def fit_exponents(
         verdict_of_rate = (
             rate_verdict(slope, low, high, theory, drawn_slope, sense) if bound and not bound.explicit else ""
         )
+        rejection = ""
+        if verdict_of_rate == REJECTED:  # persistent, or drifting toward the rate over the last decades
+            x = curve["x"].to_numpy()
+            # Its own generator: the other curves' bootstrap draws stay what they were.
+            label = "rejection " + "/".join(map(str, key))
+            own = np.random.default_rng(job_seed_sequence(regime, "aggregate", label))
+            rejection = rejection_kind(x, per_point, own, n_resamples, scale, theory, drawn_slope, sense)
         rows.append(
             {
                 "regime": regime,
@@ -403,6 +446,8 @@ def fit_exponents(
                 "null_slope": null_slope,
                 "bound_regime": bound_regime(drawn_slope, theory),
                 "rate_verdict": verdict_of_rate,
+                "rejection": rejection,
+                "onset": onset,
                 "reason": "; ".join(r for r in (reason, bound_reason) if r),
                 "hypotheses_hold": bool(curve["hypotheses_hold"].all()),
                 "instance": key_of.get("instance", "all"),

@@ -183,3 +183,31 @@ def rate_verdict(
     if not all(math.isfinite(v) for v in (slope, ci_low, ci_high, exponent)):
         return ""
     return "consistent" if accepted_band(exponent, drawn, sense).meets(ci_low, ci_high) else REJECTED
+
+
+#: How far back from the last point a rejection must persist: the last two decades of x measured.
+PERSISTENCE_DECADES = 2.0
+
+
+def rejection_kind(
+    x: np.ndarray,
+    per_point_values: list[np.ndarray],
+    rng: np.random.Generator,
+    n_resamples: int,
+    scale: float,
+    exponent: float,
+    drawn: float,
+    sense: str,
+) -> str:
+    """A rejected rate's kind: ``persistent`` when the slope fitted over the last :data:`PERSISTENCE_DECADES`
+    decades measured (all of them if the curve spans less) still lies wholly beyond the band the rate
+    accepts (no drift toward the rate), ``pre-asymptotic`` when it reaches the band there."""
+    x = np.asarray(x, dtype=float)
+    last = x >= x.max() / 10**PERSISTENCE_DECADES
+    if last.sum() < 2:
+        last[-2:] = True
+    values = [v for v, keep in zip(per_point_values, last, strict=True) if keep]
+    slope, low, high, _ = fit_exponent(x[last], values, rng, n_resamples, scale)
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return "pre-asymptotic"
+    return "pre-asymptotic" if accepted_band(exponent, drawn, sense).meets(low, high) else "persistent"

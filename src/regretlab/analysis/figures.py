@@ -123,7 +123,10 @@ def _slope_text(exponents: pd.DataFrame, curve: pd.DataFrame) -> str:
         text += f", bound {r['bound_slope']:.2f}"
     if pd.notna(r["theory_exponent"]):  # NaN: no bound, or none with an exponent in this x
         text += f", theory {exponent_text(r['theory_exponent'])}"
-    return text + (" — REJECTED over the measured range" if r.get("rate_verdict") == REJECTED else "")
+    if r.get("rate_verdict") != REJECTED:
+        return text
+    kind = r.get("rejection")
+    return text + " — REJECTED over the measured range" + (f" ({kind})" if isinstance(kind, str) and kind else "")
 
 
 def _draw_uniform(ax, data: pd.DataFrame) -> bool:

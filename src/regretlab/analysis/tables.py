@@ -33,6 +33,9 @@ EXPONENT_COLUMNS = [
     "n_points",
     "identical_to",
     "fitted_on",
+    "onset",
+    "rate_verdict",
+    "rejection",
 ]
 
 

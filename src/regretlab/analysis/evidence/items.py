@@ -137,13 +137,16 @@ def point_power(claim: Claim, row: dict) -> tuple[str, str]:
 
 
 def curve_rows(fit: dict, summary: pd.DataFrame) -> pd.DataFrame:
-    """The aggregate rows of one exponent fit's curve."""
+    """The aggregate rows of one exponent fit's curve, from the learner's onset on (where the fit starts)."""
     rows = summary[
         (summary["regime"] == fit["regime"])
         & (summary["algorithm"] == fit["algorithm"])
         & (summary["constants"] == fit["constants"])
         & (summary["bound_name"] == fit["bound_name"])
     ]
+    onset = fit.get("onset", math.nan)
+    if isinstance(onset, float) and math.isfinite(onset):
+        rows = rows[rows["x"] >= onset]
     return rows if fit["instance"] == "all" else rows[rows["instance"] == fit["instance"]]
 
 
@@ -154,6 +157,9 @@ def slope_outcome(fit: dict, sense: str) -> str:
     band = accepted_band(fit["theory_exponent"], fit["bound_slope"], sense)
     low, high = fit["ci_low"], fit["ci_high"]
     word = "consistent" if band.meets(low, high) else REJECTED
+    kind = fit.get("rejection") or ""
+    if word == REJECTED and isinstance(kind, str) and kind:  # persistent, or drifting toward the rate
+        word += f" ({kind})"
     return f"{word}: {fit['exponent']:.2f} [{low:.2f}, {high:.2f}] vs {band.against}, accepts {band.text()}"
 
 

@@ -68,6 +68,7 @@ def counts(table: pd.DataFrame) -> dict[str, int]:
         "nominal": int((powered["grade"] == "nominal").sum()),
         "against_reference": int((powered["power"] == "reference").sum()),
         "rejected": int(powered["outcome"].str.contains(REJECTED, regex=False).sum()),
+        "persistent": int(powered["outcome"].str.contains(f"{REJECTED} (persistent)", regex=False).sum()),
         "construction": int((tested["power"] == "construction").sum()),
         "alternative": int((tested["power"] == "alternative").sum()),
         "unchecked": int(claims["check"].isin(UNCHECKED).sum()),
@@ -84,7 +85,8 @@ def headline(table: pd.DataFrame) -> str:
         f"play: {n['strong']} explicit bounds with strong power (a learner half the paper's, half uniform, "
         f"would fail too), {n['nominal']} with nominal power (only uniform play would) and {n['rates']} "
         f"rates; {n['against_reference']} of them also against the reference learner; {n['violated']} "
-        f"violated where the theorem's hypotheses hold, {n['rejected']} rejected over the measured range"
+        f"violated where the theorem's hypotheses hold, {n['rejected']} rejected over the measured range "
+        f"({n['persistent']} persistent over the last two decades measured)"
     )
 
 
@@ -145,7 +147,10 @@ def markdown(table: pd.DataFrame) -> str:
             " uniform would fail it too (the bound below the average of the two), `nominal` when only"
             " uniform play would, `none` when neither. A rate's slope is `consistent` when its interval",
             "reaches the accepted band (within 0.1 of the exponent or of the drawn rate's local slope, on",
-            f"the side the rate allows), `{REJECTED}` otherwise. `T_informative`: the smallest horizon at",
+            f"the side the rate allows), `{REJECTED}` otherwise: `persistent` when the slope over the last",
+            "two decades measured is still beyond the band, else `pre-asymptotic`; a curve is fitted from",
+            "the learner's onset on (where its regret falls below half of uniform play's). `T_informative`:",
+            "the smallest horizon at",
             "which one curve would pass every check but power; `T_power`: at which it would also have power",
             "against uniform play (bound functions and uniform play's value on the extrapolated point; what",
             f"blocks it below; `> {short_number(T_MAX)}` past the search, `never` where no horizon searched",
