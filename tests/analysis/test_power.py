@@ -159,8 +159,8 @@ def test_the_headline_counts_only_the_papers_claims_tested_with_power():
         "Of {} claims of the two papers, {} are tested with power against uniform play: 1 explicit bounds "
         "with strong power (a learner half the paper's, half uniform, would fail too), 2 with nominal power "
         "(only uniform play would) and {} rates; 2 of them also against the reference learner; 0 violated "
-        "where the theorem's hypotheses hold, {} rejected over the measured range (0 persistent over the last "
-        "two decades measured)"
+        "where the theorem's hypotheses hold, {} rejected over the measured range (0 persistent over the "
+        "last two decades measured)"
     )
     assert headline(table) == sentence.format(10, 5, 2, 1)
     assert headline(table[~table["outcome"].str.startswith(REJECTED)]) == sentence.format(9, 4, 1, 0)

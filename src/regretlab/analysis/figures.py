@@ -126,7 +126,8 @@ def _slope_text(exponents: pd.DataFrame, curve: pd.DataFrame) -> str:
     if r.get("rate_verdict") != REJECTED:
         return text
     kind = r.get("rejection")
-    return text + " — REJECTED over the measured range" + (f" ({kind})" if isinstance(kind, str) and kind else "")
+    kind = f" ({kind})" if isinstance(kind, str) and kind else ""  # persistent, or pre-asymptotic
+    return f"{text} — REJECTED over the measured range{kind}"
 
 
 def _draw_uniform(ax, data: pd.DataFrame) -> bool:
