@@ -22,6 +22,7 @@ BLOCKS = {
     "vacuous": "vacuous",
     "implied": "implied",
     "rate only": "rate only",
+    "warm-up": "learner still in its warm-up (regret ≥ ½ uniform play's)",
     "no slope": "no slope",
     "pre-asymptotic": "rate pre-asymptotic",
     "mechanism not recorded": "mechanism not recorded",
@@ -197,6 +198,15 @@ def curve_power(claim: Claim, fit: dict, fits: pd.DataFrame) -> tuple[str, str]:
     return "", "reference" if beyond else "uniform"
 
 
+def _in_warm_up(fit: dict) -> bool:
+    """A curve without a slope because its learner has not started to learn: its regret is still at least
+    half of uniform play's at its last point, or below it at fewer than two points (its ``onset``)."""
+    onset = fit.get("onset", math.nan)
+    if not isinstance(onset, float) or math.isnan(onset):
+        return False
+    return math.isinf(onset) or int(fit["n_points"]) < 2
+
+
 def curve_items(
     claim: Claim, fits: pd.DataFrame, summary: pd.DataFrame, instances: dict, every_fit: pd.DataFrame
 ) -> list[Item]:
@@ -216,7 +226,7 @@ def curve_items(
         elif not fit["hypotheses_hold"]:
             block = "hypotheses"
         elif not (np.isfinite(fit["exponent"]) and np.isfinite(fit["ci_low"])):
-            block = "no slope"
+            block = "warm-up" if _in_warm_up(fit) else "no slope"
         elif fit["bound_regime"] != "asymptotic":
             block = "pre-asymptotic"
         else:
