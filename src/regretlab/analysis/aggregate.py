@@ -412,6 +412,8 @@ def fit_exponents(
         if math.isinf(onset):
             slope, low, high = (float("nan"),) * 3
             reason = "the learner does not learn at the last point (regret ≥ half of uniform play's)"
+        elif math.isfinite(onset) and len(curve) < 2:
+            reason = "the learner learns (regret < half of uniform play's) only at the last point"
         drawn_slope, bound_reason = bound_slope(curve["x"].to_numpy(), curve["bound_value"].to_numpy())
         # Uniform play's slope over the same points (NaN where its values are not all positive).
         null_slope, _ = bound_slope(curve["x"].to_numpy(), curve["null_uniform"].to_numpy(dtype=float))

@@ -22,7 +22,7 @@ BLOCKS = {
     "vacuous": "vacuous",
     "implied": "implied",
     "rate only": "rate only",
-    "warm-up": "learner still in its warm-up (regret ≥ ½ uniform play's)",
+    "warm-up": "not learning yet (regret ≥ ½ uniform play's)",
     "no slope": "no slope",
     "pre-asymptotic": "rate pre-asymptotic",
     "mechanism not recorded": "mechanism not recorded",
