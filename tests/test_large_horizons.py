@@ -130,7 +130,8 @@ def test_the_dyadic_intervals_close_at_two_to_the_31_and_beyond():
         sums = np.zeros(9)
         setup = cmdp_evaluator.EvaluatorSetup(P, starts, np.ones(n_levels), 1.0)
         running = cmdp_evaluator.RunningSums(
-            sums, np.zeros(1), np.zeros((S, A)), np.zeros((n_levels, S, A)), level_played, np.zeros(n_levels)
+            sums, np.zeros(1), np.zeros((S, A)), np.zeros((n_levels, S, A)), level_played, np.zeros(n_levels),
+            np.zeros(1),
         )
         cmdp_evaluator.track_episode(
             t, np.zeros((S, A)), np.zeros((1, S, A)), np.ones((S, A)), q, np.zeros((S, A)), q, setup, running

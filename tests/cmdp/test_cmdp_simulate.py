@@ -158,6 +158,8 @@ def brute_force(cmdp, environment, algorithm, constants, T, seeds, dual_eta=None
                 max(reg / lim for reg, lim in intervals),
                 done[-1][5],
                 done[-1][6],
+                # V̂_t = max_i Σ [G_τ^T q̂_τ]_i: what the dual steps on (Lemma 14)
+                max(sum((e[9][i] * e[1].sum(axis=2)).sum() for e in done) for i in range(cmdp.m)),
             ]
         )
     return np.array(rows), learner

@@ -318,6 +318,21 @@ BOUNDS: dict[str, BoundSpec] = {
         at_checkpoint=True,
         constants="the run's own η and measured quantities (a construction check)",
     ),
+    "lemma14_dual": BoundSpec(
+        evaluate=lambda n: cmdp_bounds.lemma14_dual(n["lambda_l1_max"], n["dual_eta"]).value,
+        metric="violation_hat",
+        explicit=True,
+        label="max_τ≤t+1 ‖λ_τ‖₁/η (Lemma 14: λ_{t+1} ≥ ηV̂_t while the dual is unclipped)",
+        exponents={"T": 0.5, "t": 0.5},
+        source=(
+            "paper 000 Lemma 14 (line 1017: λ_{t+1,i} ≥ ηV̂_{t,i} while the box does not clip), on the "
+            "recorded V̂_t and the run's η: a dual held at 0, or one whose step is too short, fails it"
+        ),
+        hypotheses=lambda n: n["dual_clipped"] == 0,
+        metrics=("lambda_l1_max", "dual_eta", "dual_clipped"),
+        at_checkpoint=True,
+        constants="the run's own η and measured quantities (a construction check)",
+    ),
     "lemma16_violation": BoundSpec(
         evaluate=lambda n: (
             cmdp_bounds.lemma16_violation(int(n["T"]), n["L"], n["dual_eta"]).value + n["q_error_l1"]

@@ -104,6 +104,21 @@ def lemma14_violation(lambda_max: float, eta: float, q_error: float) -> Bound:
     return Bound(value, True, 0.0, "Lemmas 14 and 15, paper lines 1017, 1037")
 
 
+#: Relative slack of :func:`lemma14_dual`: ``η V̂_t`` and ``λ_{t+1}`` are equal sums in exact arithmetic while
+#: the dual never touched 0; the kernel adds ``η·v̂`` step by step and ``V̂`` first, which differ by rounding.
+FLOAT_SLACK = 1e-9
+
+
+def lemma14_dual(lambda_max: float, eta: float) -> Bound:
+    """``V̂_t <= max_{τ<=t+1} ||λ_τ||_1 / η`` while the dual has not been clipped at ``T^{1/4}``: Lemma 14
+    itself (line 1017: the unclipped projected step ``λ_{t+1,i} >= λ_{t,i} + η v̂_{t,i}`` from ``λ_1 = 0``
+    gives ``λ_{t+1,i} >= η V̂_{t,i}``), on the recorded estimated violation ``V̂_t = max_i Σ [G_τ^T q̂_τ]_i``,
+    with :data:`FLOAT_SLACK`. A dual that does not move (held at 0) or moves too little fails it wherever
+    ``V̂_t > 0``."""
+    value = lambda_max / eta * (1 + FLOAT_SLACK) if eta > 0 else math.inf
+    return Bound(value, True, 0.5, "Lemma 14, paper line 1017")
+
+
 def lemma16_violation(T: int, L: int, eta: float) -> Bound:
     """``V̂_{T,i} <= (2 + 2L) T^{1/4} / η`` (Lemma 16, line 1120), the violation on the estimated occupancies
     where Condition 2 fails; the recorded ``V_t`` adds Lemma 15's measured ``Σ||q − q̂||_1`` (see

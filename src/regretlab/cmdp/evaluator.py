@@ -186,6 +186,8 @@ class RunningSums(NamedTuple):
         level_loss: ``(number of levels, |X|, |A|)`` ``Σ ℓ_τ`` over the open dyadic interval of each level.
         level_played: ``(number of levels,)`` ``Σ ℓ_τ^T q_τ`` over it.
         level_ell: ``(number of levels,)`` ``ℓ̄_{t1,t}`` over it.
+        violation_hat: ``(m,)`` ``V̂_t = Σ G_τ^T q̂_τ``, the estimated violation the dual steps on (Lemma 14,
+            line 1017; written by the episode loop).
     """
 
     sums: np.ndarray
@@ -194,6 +196,7 @@ class RunningSums(NamedTuple):
     level_loss: np.ndarray
     level_played: np.ndarray
     level_ell: np.ndarray
+    violation_hat: np.ndarray
 
 
 class EvaluatorScratch(NamedTuple):

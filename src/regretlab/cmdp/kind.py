@@ -33,6 +33,10 @@ METRICS: dict[str, Metric] = {
     "violation": Metric(
         "violation V_T = max_i Σ [G_tᵀq_t]_i", _CONSTRAINT, "Definition 3 (eq. (8), line 159)"
     ),
+    "violation_hat": Metric(
+        "estimated violation V̂_t = max_i Σ [G_τᵀq̂_τ]_i", _CONSTRAINT,
+        "what the dual steps on (Algorithm 2 line 9; Lemma 14, line 1017)",
+    ),
     "reward": Metric("reward Σ r_tᵀq_t", _REWARD, "total expected reward of the played policies"),
     "reward_ratio": Metric(
         "reward ratio Σ r_tᵀq_t / (T·OPT)",

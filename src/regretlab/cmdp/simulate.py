@@ -130,6 +130,7 @@ RECORD_COLUMNS = (
     "interval_regret_ratio_max",
     "epochs",
     "fallbacks",
+    "violation_hat",
 )
 
 #: Slots of :attr:`LearnerArrays.reals`: ``ℓ̄_t``, ``C√T``, the dual step ``η``, ``T^{1/4}``,
@@ -280,6 +281,7 @@ def play_episodes(t, t_stop, chunk, learner, setup, running, scratch):
                 for a in range(loss.shape[1]):
                     estimated += G[i, x, a] * q_hat_pairs[x, a]
             sums[_DUAL_REGRET] -= lam[i] * estimated
+            running.violation_hat[i] += estimated  # V̂_t (Lemma 14), with or without a moving dual
             if ints[_DUAL]:
                 step = lam[i] + reals[_ETA] * estimated
                 clipped = clipped or step > reals[_UPPER]
@@ -377,6 +379,7 @@ def simulate(
         np.zeros((n_levels, n_states, n_actions)),
         np.zeros(n_levels),
         np.zeros(n_levels),
+        np.zeros(m),
     )
     scratch = EvaluatorScratch(
         np.zeros_like(P),
@@ -496,6 +499,7 @@ def simulate(
                     sums[_RATIO_MAX],
                     ints[_EPOCH],
                     projector.fallbacks,
+                    running.violation_hat.max(),
                 )
                 position += 1
             t += 1

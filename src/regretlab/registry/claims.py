@@ -297,10 +297,11 @@ CLAIMS: tuple[Claim, ...] = (
     Claim(
         "lemma2", "000", "Lemma 2", "Σ_t ‖q_t − q̂_t‖₁ ≤ E^q_δ w.p. ≥ 1 − 2δ", "line 233; E^q_δ line 453",
         "construction", ("lemma2_q_error",),
-        # E^q_δ is linear in the confidence radii: radii too small by the factor E^q_δ / Σ‖q − q̂‖₁ would make
-        # the bound fall below the measured error.
+        # The check catches a wrong E^q_δ (the bound's constants), not a learner whose radii are too small:
+        # shrinking the radii changes the learner's sets and its measured error with them, which stays far
+        # below E^q_δ (tests/test_construction_checks.py; Lemma 5's check is the one that catches radii).
         construction=Construction(
-            "an E^q_δ (or confidence radii) more than {factor}× too small",
+            "an E^q_δ more than {factor}× too small (not radii too small: Lemma 5's check catches those)",
             lambda r: r["bound_value"] / r["mean"],
         ),
         # A property of the confidence sets (10) for any sequence of policies: neither C nor the dual's η
@@ -335,7 +336,7 @@ CLAIMS: tuple[Claim, ...] = (
     Claim(
         "lemma14_000", "000", "Lemma 14",
         "λ_{t,i} ≥ ηV̂_{t−1,i} (so V_t ≤ ‖λ_{t+1}‖₁/η + Σ‖q − q̂‖₁) while unclipped",
-        "line 1017 (with Lemma 15, line 1037)", "construction", ("lemma14_violation",),
+        "line 1017 (with Lemma 15, line 1037)", "construction", ("lemma14_dual", "lemma14_violation"),
         # The unclipped dual update's algebra: true for every sequence of estimated occupancies.
         presets=ANY_CONSTANTS,
         construction=Construction(

@@ -1,0 +1,78 @@
+"""Construction checks that a wrong learner fails (issue 33, item 5). A construction check holds for every
+sequence of policies of the algorithm it is about; it has power only if a learner built wrongly would fail it.
+
+- Lemma 14 (paper 000, line 1017): λ_{t+1,i} ≥ ηV̂_{t,i} while the dual is unclipped. Its check on the recorded
+  estimated violation V̂_t fails for a dual held at 0 (the primal played alone, reported with PDGD-OPS's η)
+  wherever V̂_t > 0; the check on the true violation V_t (with Lemma 15's step, + Σ‖q − q̂‖₁) fails it only
+  where V_t exceeds the occupancy error (on the default run's instances it does not: issue 33).
+- Lemma 2 (line 233): Σ‖q − q̂‖₁ ≤ E^q_δ. Its check catches a wrong E^q_δ, not confidence radii too small: a
+  learner whose radii are shrunk a millionfold still passes it (its measured error moves with its sets).
+  Lemma 5's check is the one that catches such radii (tests/cmdp/test_cmdp_simulate.py).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from regretlab.cmdp.algorithms import make_learner
+from regretlab.cmdp.bounds import lemma2_Eq
+from regretlab.cmdp.environments import make_environment
+from regretlab.cmdp.instance import make_layered_cmdp
+from regretlab.cmdp.simulate import simulate
+from regretlab.registry.theory import BOUNDS
+
+T, DELTA = 2000, 0.1
+
+
+@functools.cache
+def _instance():
+    cmdp = make_layered_cmdp(np.random.default_rng(61), 3, 2, 2, 1, 0.3)
+    return cmdp, make_environment(cmdp, np.random.default_rng(62))
+
+
+def _run(algorithm: str, radius_scale: float = 1.0):
+    cmdp, environment = _instance()
+    extra = ("tuned",) if algorithm == "pdgd_ops" else ()
+    learner = make_learner(algorithm, cmdp.layer_sizes, cmdp.n_actions, cmdp.m, T, DELTA, *extra)
+    confidence = learner.primal.confidence
+    confidence._eps_numerator = confidence.eps_numerator * radius_scale
+    frame, _ = simulate(learner, cmdp, environment, T, np.random.default_rng(63), np.random.default_rng(64))
+    return frame, learner
+
+
+def _lemma14(frame, eta: float, bound: str) -> tuple[np.ndarray, np.ndarray]:
+    """(measured, bound) of a Lemma 14 check at every checkpoint, at the dual step ``eta``."""
+    metric = BOUNDS[bound].metric
+    values = [
+        BOUNDS[bound].evaluate({"lambda_l1_max": row["lambda_l1_max"], "dual_eta": eta,
+                                "q_error_l1": row["q_error_l1"], "dual_clipped": 0.0})
+        for row in frame.to_dict("records")
+    ]  # fmt: skip
+    return frame[metric].to_numpy(), np.array(values)
+
+
+def test_lemma14s_check_holds_for_pdgd_ops_and_fails_for_a_dual_held_at_zero():
+    frame, learner = _run("pdgd_ops")
+    eta = learner.constants.eta
+    assert (frame["dual_clipped"] == 0).all()
+    measured, bound = _lemma14(frame, eta, "lemma14_dual")
+    assert (measured <= bound).all() and (measured > 0).any()
+    held, _ = _run("uc_o_gdps")  # the same primal learner, its dual never moving from 0
+    assert (held["lambda_l1_max"] == 0).all()
+    measured, bound = _lemma14(held, eta, "lemma14_dual")
+    positive = measured > 0
+    assert positive.sum() >= 10 and (measured[positive] > bound[positive]).all()
+
+
+def test_lemma2s_check_catches_a_wrong_bound_not_radii_too_small():
+    frame, _ = _run("pdgd_ops")
+    cmdp, _ = _instance()
+    Eq = lemma2_Eq(T, DELTA, cmdp.L, cmdp.n_states, cmdp.n_actions).value
+    error = frame["q_error_l1"].iloc[-1]
+    factor = Eq / error  # an E^q_δ smaller by more than this factor would fail the check
+    assert error <= Eq and error > Eq / (factor * 1.01)
+    shrunk, _ = _run("pdgd_ops", radius_scale=1e-6)
+    assert shrunk["q_error_l1"].iloc[-1] <= Eq  # radii a millionfold too small: Lemma 2's check still passes
+    assert shrunk["coverage_ratio_max"].iloc[-1] > 1  # ... while Lemma 5's sees the sets miss P
