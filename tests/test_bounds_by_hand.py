@@ -469,11 +469,10 @@ def test_lemma14_violation_bound_is_the_multiplier_over_eta_plus_the_occupancy_e
 
 @by_hand("lemma14_dual")
 def test_lemma14_dual_bound_is_the_multiplier_over_eta(name):
-    """Paper 000 Lemma 14 (line 1017): λ_{t+1,i} ≥ η V̂_{t,i} while the box does not clip, so V̂_t ≤
-    max_τ ‖λ_τ‖₁ / η = 0.05 / 2·10⁻⁴ = 250, with a relative slack of 10⁻⁹ for rounding."""
-    point = {"lambda_l1_max": 0.05, "dual_eta": 2e-4, "dual_clipped": 0.0}
-    value = BOUNDS[name].evaluate(point)
-    assert value == pytest.approx(250.0, rel=2e-9) and value > 250
+    """Paper 000 Lemma 14 (line 1017): λ_{t+1,i} ≥ η V̂_{t,i} while the box does not clip, so the recorded
+    shortfall max_i (ηV̂_{t,i} − λ_{t+1,i}) is at most 0, plus 10⁻⁹ max ‖λ‖₁ = 5·10⁻¹¹ for rounding."""
+    point = {"lambda_l1_max": 0.05, "dual_clipped": 0.0}
+    assert BOUNDS[name].evaluate(point) == pytest.approx(5e-11, rel=1e-12)
     assert BOUNDS[name].hypotheses(point) and not BOUNDS[name].hypotheses({**point, "dual_clipped": 0.01})
 
 

@@ -160,6 +160,13 @@ def brute_force(cmdp, environment, algorithm, constants, T, seeds, dual_eta=None
                 done[-1][6],
                 # V̂_t = max_i Σ [G_τ^T q̂_τ]_i: what the dual steps on (Lemma 14)
                 max(sum((e[9][i] * e[1].sum(axis=2)).sum() for e in done) for i in range(cmdp.m)),
+                # max_i (η V̂_{t,i} − λ_{t+1,i}), η = 0 for a dual that does not move
+                max(
+                    (learner.dual.eta if dual else 0.0)
+                    * sum((e[9][i] * e[1].sum(axis=2)).sum() for e in done)
+                    - done[-1][3][i]
+                    for i in range(cmdp.m)
+                ),
             ]
         )
     return np.array(rows), learner

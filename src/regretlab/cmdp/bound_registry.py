@@ -319,17 +319,17 @@ BOUNDS: dict[str, BoundSpec] = {
         constants="the run's own η and measured quantities (a construction check)",
     ),
     "lemma14_dual": BoundSpec(
-        evaluate=lambda n: cmdp_bounds.lemma14_dual(n["lambda_l1_max"], n["dual_eta"]).value,
-        metric="violation_hat",
+        evaluate=lambda n: cmdp_bounds.lemma14_dual(n["lambda_l1_max"]).value,
+        metric="dual_shortfall",
         explicit=True,
-        label="max_τ≤t+1 ‖λ_τ‖₁/η (Lemma 14: λ_{t+1} ≥ ηV̂_t while the dual is unclipped)",
-        exponents={"T": 0.5, "t": 0.5},
+        label="0 (Lemma 14: λ_{t+1} ≥ ηV̂_t while the dual is unclipped; + 10⁻⁹‖λ‖₁ for rounding)",
+        exponents={"T": 0.0, "t": 0.0},
         source=(
             "paper 000 Lemma 14 (line 1017: λ_{t+1,i} ≥ ηV̂_{t,i} while the box does not clip), on the "
             "recorded V̂_t and the run's η: a dual held at 0, or one whose step is too short, fails it"
         ),
         hypotheses=lambda n: n["dual_clipped"] == 0,
-        metrics=("lambda_l1_max", "dual_eta", "dual_clipped"),
+        metrics=("lambda_l1_max", "dual_clipped"),
         at_checkpoint=True,
         constants="the run's own η and measured quantities (a construction check)",
     ),

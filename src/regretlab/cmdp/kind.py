@@ -37,6 +37,10 @@ METRICS: dict[str, Metric] = {
         "estimated violation V̂_t = max_i Σ [G_τᵀq̂_τ]_i", _CONSTRAINT,
         "what the dual steps on (Algorithm 2 line 9; Lemma 14, line 1017)",
     ),
+    "dual_shortfall": Metric(
+        "dual shortfall max_i (ηV̂_{t,i} − λ_{t+1,i})", "per unit of constraint",
+        "≤ 0 by Lemma 14 (line 1017) while the dual is unclipped; 0 when it never touched 0",
+    ),
     "reward": Metric("reward Σ r_tᵀq_t", _REWARD, "total expected reward of the played policies"),
     "reward_ratio": Metric(
         "reward ratio Σ r_tᵀq_t / (T·OPT)",

@@ -131,6 +131,7 @@ RECORD_COLUMNS = (
     "epochs",
     "fallbacks",
     "violation_hat",
+    "dual_shortfall",
 )
 
 #: Slots of :attr:`LearnerArrays.reals`: ``ℓ̄_t``, ``C√T``, the dual step ``η``, ``T^{1/4}``,
@@ -500,6 +501,9 @@ def simulate(
                     ints[_EPOCH],
                     projector.fallbacks,
                     running.violation_hat.max(),
+                    # Lemma 14: max_i (η V̂_{t,i} − λ_{t+1,i}) ≤ 0 while unclipped (0 for a dual that
+                    # does not move: UC-O-GDPS alone has η = 0 and λ = 0).
+                    float(np.max(reals[_ETA] * running.violation_hat - lam)),
                 )
                 position += 1
             t += 1
