@@ -400,3 +400,33 @@ def test_drawn_metrics_read_bounds_listed_per_preset():
     regime = {"kind": "bandit", "bounds": {"algorithm6": per_preset, "uniform": []}}
     assert drawn_metrics(regime) == ["regret_best_S", "regret_best_Sbar"]
     assert drawn_metrics({"kind": "bandit", "bounds": {"uniform": []}}) == ["pseudo_regret"]
+
+
+def _curve(means, nulls, direction="upper"):
+    x = [1e3, 1e4, 1e5, 1e6][: len(means)]
+    return pd.DataFrame({"x": x, "mean": means, "null_uniform": nulls, "direction": direction})
+
+
+def test_the_learning_onset_is_where_regret_stays_below_half_of_uniform_plays():
+    from regretlab.analysis.aggregate import learning_onset
+
+    nulls = [100.0, 1000.0, 1e4, 1e5]
+    assert learning_onset(_curve([90.0, 400.0, 600.0, 900.0], nulls)) == 1e4  # 90 ≥ 50, then below half
+    assert learning_onset(_curve([90.0, 400.0, 6000.0, 900.0], nulls)) == 1e6  # must stay below from there
+    assert learning_onset(_curve([10.0, 40.0, 60.0, 90.0], nulls)) == 1e3
+    assert learning_onset(_curve([10.0, 40.0, 60.0, 6e4], nulls)) == math.inf  # not learning at the end
+    assert math.isnan(learning_onset(_curve([90.0, 400.0, 600.0, 900.0], [100.0, math.nan, 1e4, 1e5])))
+    # A metric the learner raises (a reward ratio under a lower bound): no onset, every point fitted.
+    assert math.isnan(learning_onset(_curve([0.9, 0.9, 0.9, 0.9], [0.5] * 4, direction="lower")))
+
+
+def test_a_rejection_is_persistent_unless_the_last_two_decades_reach_the_band():
+    from regretlab.analysis.exponents import rejection_kind
+
+    rng = np.random.default_rng(0)
+    x = np.array([1e2, 1e3, 1e4, 1e5, 1e6])
+    steep = [np.full(4, v) * (1 + 0.001 * np.arange(4)) for v in x**0.8]  # slope 0.8 throughout
+    assert rejection_kind(x, steep, rng, 200, math.nan, 0.5, math.nan, "upper") == "persistent"
+    bending = [np.full(4, v) * (1 + 0.001 * np.arange(4)) for v in [1e2**0.9, 1e3**0.9, 1e4**0.9,
+               1e4**0.9 * 10**0.5, 1e4**0.9 * 10]]  # fmt: skip  (0.9, then 0.5 over the last two decades)
+    assert rejection_kind(x, bending, rng, 200, math.nan, 0.5, math.nan, "upper") == "pre-asymptotic"

@@ -347,11 +347,11 @@ LEARNS_BELOW = 0.5
 def learning_onset(curve: pd.DataFrame) -> float:
     """The smallest x from which the learner learns at every later point of the curve (its mean below
     :data:`LEARNS_BELOW` × uniform play's value ``null_uniform``): the fit starts there. NaN where uniform
-    play has no positive value at some point (no onset to find: every point is fitted); +inf where the
-    learner does not learn at the curve's last point (no fit)."""
+    play has no positive value at some point, or the curve's bound is not an upper one (no onset to find:
+    every point is fitted); +inf where the learner does not learn at the curve's last point (no fit)."""
     null = curve["null_uniform"].to_numpy(dtype=float) if "null_uniform" in curve else np.array([np.nan])
-    if not (np.all(np.isfinite(null)) and np.all(null > 0)):
-        return float("nan")
+    if not (np.all(np.isfinite(null)) and np.all(null > 0)) or (curve["direction"] != "upper").any():
+        return float("nan")  # no null value, or a metric the learner raises (a lower bound: reward ratio)
     learns = curve["mean"].to_numpy(dtype=float) < LEARNS_BELOW * null
     if not learns[-1]:
         return float("inf")
