@@ -144,6 +144,7 @@ def test_new_cmdp_bounds_are_registered_with_their_metrics():
         "dual_regret_paper",
         "dual_regret_tuned",
         "lemma14_violation",
+        "lemma14_dual",
         "lemma16_violation",
     }
 

@@ -73,7 +73,7 @@ def test_a_row_names_its_claim_in_its_columns(stubbed):
         "claim",
         claim.name,
     )
-    assert (row["text"], row["source"], row["check"]) == (claim.text, claim.source, claim.kind)
+    assert (row["text"], row["source"], row["check"]) == (claim.text, claim.citation, claim.kind)
     assert row["bounds"] == ", ".join(claim.bounds)
     assert (row["tested"], row["power"], row["why"], row["points"]) == (False, "", "vacuous 2", 2)
     assert row["mechanism"] == (claim.mechanism.description if claim.mechanism else "")
