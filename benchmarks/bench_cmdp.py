@@ -211,7 +211,9 @@ def python_episode_loop(spec: tuple, n_episodes: int, seed: int) -> float:
     level_loss, level_played, level_ell = np.zeros((n_levels, *pairs)), np.zeros(n_levels), np.zeros(n_levels)
     q, q_pairs = np.zeros_like(P), np.zeros(pairs)
     setup = evaluator.EvaluatorSetup(P, starts, per_ell, float(L * root))
-    running = evaluator.RunningSums(sums, violation, cum_loss, level_loss, level_played, level_ell)
+    running = evaluator.RunningSums(
+        sums, violation, cum_loss, level_loss, level_played, level_ell, np.zeros(m)
+    )
     lam_max, covered, dual_regret = 0.0, 0, 0.0
     start = time.perf_counter()
     r_all, G_all = environment.draw(env_rng, 0, n_episodes)

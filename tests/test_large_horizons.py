@@ -61,7 +61,9 @@ class Resumed:
     stop_at_first: bool = False
     saved: list = field(default_factory=list)
 
-    def maybe_save(self, state) -> None:
+    def maybe_save(self, state, so_far=None) -> None:
+        if so_far is not None:  # the run's measures, logged at a real snapshot: finite numbers
+            assert all(isinstance(v, float) for v in so_far().values())
         self.saved.append(state())
         if self.stop_at_first:
             raise Stop
