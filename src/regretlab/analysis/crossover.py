@@ -21,7 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from regretlab.analysis.figures import save_figure  # noqa: E402
+from regretlab.analysis.figures import freeze_layout, save_figure  # noqa: E402
 from regretlab.analysis.tables import to_markdown  # noqa: E402
 from regretlab.core.io import write_text  # noqa: E402
 from regretlab.registry.theory import BOUNDS  # noqa: E402
@@ -169,7 +169,7 @@ def draw(table: pd.DataFrame):
         if len(part):  # below its panel: inside, it would hide points
             ax.legend(fontsize=6, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=3)
     fig.suptitle("Paper 001, Table 1 measured: small-loss learners against the minimax learner", fontsize=10)
-    return fig
+    return freeze_layout(fig)
 
 
 def write_crossover(

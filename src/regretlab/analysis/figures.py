@@ -414,6 +414,17 @@ def draw_figure(summary: pd.DataFrame, exponents: pd.DataFrame):
     fig.text(0.01, 0.005, footer, fontsize=7, va="bottom", ha="left")
     footer_share = footer_height / fig.get_figheight()  # the panels, titles and legend above the footer
     fig.get_layout_engine().set(rect=(0, footer_share, 1, 1 - footer_share))
+    return freeze_layout(fig)
+
+
+def freeze_layout(fig):
+    """Solve the figure's constrained layout once and fix it, every position rounded to 10⁻⁶ of the figure:
+    the solver's last bits depend on Python's string hashing (``PYTHONHASHSEED``), which would make the same
+    table draw different bytes from one process to the next."""
+    fig.canvas.draw()
+    for ax in fig.axes:
+        ax.set_position([round(value, 6) for value in ax.get_position().bounds])
+    fig.set_layout_engine("none")
     return fig
 
 

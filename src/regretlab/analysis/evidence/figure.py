@@ -17,6 +17,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 
 from regretlab.analysis.evidence.search import T_MAX, T_MIN  # noqa: E402
 from regretlab.analysis.exponents import REJECTED  # noqa: E402
+from regretlab.analysis.figures import freeze_layout  # noqa: E402
 from regretlab.registry.claims import UNCHECKED  # noqa: E402
 
 #: Where a checked claim stands, in the legend's order, with its colour.
@@ -112,7 +113,7 @@ def draw_evidence(table: pd.DataFrame):
     fig.legend(handles=handles, loc="outside lower center", ncols=3, fontsize=7, frameon=False, title=title,
                title_fontsize=7)  # fmt: skip
     fig.suptitle("Evidence: every checked claim of both papers (figures/evidence.md)", fontsize=10)
-    return fig
+    return freeze_layout(fig)
 
 
 def legend_counts(table: pd.DataFrame) -> dict[str, int]:
