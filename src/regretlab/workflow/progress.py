@@ -6,7 +6,7 @@ after the DAG is built); the ``regretlab`` logger plugin (``src/snakemake_logger
 ``profiles/default``) reports each job's start and end to :data:`PROGRESS` and prints what :meth:`Progress.
 finished` returns::
 
-    [ 12/123] bandit_run · small_loss_vs_T · theorem3 · paper · part 1 done in 4.2 s · left: 3.1 min CPU
+    [ 12/123] bandit_run · small_loss_vs_T · theorem3 · paper · part 1 done in 4 s · left: 3.1 min CPU
     (≈ 1.6 min on 2 cores) · elapsed 0:41
 
 (one line in the log).
@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from regretlab.registry.unit_costs import STARTUP_SECONDS
-from regretlab.workflow.cost import predicted_seconds
+from regretlab.workflow.cost import duration, predicted_seconds
 from regretlab.workflow.jobs import RunPart
 
 #: The wildcards that name a run job (:class:`regretlab.workflow.jobs.RunPart`).
@@ -43,15 +43,6 @@ def job_seconds(config: dict, wildcards: dict) -> float:
         names = (wildcards["regime"], wildcards["algorithm"], wildcards["constants"])
         return predicted_seconds(config, RunPart(*names, int(wildcards["part"])))
     return STARTUP_SECONDS
-
-
-def duration(seconds: float) -> str:
-    """``4.2 s``, ``3.1 min`` or ``2.4 h``."""
-    if seconds < 60:
-        return f"{seconds:.1f} s"
-    if seconds < 3600:
-        return f"{seconds / 60:.1f} min"
-    return f"{seconds / 3600:.1f} h"
 
 
 def clock(seconds: float) -> str:

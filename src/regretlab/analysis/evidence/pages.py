@@ -36,13 +36,20 @@ def _counts(item: Item) -> str:
     return f"no: {BLOCKS[item.block]}"
 
 
+def _where(items: list[Item]) -> dict[str, list]:
+    """The columns that say where an item is: regime, instance, learner and metric."""
+    return {
+        "regime": [i.regime for i in items],
+        "instance": [i.row["instance"] for i in items],
+        "algorithm / constants": [f"{i.row['algorithm']} / {i.row['constants']}" for i in items],
+        "metric": [i.row["metric"] for i in items],
+    }
+
+
 def _point_rows(items: list[Item]) -> pd.DataFrame:
     return pd.DataFrame(
         {
-            "regime": [i.regime for i in items],
-            "instance": [i.row["instance"] for i in items],
-            "algorithm / constants": [f"{i.row['algorithm']} / {i.row['constants']}" for i in items],
-            "metric": [i.row["metric"] for i in items],
+            **_where(items),
             "T": [_number(i.row["T"]) for i in items],
             "t": [_number(i.row["t"]) for i in items],
             "measured (mean)": [_number(i.row["mean"]) for i in items],
@@ -60,10 +67,7 @@ def _point_rows(items: list[Item]) -> pd.DataFrame:
 def _curve_rows(items: list[Item]) -> pd.DataFrame:
     return pd.DataFrame(
         {
-            "regime": [i.regime for i in items],
-            "instance": [i.row["instance"] for i in items],
-            "algorithm / constants": [f"{i.row['algorithm']} / {i.row['constants']}" for i in items],
-            "metric": [i.row["metric"] for i in items],
+            **_where(items),
             "points": [int(i.row["n_points"]) for i in items],
             "slope [95% CI]": [
                 f"{i.row['exponent']:.2f} [{i.row['ci_low']:.2f}, {i.row['ci_high']:.2f}]"
