@@ -314,6 +314,11 @@ def play_episodes(t, t_stop, chunk, learner, setup, running, scratch):
     return t_stop, False
 
 
+def _measures_so_far(episodes: int, opt: float, sums: np.ndarray, violation: np.ndarray) -> dict[str, float]:
+    """The regret and violation the figures draw, after ``episodes`` episodes (a snapshot's log line)."""
+    return {"regret": float(episodes * opt - sums[_REWARD]), "violation": float(violation.max())}
+
+
 def simulate(
     learner: UCOGDPSAlone,
     cmdp: CMDP,
@@ -508,10 +513,9 @@ def simulate(
                 position += 1
             t += 1
         if progress is not None:
-            # The regret and violation the figures draw, up to the chunk's end.
             done = min(t0 + CHUNK_EPISODES, last)
-            so_far = {"regret": done * benchmark.opt - sums[_REWARD], "violation": running.violation.max()}
-            progress.maybe_save(partial(loop_state, t0 + CHUNK_EPISODES, position), partial(dict, so_far))
+            so_far = partial(_measures_so_far, done, benchmark.opt, sums, running.violation)  # read if due
+            progress.maybe_save(partial(loop_state, t0 + CHUNK_EPISODES, position), so_far)
     wall_time = time.perf_counter() - start
     learner.rate.ell_bar = float(reals[_ELL])
     confidence.epoch = int(ints[_EPOCH])

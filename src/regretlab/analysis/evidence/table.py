@@ -163,11 +163,18 @@ def claim_items(claim: Claim, summary: pd.DataFrame, exponents: pd.DataFrame, in
 
 
 def claim_row(
-    claim: Claim, summary: pd.DataFrame, exponents: pd.DataFrame, instances: dict, config: dict
+    claim: Claim,
+    summary: pd.DataFrame,
+    exponents: pd.DataFrame,
+    instances: dict,
+    config: dict,
+    items: list[Item] | None = None,
 ) -> dict:
-    """One row of the evidence table (module docstring)."""
+    """One row of the evidence table (module docstring); ``items``: the claim's :func:`claim_items`, when the
+    caller has them already."""
     rows, fits, explicit = _claim_rows(claim, summary, exponents)
-    items = claim_items(claim, summary, exponents, instances)
+    if items is None:
+        items = claim_items(claim, summary, exponents, instances)
     tested = any(not item.block for item in items)
     power = _strongest(items)
     twins = rows.drop_duplicates(["regime", "algorithm", "constants"])
@@ -220,11 +227,23 @@ def evidence_table(
     """The evidence table (module docstring), one row per claim the config draws (a claim none of whose
     bounds any regime draws has no row): ``instances`` maps ``(regime, instance)`` to its instance file's
     contents, ``config`` is the validated config (for the cost model)."""
+    return _table_and_items(summaries, exponents, instances, config)[0]
+
+
+def _table_and_items(
+    summaries: list[pd.DataFrame], exponents: list[pd.DataFrame], instances: dict, config: dict
+) -> tuple[pd.DataFrame, dict[str, list[Item]]]:
+    """The evidence table and each claim's items (computed once: the table's rows and the claim pages read
+    them)."""
     summary = pd.concat(summaries, ignore_index=True)
     fits = pd.concat(exponents, ignore_index=True)
-    rows = [claim_row(claim, summary, fits, instances, config) for claim in CLAIMS + UNCHECKED_CLAIMS]
+    items = {claim.key: claim_items(claim, summary, fits, instances) for claim in CLAIMS}
+    rows = [
+        claim_row(claim, summary, fits, instances, config, items.get(claim.key, []))
+        for claim in CLAIMS + UNCHECKED_CLAIMS
+    ]
     kept = [row for row in rows if row["points"] or row["check"] in UNCHECKED]
-    return pd.DataFrame(kept, columns=CSV_COLUMNS)
+    return pd.DataFrame(kept, columns=CSV_COLUMNS), items
 
 
 def write_evidence_table(
@@ -240,12 +259,10 @@ def write_evidence_table(
 ) -> pd.DataFrame:
     """Write ``figures/evidence.csv``, ``figures/evidence.md``, its figure (:mod:`.figure`) and one page per
     claim into ``pages`` (:mod:`.pages`), each atomically; return the table."""
-    table = evidence_table(summaries, exponents, instances, config)
+    table, items = _table_and_items(summaries, exponents, instances, config)
     write_typed_csv(table, csv_path, float_format="%.6g")
     write_text(md_path, markdown(table))
     save_figure(draw_evidence(table), png_path, pdf_path)
-    summary, fits = pd.concat(summaries, ignore_index=True), pd.concat(exponents, ignore_index=True)
-    items = {claim.key: claim_items(claim, summary, fits, instances) for claim in CLAIMS}
     figures = {regime: f"{regime}.png" for regime in config["regimes"]}
     write_claim_pages(table, items, figures, pages)
     return table
