@@ -48,7 +48,7 @@ from typing import NamedTuple
 import numpy as np
 
 from regretlab.bandits.omd_weak import weak_hybrid_step
-from regretlab.bandits.presets import require_preset
+from regretlab.bandits.presets import require_preset, with_step
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.core.kernels import kernel
 from regretlab.graphs.feedback_graph import FeedbackGraph
@@ -167,6 +167,10 @@ def completes_bipartite(graph: FeedbackGraph) -> bool:
     return bool(s_nodes.size and s_bar_nodes.size and graph.adjacency[np.ix_(s_nodes, s_bar_nodes)].all())
 
 
+#: The step sizes each variant's theorem quantifies over, which ``step`` may set by hand (Theorem 7: η ≤ 1/5,
+#: η̄ ≤ 1/25, line 248; Theorem 8: 1/T ≤ δ ≤ min{1/125, 1/(4s), 1/(4d)}, η ≤ 1/25, η̄ ≤ δ^{4/3}, line 262).
+FREE = {"bipartite": ("eta", "eta_bar"), "weak": ("eta", "eta_bar", "delta")}
+
 #: The constants presets of each variant (the module docstring says why Theorem 7 has no ``tuned``).
 PRESETS = {"bipartite": ("paper",), "weak": ("paper", "tuned")}
 
@@ -188,6 +192,7 @@ class Algorithm2:
         variant: str,
         oracle_loss: float,
         gamma: float | None = None,
+        step: dict | None = None,
     ) -> None:
         if variant not in PRESETS:
             raise ValueError(f"variant must be 'bipartite' or 'weak', got {variant!r}")
@@ -203,7 +208,8 @@ class Algorithm2:
         if variant == "bipartite":
             if not completes_bipartite(graph):
                 raise ValueError("Algorithm 2 (Theorem 7) needs every node of S to observe every node of S̄")
-            tuning = theorem7_tuning(s, oracle_loss)
+            tuning = with_step("Algorithm 2 (Theorem 7)", theorem7_tuning(s, oracle_loss), step, FREE[variant])
+            tuning["theta"] = math.sqrt(tuning["eta_bar"])
             hypotheses = {
                 "eta_at_most_1_5": tuning["eta"] <= 0.2,
                 "eta_bar_at_most_1_25": tuning["eta_bar"] <= 0.04,
@@ -212,6 +218,7 @@ class Algorithm2:
             if gamma is None or not 1.0 / 3.0 <= gamma <= 0.5:
                 raise ValueError(f"Theorem 8 needs γ ∈ [1/3, 1/2], got {gamma}")
             tuning = theorem8_tuning(s, dominating.value, oracle_loss, gamma, constants)
+            tuning = with_step("Algorithm 2 (Theorem 8)", tuning, step, FREE[variant])
             delta = tuning["delta"]
             lower[list(dominating.members)] = delta
             delta_cap = min(1.0 / 125.0, 1.0 / (4 * dominating.value), 1.0 / (4 * s) if s else math.inf)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from regretlab.bandits.algorithm1 import Algorithm1, meta_graph
+from regretlab.bandits.algorithm2 import FREE as ALGORITHM2_FREE
 from regretlab.bandits.algorithm2 import PRESETS as ALGORITHM2_PRESETS
 from regretlab.bandits.algorithm2 import Algorithm2
 from regretlab.bandits.algorithm4 import Algorithm4
@@ -116,9 +117,10 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         horizon_rule=_exp3g_horizon,
     ),
     "theorem2": AlgorithmSpec(
-        build=lambda instance, horizon, rng, constants, oracle: Theorem2(
-            instance.graph, horizon, rng, constants
+        build=lambda instance, horizon, rng, constants, oracle, step=None: Theorem2(
+            instance.graph, horizon, rng, constants, step
         ),
+        free=Theorem2.free,
         description="OMD with eq. (5), Ω = {p_i ≥ 1/T} (paper 001 Theorem 2)",
         label="Theorem 2 (OMD, eq. (5))",
         colour=PALETTE["rose"],
@@ -132,9 +134,10 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         horizon_rule=_clipped_simplex_horizon,
     ),
     "theorem3": AlgorithmSpec(
-        build=lambda instance, horizon, rng, constants, oracle: Theorem3(
-            instance.graph, horizon, rng, constants, L_star=oracle["L_star"]
+        build=lambda instance, horizon, rng, constants, oracle, step=None: Theorem3(
+            instance.graph, horizon, rng, constants, L_star=oracle["L_star"], step=step
         ),
+        free=Theorem3.free,
         description="OMD with eq. (6), η tuned with the true L* (paper 001 Theorem 3)",
         label="Theorem 3 (OMD, eq. (6), oracle L*)",
         colour=PALETTE["green"],
@@ -209,9 +212,10 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         horizon_rule=_clipped_simplex_horizon,
     ),
     "exp3g_weak": AlgorithmSpec(
-        build=lambda instance, horizon, rng, constants, oracle: Exp3GWeak(
-            instance.graph, horizon, rng, constants
+        build=lambda instance, horizon, rng, constants, oracle, step=None: Exp3GWeak(
+            instance.graph, horizon, rng, constants, step
         ),
+        free=Exp3GWeak.free,
         description="Exp3.G with exploration on a weakly dominating set (Alon et al. 2015; paper 001 §4)",
         label="Exp3.G on a weakly dominating set",
         colour=PALETTE["indigo"],
@@ -226,9 +230,10 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         graph_class="weakly_observable",
     ),
     "algorithm2_bipartite": AlgorithmSpec(
-        build=lambda instance, horizon, rng, constants, oracle: Algorithm2(
-            instance.graph, horizon, rng, constants, "bipartite", oracle["L_best_S"]
+        build=lambda instance, horizon, rng, constants, oracle, step=None: Algorithm2(
+            instance.graph, horizon, rng, constants, "bipartite", oracle["L_best_S"], step=step
         ),
+        free=ALGORITHM2_FREE["bipartite"],
         description="Algorithm 2, Ω = {Σ_S p ≥ √η̄}, η, η̄ tuned with the true L_{i*_S} (paper 001 Theorem 7)",
         label="Algorithm 2 (Theorem 7, oracle L_{i*_S})",
         colour=PALETTE["rose"],
@@ -241,9 +246,10 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         oracle=("L_best_S",),
     ),
     "algorithm2_weak": AlgorithmSpec(
-        build=lambda instance, horizon, rng, constants, oracle: Algorithm2(
-            instance.graph, horizon, rng, constants, "weak", oracle["L_D"], gamma=1.0 / 3.0
+        build=lambda instance, horizon, rng, constants, oracle, step=None: Algorithm2(
+            instance.graph, horizon, rng, constants, "weak", oracle["L_D"], gamma=1.0 / 3.0, step=step
         ),
+        free=ALGORITHM2_FREE["weak"],
         description="Algorithm 2, Ω = {p ≥ δ on D}, γ = 1/3, tuned with the true L_D (paper 001 Theorem 8)",
         label="Algorithm 2 (Theorem 8, γ = 1/3, oracle L_D)",
         colour=PALETTE["rose"],
@@ -256,9 +262,10 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         oracle=("L_D",),
     ),
     "algorithm2_weak_half": AlgorithmSpec(
-        build=lambda instance, horizon, rng, constants, oracle: Algorithm2(
-            instance.graph, horizon, rng, constants, "weak", oracle["L_D"], gamma=0.5
+        build=lambda instance, horizon, rng, constants, oracle, step=None: Algorithm2(
+            instance.graph, horizon, rng, constants, "weak", oracle["L_D"], gamma=0.5, step=step
         ),
+        free=ALGORITHM2_FREE["weak"],
         description="Algorithm 2, Ω = {p ≥ δ on D}, γ = 1/2, tuned with the true L_D (paper 001 Theorem 8)",
         label="Algorithm 2 (Theorem 8, γ = 1/2, oracle L_D)",
         colour=PALETTE["wine"],
@@ -347,8 +354,9 @@ def make_learner(
     rng: np.random.Generator,
     constants: str = "paper",
     oracle: dict | None = None,
+    step: dict | None = None,
 ):
-    """Build the learner ``name`` for one run."""
+    """Build the learner ``name`` for one run; ``step`` sets step sizes of its entry's ``free`` by hand."""
     if name not in ALGORITHMS:
         raise ValueError(f"algorithm must be one of {sorted(ALGORITHMS)}, got {name!r}")
     spec = ALGORITHMS[name]
@@ -359,4 +367,8 @@ def make_learner(
             f"{name} is tuned with the realised {missing} (the theorem's oracle tuning): pass "
             + ", ".join(f"oracle[{key!r}]" for key in missing)
         )
+    if step:
+        if not spec.free:
+            raise ValueError(f"{name} takes no step sizes by hand (its registry entry's free is empty)")
+        return spec.build(instance, horizon, rng, constants, oracle or {}, step=step)
     return spec.build(instance, horizon, rng, constants, oracle or {})

@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from regretlab.bandits.exp3g import importance_weighted_estimate
-from regretlab.bandits.presets import require_preset
+from regretlab.bandits.presets import require_preset, with_step
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.core.kernels import kernel
 from regretlab.graphs.feedback_graph import FeedbackGraph
@@ -120,9 +120,17 @@ class Exp3GWeak:
 
     name = "exp3g_weak"
     presets = ("paper",)
+    #: The bound derived here (regretlab.bandits.bounds.exp3g_weak_bound) holds for every γ ≤ 1/2 and η > 0:
+    #: ``step={"gamma": …, "eta": …}`` sets them by hand.
+    free = ("gamma", "eta")
 
     def __init__(
-        self, graph: FeedbackGraph, horizon: int, rng: np.random.Generator, constants: str = "paper"
+        self,
+        graph: FeedbackGraph,
+        horizon: int,
+        rng: np.random.Generator,
+        constants: str = "paper",
+        step: dict | None = None,
     ) -> None:
         require_preset(self.name, self.presets, constants)
         graph.require_observability(Observability.WEAK, "Exp3.G (weakly observable)", exact=True)
@@ -130,7 +138,9 @@ class Exp3GWeak:
         explore, members = uniform_on_dominating_set(graph)
         d = len(members)
         gamma = min((d * math.log(k) / horizon) ** (1.0 / 3.0), 0.5)
-        self.setup = Exp3GWeakSetup(gamma, gamma**2 / d, explore, np.ascontiguousarray(graph.adjacency))
+        tuning = with_step(self.name, {"gamma": gamma, "eta": gamma**2 / d}, step, self.free)
+        gamma = tuning["gamma"]
+        self.setup = Exp3GWeakSetup(gamma, tuning["eta"], explore, np.ascontiguousarray(graph.adjacency))
         q = np.full(k, 1.0 / k)
         self.state = Exp3GWeakState(q=q, p=(1.0 - gamma) * q + gamma * explore, work=np.zeros(k))
         self._rng = rng

@@ -22,7 +22,7 @@ import numpy as np
 
 from regretlab.bandits.exp3g import importance_weighted_estimate
 from regretlab.bandits.omd import hybrid_step, hybrid_workspace
-from regretlab.bandits.presets import require_preset
+from regretlab.bandits.presets import require_preset, with_step
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.core.kernels import kernel
 from regretlab.graphs.feedback_graph import FeedbackGraph
@@ -96,6 +96,8 @@ class Theorem2:
 
     name = "theorem2"
     presets = ("paper", "tuned")
+    #: The proof's display (line 414) holds for every η > 0 at c = 64K: ``step={"eta": …}`` sets it by hand.
+    free = ("eta",)
 
     def __init__(
         self,
@@ -103,13 +105,15 @@ class Theorem2:
         horizon: int,
         rng: np.random.Generator,
         constants: str = "paper",
+        step: dict | None = None,
     ) -> None:
         require_preset(self.name, self.presets, constants)
         graph.require_observability(Observability.STRONG, "The algorithm of Theorem 2")
         k = graph.n_arms
         alpha = graph.independence_number.value
+        eta = with_step(self.name, {"eta": 1.0 / math.sqrt(alpha * horizon)}, step, self.free)["eta"]
         self.setup = Theorem2Setup(
-            eta=1.0 / math.sqrt(alpha * horizon),
+            eta=eta,
             c=float(64 * k if constants == "paper" else k),
             lower=clipped_simplex_bounds(k, horizon),
             adjacency=np.ascontiguousarray(graph.adjacency),
@@ -137,7 +141,7 @@ class Theorem2:
 
     @property
     def eta(self) -> float:
-        """η = 1/√(αT)."""
+        """η = 1/√(αT), or the one set by hand (``step``)."""
         return self.setup.eta
 
     @property

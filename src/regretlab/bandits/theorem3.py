@@ -23,7 +23,7 @@ import numpy as np
 
 from regretlab.bandits.exp3g import importance_weighted_estimate
 from regretlab.bandits.omd import hybrid_workspace, log_barrier_hybrid_step
-from regretlab.bandits.presets import require_preset
+from regretlab.bandits.presets import require_preset, with_step
 from regretlab.bandits.theorem2 import clipped_simplex_bounds
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.core.kernels import kernel
@@ -103,6 +103,8 @@ class Theorem3:
 
     name = "theorem3"
     presets = ("paper", "tuned")
+    #: Theorem 3 holds for every η ≤ 1/(64K): ``step={"eta": …}`` sets it by hand (its hypothesis is checked).
+    free = ("eta",)
 
     def __init__(
         self,
@@ -111,6 +113,7 @@ class Theorem3:
         rng: np.random.Generator,
         constants: str = "paper",
         L_star: float | None = None,
+        step: dict | None = None,
     ) -> None:
         require_preset(self.name, self.presets, constants)
         if L_star is None or not L_star >= 0.0 or math.isinf(L_star):
@@ -125,6 +128,7 @@ class Theorem3:
         c = float(scale * k)
         self.eta_cap = 1.0 / (scale * k)
         eta = min(math.sqrt((s + 1) / L_star), self.eta_cap) if L_star > 0 else self.eta_cap
+        eta = with_step(self.name, {"eta": eta}, step, self.free)["eta"]
         in_s = graph.self_loops.copy()
         self.setup = Theorem3Setup(eta, c, in_s, lower, np.ascontiguousarray(graph.adjacency))
         self.state = Theorem3State(

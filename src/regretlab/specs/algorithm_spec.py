@@ -67,6 +67,8 @@ class AlgorithmSpec:
             regime's algorithm of highest rank above 0 is the reference; 0 (default) never is.
         unit_cost: its measured :class:`UnitCost` (:mod:`regretlab.registry.unit_costs`); None: not
             measured, the cost model's :data:`regretlab.registry.unit_costs.UNMEASURED` applies.
+        free: the step sizes its theorem quantifies over that ``build`` takes by hand (``step={name: value}``,
+            the falsification search, :mod:`regretlab.analysis.falsification`); empty: none.
     """
 
     build: Callable
@@ -79,3 +81,4 @@ class AlgorithmSpec:
     table1: str | None = None
     reference: int = 0
     unit_cost: UnitCost | None = None
+    free: tuple[str, ...] = ()

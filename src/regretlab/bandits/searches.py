@@ -1,0 +1,245 @@
+"""Paper 001's explicit bounds under attack: the space of each theorem's hypotheses that the falsification
+search (:mod:`regretlab.analysis.falsification`) explores (:class:`regretlab.specs.search_spec.SearchSpec`).
+
+Each display is a statement about every admissible step size, every graph of its class and every
+(oblivious) loss sequence; the config's regimes evaluate it only at the tuned step sizes on a few instances.
+A space spans the step sizes over their whole admissible range on a log scale (from the theorem's cap down
+to where the bound's 1/η terms alone exceed T), graph sizes and the S/S̄ split, the best arm's mean loss and
+the gap (so L* from 0 to linear), where the best arm sits (an instance draw), and stochastic or switching
+losses. Adaptive adversaries are outside every space: paper 001's regret is against an oblivious sequence
+(§2), and the switching adversary is the oblivious sequence that punishes a learner that commits.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+from regretlab.specs.search_spec import Budget, Candidate, Dimension, SearchSpec
+
+#: The two scales' budgets of a bandit search: the quick scale's runs are 2·10⁴ rounds (a few ms each, the
+#: whole search of paper 001's bounds well within the default run's minute), the paper scale's 10⁵.
+SCALES = {
+    "quick": Budget(horizon=20_000, generations=3, population=4, finalists=3, confirm_seeds=4,
+                    confirm_horizon=20_000),
+    "paper": Budget(horizon=100_000, generations=15, population=8, finalists=5, confirm_seeds=10,
+                    confirm_horizon=100_000),
+}  # fmt: skip
+SCALES["frontier"] = SCALES["paper"]
+
+#: Where the best arm sits: the instance draw keys the instance's generator (and so the best arm).
+_DRAW = Dimension("draw", 0, 7, "instance draw (where the best arm sits)", integer=True)
+#: The loss sequence: 0 stochastic Bernoulli, 1 the switching adversary (a decoy best for `period` rounds).
+_LOSSES = Dimension("switching", 0, 1, "losses: 0 Bernoulli, 1 switching adversary", integer=True)
+_BEST = Dimension("best_mean", 0.0, 0.5, "best arm's mean loss (L*/T) in [0, 1/2]")
+_GAP = Dimension("gap_share", 0.02, 1.0, "gap as a share of 1 − best mean (0.02 … the widest)")
+_PERIOD = Dimension("log10_period", 1.0, 4.0, "switching period, 10 … 10⁴ rounds (log₁₀)")
+
+
+def _losses(x: Mapping[str, float]) -> dict:
+    """The losses entry of a strongly observable candidate: Bernoulli with the best arm's mean and a gap, or
+    the switching adversary whose decoy is best for ``period`` rounds at a time."""
+    best = float(x["best_mean"])
+    gap = float(x["gap_share"]) * (1.0 - best)
+    if int(x["switching"]):
+        return {"kind": "switching", "best_mean": best, "decoy_mean": 0.0,
+                "period": int(round(10 ** x["log10_period"]))}  # fmt: skip
+    return {"kind": "bernoulli", "best_mean": best, "gap": gap}
+
+
+def _strongly_observable(x: Mapping[str, float]) -> dict:
+    """A strongly observable graph of the family that Figure 1 belongs to: cliques of one size with
+    self-loops, and loopless nodes observed by every other node."""
+    cliques, size, loopless = int(x["cliques"]), int(x["clique_size"]), int(x["loopless"])
+    if cliques * size + loopless < 2:
+        loopless = 2 - cliques * size
+    return {"family": "strongly_observable", "clique_sizes": [size] * cliques, "n_no_self_loop": loopless}
+
+
+def _arms(graph: dict) -> int:
+    """K of a strongly observable candidate's graph entry."""
+    return int(sum(graph["clique_sizes"])) + int(graph["n_no_self_loop"])
+
+
+_STRONG_GRAPH = (
+    Dimension("cliques", 1, 3, "cliques of S", integer=True),
+    Dimension("clique_size", 1, 3, "nodes per clique", integer=True),
+    Dimension("loopless", 0, 3, "loopless nodes S̄ (each observed by all others)", integer=True),
+)
+
+
+def _theorem2(x: Mapping[str, float], horizon: int) -> Candidate:
+    """Theorem 2's learner at η = 10^{log10_eta} (c = 64K: the paper's constants)."""
+    graph = _strongly_observable(x)
+    instance = {"graph": graph, "losses": _losses(x)}
+    return Candidate(instance, "theorem2", {"eta": 10 ** x["log10_eta"]}, draw=int(x["draw"]))
+
+
+def _theorem3(x: Mapping[str, float], horizon: int) -> Candidate:
+    """Theorem 3's learner at η = 10^{−u}/(64K), u ∈ [0, 3] (its hypothesis η ≤ 1/(64K), line 134)."""
+    graph = _strongly_observable(x)
+    eta = 10 ** (-x["eta_below_cap"]) / (64 * _arms(graph))
+    instance = {"graph": graph, "losses": _losses(x)}
+    return Candidate(instance, "theorem3", {"eta": eta}, draw=int(x["draw"]))
+
+
+def _parts(x: Mapping[str, float], best_in: str) -> dict:
+    """A ``bernoulli_parts`` losses entry: the best arm's mean and the other parts' means above it."""
+    best = float(x["best_mean"])
+    return {"kind": "bernoulli_parts", "best_in": best_in, "best_mean": best,
+            "S_mean": best + float(x["S_share"]) * (1.0 - best),
+            "S_bar_mean": best + float(x["S_bar_share"]) * (1.0 - best)}  # fmt: skip
+
+
+_PARTS = (
+    _BEST,
+    Dimension("S_share", 0.0, 1.0, "the other S arms' mean, as a share of the way from the best's to 1"),
+    Dimension("S_bar_share", 0.0, 1.0, "the other S̄ arms' mean, likewise"),
+    _DRAW,
+)
+
+
+def _theorem7(best_in: str):
+    """Theorem 7's candidates with the best arm in ``best_in``: Algorithm 2 (bipartite) at η ≤ 1/5 and
+    η̄ ≤ 1/25 (line 248), each from its cap down four decades."""
+
+    def candidate(x: Mapping[str, float], horizon: int) -> Candidate:
+        graph = {"family": "directed_complete_bipartite", "n_self_loop": int(x["s"]),
+                 "n_no_self_loop": int(x["s_bar"])}  # fmt: skip
+        step = {"eta": 0.2 * 10 ** (-x["eta_below_cap"]), "eta_bar": 0.04 * 10 ** (-x["eta_bar_below_cap"])}
+        instance = {"graph": graph, "losses": _parts(x, best_in)}
+        return Candidate(instance, "algorithm2_bipartite", step, draw=int(x["draw"]))
+
+    return candidate
+
+
+_BIPARTITE = (
+    Dimension("s", 1, 5, "s, the self-loop nodes", integer=True),
+    Dimension("s_bar", 2, 8, "s̄, the loopless nodes", integer=True),
+    Dimension("eta_below_cap", 0.0, 4.0, "η = (1/5)·10^{−u}: decades below Theorem 7's cap 1/5"),
+    Dimension("eta_bar_below_cap", 0.0, 4.0, "η̄ = (1/25)·10^{−u}: decades below the cap 1/25"),
+)
+
+
+def _stars(x: Mapping[str, float]) -> dict:
+    """A graph of stars, one to three, with one to four leaves each: d = the number of stars."""
+    return {"family": "weakly_observable_stars", "leaf_counts": [int(x["leaves"])] * int(x["stars"])}
+
+
+def _theorem8(best_in: str):
+    """Theorem 8's candidates: Algorithm 2 (general) at δ ∈ [1/T, min{1/125, 1/(4s), 1/(4d)}], η ≤ 1/25 and
+    η̄ ≤ δ^{4/3} (line 262), δ on a log scale over its whole range, η and η̄ four decades below their caps."""
+
+    def candidate(x: Mapping[str, float], horizon: int) -> Candidate:
+        graph = _stars(x)
+        d = int(x["stars"])  # the hubs: s = d
+        cap = min(1.0 / 125.0, 1.0 / (4 * d))
+        # δ from the cap down to 1/T at the search's horizon: the share is of the log range [ln(1/T), ln cap]
+        floor = 1.0 / horizon
+        delta = math.exp(math.log(floor) + float(x["delta_share"]) * (math.log(cap) - math.log(floor)))
+        step = {"delta": delta, "eta": 0.04 * 10 ** (-x["eta_below_cap"]),
+                "eta_bar": delta ** (4.0 / 3.0) * 10 ** (-x["eta_bar_below_cap"])}  # fmt: skip
+        instance = {"graph": graph, "losses": _parts(x, best_in)}
+        return Candidate(instance, "algorithm2_weak", step, draw=int(x["draw"]))
+
+    return candidate
+
+
+_STARS = (
+    Dimension("stars", 1, 3, "d, the stars (their hubs are S = D)", integer=True),
+    Dimension("leaves", 1, 4, "leaves per star (S̄)", integer=True),
+    Dimension("delta_share", 0.0, 1.0, "δ from 1/T (0) to min{1/125, 1/(4d)} (1), log scale"),
+    Dimension("eta_below_cap", 0.0, 4.0, "η = (1/25)·10^{−u}: decades below Theorem 8's cap 1/25"),
+    Dimension("eta_bar_below_cap", 0.0, 4.0, "η̄ = δ^{4/3}·10^{−u}: decades below its cap δ^{4/3}"),
+)
+
+
+def _exp3g_weak(x: Mapping[str, float], horizon: int) -> Candidate:
+    """Exp3.G-weak at γ ∈ [10⁻³, 1/2] and η ∈ [10⁻⁵, 1], the range the derived bound claims (γ ≤ 1/2,
+    η > 0) down to where its ln K/η alone exceeds T."""
+    step = {"gamma": 0.5 * 10 ** (-x["gamma_below_half"]), "eta": 10 ** x["log10_eta"]}
+    best_in = "S" if int(x["best_in_S"]) else "S_bar"
+    instance = {"graph": _stars(x), "losses": _parts(x, best_in)}
+    return Candidate(instance, "exp3g_weak", step, draw=int(x["draw"]))
+
+
+SEARCHES: dict[str, SearchSpec] = {
+    "theorem2_bound": SearchSpec(
+        claim="theorem2",
+        bound="theorem2_bound",
+        quantifies="every η > 0 at c = 64K, every strongly observable graph, every oblivious loss sequence "
+        "(Theorem 2, line 120; the proof's display, line 414)",
+        dimensions=(*_STRONG_GRAPH, Dimension("log10_eta", -4.3, 0.0, "η from 1/(2·10⁴) to 1 (log₁₀)"),
+                    _BEST, _GAP, _LOSSES, _PERIOD, _DRAW),  # fmt: skip
+        candidate=_theorem2,
+        scales=SCALES,
+    ),
+    "theorem3_bound": SearchSpec(
+        claim="theorem3",
+        bound="theorem3_bound",
+        quantifies="every η ≤ 1/(64K) at c = 64K, every strongly observable graph, every oblivious loss "
+        "sequence (Theorem 3, line 134; the proof's display, line 480)",
+        dimensions=(*_STRONG_GRAPH, Dimension("eta_below_cap", 0.0, 3.0, "η = 10^{−u}/(64K), u decades"),
+                    _BEST, _GAP, _LOSSES, _PERIOD, _DRAW),  # fmt: skip
+        candidate=_theorem3,
+        scales=SCALES,
+    ),
+    "theorem7_best_S": SearchSpec(
+        claim="theorem7_S",
+        bound="theorem7_best_S",
+        quantifies="every η ≤ 1/5 and η̄ ≤ 1/25, every directed complete bipartite graph, every oblivious "
+        "loss sequence; i = the best arm of S (Theorem 7, line 248)",
+        dimensions=(*_BIPARTITE, *_PARTS),
+        candidate=_theorem7("S"),
+        scales=SCALES,
+        left_out="arms i ∈ S other than the best of S (their Reg_i is smaller by L_i − L_{i*_S}, their "
+        "bound by less)",
+    ),
+    "theorem7_best_Sbar": SearchSpec(
+        claim="theorem7_Sbar",
+        bound="theorem7_best_Sbar",
+        quantifies="every η ≤ 1/5 and η̄ ≤ 1/25, every directed complete bipartite graph, every oblivious "
+        "loss sequence; i = the best arm of S̄ (Theorem 7, line 250)",
+        dimensions=(*_BIPARTITE, *_PARTS),
+        candidate=_theorem7("S_bar"),
+        scales=SCALES,
+        left_out="arms i ∈ S̄ other than the best of S̄",
+    ),
+    "theorem8_best_S_third": SearchSpec(
+        claim="theorem8_S",
+        bound="theorem8_best_S_third",
+        quantifies="every 1/T ≤ δ ≤ min{1/125, 1/(4s), 1/(4d)}, η ≤ 1/25, η̄ ≤ δ^{4/3}, every weakly "
+        "observable graph, every oblivious loss sequence; i = the best arm of S (Theorem 8, line 262)",
+        dimensions=(*_STARS, *_PARTS),
+        candidate=_theorem8("S"),
+        scales=SCALES,
+        left_out="weakly observable graphs other than unions of stars",
+    ),
+    "theorem8_best_Sbar_third": SearchSpec(
+        claim="theorem8_Sbar",
+        bound="theorem8_best_Sbar_third",
+        quantifies="every 1/T ≤ δ ≤ min{1/125, 1/(4s), 1/(4d)}, η ≤ 1/25, η̄ ≤ δ^{4/3}, every weakly "
+        "observable graph, every oblivious loss sequence; i = the best arm of S̄ (Theorem 8, line 264)",
+        dimensions=(*_STARS, *_PARTS),
+        candidate=_theorem8("S_bar"),
+        scales=SCALES,
+        left_out="weakly observable graphs other than unions of stars",
+    ),
+    "exp3g_weak_bound": SearchSpec(
+        claim="exp3g_weak",
+        bound="exp3g_weak_bound",
+        quantifies="every γ ≤ 1/2 and η > 0, every weakly observable graph with the hypothesis H, every "
+        "oblivious loss sequence (the bound derived here, regretlab.bandits.bounds.exp3g_weak_bound)",
+        dimensions=(
+            Dimension("stars", 1, 3, "d, the stars", integer=True),
+            Dimension("leaves", 1, 4, "leaves per star", integer=True),
+            Dimension("gamma_below_half", 0.0, 2.7, "γ = (1/2)·10^{−u}, down to 10⁻³"),
+            Dimension("log10_eta", -5.0, 0.0, "η from 10⁻⁵ to 1 (log₁₀)"),
+            Dimension("best_in_S", 0, 1, "the best arm a hub (1) or a leaf (0)", integer=True),
+            *_PARTS,
+        ),
+        candidate=_exp3g_weak,
+        scales=SCALES,
+        left_out="weakly observable graphs other than unions of stars",
+    ),
+}
