@@ -54,6 +54,7 @@ rule all:
         tables=rules.tables.output,
         evidence=rules.evidence_table.output,
         crossover=rules.crossover.output,
+        falsification=rules.falsification.output,
 
 
 onstart:

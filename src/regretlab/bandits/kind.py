@@ -18,6 +18,7 @@ from regretlab.bandits.environments import CHUNK_ROUNDS
 from regretlab.bandits.instance import GRAPH_FAMILIES, LOSS_KINDS
 from regretlab.bandits.instance_checks import GRAPH_CLASSES, check_instance
 from regretlab.bandits.learner import TUNING_COLUMNS
+from regretlab.bandits.searches import SEARCHES
 from regretlab.specs.kind_spec import FamilySection, Kind, KindCost, Metric
 
 #: Losses are in [0, 1] per round (paper 001 §2).
@@ -148,4 +149,5 @@ KIND = Kind(
     shared_draws=True,
     families=FAMILIES,
     valid_on=valid_on,
+    searches=SEARCHES,
 )

@@ -17,6 +17,7 @@ from types import ModuleType
 
 from regretlab.specs.algorithm_spec import AlgorithmSpec
 from regretlab.specs.bound_spec import BoundSpec, Ceiling, Point
+from regretlab.specs.search_spec import SearchSpec
 
 #: A problem found in a config: the dotted path of the offending field and one line saying what is allowed.
 Problem = tuple[str, str]
@@ -157,6 +158,9 @@ class Kind:
         families: what ``regretlab list families`` lists of it (:class:`FamilySection`).
         valid_on: algorithm name → (class key, in words) of the problems it is valid on, for ``regretlab
             list algorithms`` (bandits: the feedback graph class; the key ``-`` when there are no classes).
+        searches: the falsification searches of its explicit bounds, name →
+            :class:`~regretlab.specs.search_spec.SearchSpec` (:mod:`regretlab.falsification`); its pipeline
+            then also has ``trial(candidate, bound, T, seed) → Trial``. Empty: none.
     """
 
     description: str
@@ -177,6 +181,7 @@ class Kind:
     instance_schema: dict | None = None
     families: tuple[FamilySection, ...] = ()
     valid_on: Callable[[str], tuple[str, str]] = lambda algorithm: ("-", "every instance of the kind")
+    searches: Mapping[str, SearchSpec] = field(default_factory=dict)
 
     @property
     def presets(self) -> dict[str, tuple[str, ...]]:
