@@ -34,6 +34,7 @@ verdict` with ``proportion=True``).
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 from pathlib import Path
 
@@ -243,6 +244,10 @@ def summarise(
             "instance_label": instance_label(numbers),
             "algorithm": algorithm,
             "constants": constants,
+            # the step sizes set by hand (config `step`), as JSON; "" where the theorem's tuning set them
+            "step": json.dumps(regime_config["step"][algorithm], sort_keys=True)
+            if algorithm in regime_config.get("step", {})
+            else "",
             "T": int(horizon),
             "t": int(checkpoint),
             "n_seeds": len(group),

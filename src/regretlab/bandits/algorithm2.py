@@ -208,7 +208,8 @@ class Algorithm2:
         if variant == "bipartite":
             if not completes_bipartite(graph):
                 raise ValueError("Algorithm 2 (Theorem 7) needs every node of S to observe every node of S̄")
-            tuning = with_step("Algorithm 2 (Theorem 7)", theorem7_tuning(s, oracle_loss), step, FREE[variant])
+            tuning = theorem7_tuning(s, oracle_loss)
+            tuning = with_step("Algorithm 2 (Theorem 7)", tuning, step, FREE[variant])
             tuning["theta"] = math.sqrt(tuning["eta_bar"])
             hypotheses = {
                 "eta_at_most_1_5": tuning["eta"] <= 0.2,

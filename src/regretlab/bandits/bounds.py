@@ -159,6 +159,22 @@ def theorem7_best_s(numbers: dict) -> float:
     return s * math.log(numbers["T"]) / eta + 2.0 * eta * numbers["L_best_S"] + 2.0 * s
 
 
+def missing_entropy_term(numbers: dict) -> float:
+    """What Theorems 7 and 8's proofs drop from D_ψ(u, p_1) for a comparator i ∈ S (docs/findings.md,
+    finding 1): the entropy part of ψ on S̄ has the Bregman divergence Σ_{S̄} (u_j ln(u_j/p_j) − u_j + p_j)/η̄,
+    and App. E writes it without −u_j + p_j (line 947), which cancel only when u and p put the same mass on
+    S̄. For i ∈ S the proofs' u puts none there (Theorem 8's: δ on the D nodes of S̄) while p_1 puts 1/2
+    (1/(2s̄) per node of S̄, Algorithm 2, line 222): the missing term is
+    (Σ_{S̄} p_{1,j} − Σ_{S̄} u_j)/η̄ ≤ 1/(2η̄)."""
+    return 0.5 / numbers["eta_bar"]
+
+
+def theorem7_best_s_corrected(numbers: dict) -> float:
+    """Theorem 7, i ∈ S, with the term its proof drops (:func:`missing_entropy_term`):
+    s ln T/η + 1/(2η̄) + 2ηL_i + 2s."""
+    return theorem7_best_s(numbers) + missing_entropy_term(numbers)
+
+
 def theorem7_best_s_bar(numbers: dict) -> float:
     """Theorem 7 (line 250), i ∈ S̄: 2s ln T/η + ln(2s̄)/η̄ + 2√η̄ L_{i*_S} + 2√η̄ L_i + 2s, at i = the best arm
     of S̄. The statement has 2 ln K/η̄ where its proof (App. E.2, eq. (22), line 1055) has ln(2s̄)/η̄ and then
@@ -183,6 +199,13 @@ def theorem8_best_s(numbers: dict) -> float:
         + 2.0 * numbers["delta"] * numbers["d"] * numbers["L_D"]
         + 2.0 * s
     )
+
+
+def theorem8_best_s_corrected(numbers: dict) -> float:
+    """Theorem 8, i ∈ S, with the term its proof drops (:func:`missing_entropy_term`; the u of line 1257
+    puts δ on the D nodes of S̄, so (Σ_{S̄} p_{1,j} − δ|S̄ ∩ D|)/η̄ ≤ 1/(2η̄)):
+    2s ln T/η + 1/(2η̄) + 2ηL_i + 2δdL_D + 2s."""
+    return theorem8_best_s(numbers) + missing_entropy_term(numbers)
 
 
 def theorem8_best_s_bar(numbers: dict) -> float:

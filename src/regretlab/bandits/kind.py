@@ -111,7 +111,8 @@ def learner_params(row: dict, instance: dict, T: int, oracle: dict) -> dict:
     extrapolated oracle totals (a ValueError when it cannot run there)."""
     bandit = nulls.rebuilt_instance(instance)
     rng = np.random.default_rng(0)  # a learner's constants do not depend on its generator
-    learner = make_learner(row["algorithm"], bandit.at_horizon(T), T, rng, row["constants"], oracle)
+    step = json.loads(row["step"]) if row.get("step") else None  # set by hand in the config: kept at T
+    learner = make_learner(row["algorithm"], bandit.at_horizon(T), T, rng, row["constants"], oracle, step)
     return dict(learner.params)
 
 

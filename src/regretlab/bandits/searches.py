@@ -169,8 +169,15 @@ SEARCHES: dict[str, SearchSpec] = {
         bound="theorem2_bound",
         quantifies="every η > 0 at c = 64K, every strongly observable graph, every oblivious loss sequence "
         "(Theorem 2, line 120; the proof's display, line 414)",
-        dimensions=(*_STRONG_GRAPH, Dimension("log10_eta", -4.3, 0.0, "η from 1/(2·10⁴) to 1 (log₁₀)"),
-                    _BEST, _GAP, _LOSSES, _PERIOD, _DRAW),  # fmt: skip
+        dimensions=(
+            *_STRONG_GRAPH,
+            Dimension("log10_eta", -4.3, 0.0, "η from 1/(2·10⁴) to 1 (log₁₀)"),
+            _BEST,
+            _GAP,
+            _LOSSES,
+            _PERIOD,
+            _DRAW,
+        ),  # fmt: skip
         candidate=_theorem2,
         scales=SCALES,
     ),
@@ -179,8 +186,15 @@ SEARCHES: dict[str, SearchSpec] = {
         bound="theorem3_bound",
         quantifies="every η ≤ 1/(64K) at c = 64K, every strongly observable graph, every oblivious loss "
         "sequence (Theorem 3, line 134; the proof's display, line 480)",
-        dimensions=(*_STRONG_GRAPH, Dimension("eta_below_cap", 0.0, 3.0, "η = 10^{−u}/(64K), u decades"),
-                    _BEST, _GAP, _LOSSES, _PERIOD, _DRAW),  # fmt: skip
+        dimensions=(
+            *_STRONG_GRAPH,
+            Dimension("eta_below_cap", 0.0, 3.0, "η = 10^{−u}/(64K), u decades"),
+            _BEST,
+            _GAP,
+            _LOSSES,
+            _PERIOD,
+            _DRAW,
+        ),  # fmt: skip
         candidate=_theorem3,
         scales=SCALES,
     ),

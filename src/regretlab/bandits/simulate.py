@@ -10,8 +10,8 @@ import pandas as pd
 
 from regretlab.bandits import instance as bandit_instance
 from regretlab.bandits import nulls
-from regretlab.bandits.bound_registry import BOUNDS, TRIVIAL_BOUNDS
 from regretlab.bandits.algorithms import ALGORITHMS, make_learner
+from regretlab.bandits.bound_registry import BOUNDS, TRIVIAL_BOUNDS
 from regretlab.bandits.environments import CHUNK_ROUNDS
 from regretlab.bandits.instance import BanditInstance
 from regretlab.bandits.learner import TUNING_COLUMNS
@@ -244,7 +244,6 @@ def run_seeds(
     return runs, {**flags, "learners": learners, **({"theorem5": theorem5} if theorem5 else {})}
 
 
-
 # The kind's pipeline (regretlab.specs.kind_spec.Kind.pipeline): what regretlab.core.run_sets, `regretlab run`
 # and the calibration call besides run_seeds.
 
@@ -285,7 +284,8 @@ def trial(candidate: Candidate, bound: str, horizon: int, seed: int) -> Trial:
     The instance and run draw from ``job_seed_sequence("falsification", <the candidate's key>, …)``: the same
     candidate and seed give the same trial in every process."""
     key = json.dumps({"instance": candidate.instance, "draw": candidate.draw}, sort_keys=True)
-    instance = build_instance(candidate.instance, np.random.default_rng(job_seed_sequence(_SEARCH, key, "instance")))
+    rng = np.random.default_rng(job_seed_sequence(_SEARCH, key, "instance"))
+    instance = build_instance(candidate.instance, rng)
     runs, info = run_seeds(
         _SEARCH, key, instance, candidate.algorithm, candidate.constants, horizon, [seed], step=candidate.step
     )

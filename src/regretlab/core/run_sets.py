@@ -90,7 +90,8 @@ def run_and_write(
     commit, config hash, wall time, the run's metadata: the learner's parameters and hypotheses …) in the
     file's metadata. With ``snapshots``, the batch snapshots its progress and resumes from a snapshot
     (:mod:`regretlab.core.snapshots`), which is removed once the table is written; the table is kept beside it
-    until the job completes, and restored (not run again) when a killed job reruns.
+    until the job completes, and restored (not run again) when a killed job reruns. The regime's ``step``
+    for ``algorithm`` (step sizes set by hand), if any, goes to the learner.
     """
     start = time.perf_counter()
     snapshot = (
@@ -110,6 +111,7 @@ def run_and_write(
         seeds,
         draws=draws_of(regime, config),
         snapshot=snapshot,
+        **({"step": config["step"][algorithm]} if algorithm in config.get("step", {}) else {}),
     )
     wall_time = time.perf_counter() - start
     if path is not None:

@@ -105,7 +105,9 @@ def _candidate_text(row: pd.Series) -> str:
     instance, step = json.loads(row["instance"]), json.loads(row["step"])
     steps = ", ".join(f"{name} = {value:.3g}" for name, value in step.items())
     graph = ", ".join(f"{k}: {v}" for k, v in instance["graph"].items())
-    losses = ", ".join(f"{k}: {v:.3g}" if isinstance(v, float) else f"{k}: {v}" for k, v in instance["losses"].items())
+    losses = ", ".join(
+        f"{k}: {v:.3g}" if isinstance(v, float) else f"{k}: {v}" for k, v in instance["losses"].items()
+    )
     return f"{row['algorithm']} ({steps}); {graph}; {losses}; draw {row['draw']}"
 
 
@@ -136,8 +138,11 @@ def markdown(frame: pd.DataFrame) -> str:
             "worst measured / bound [seeds]": [
                 f"{r:.3g} [{lo:.3g}–{hi:.3g}, {n:.0f} seeds]" if np.isfinite(r) else "—"
                 for r, lo, hi, n in zip(
-                    frame.get("worst_ratio", np.nan), frame.get("seed_ratio_min", np.nan),
-                    frame.get("seed_ratio_max", np.nan), frame.get("seeds", np.nan), strict=True,
+                    frame.get("worst_ratio", np.nan),
+                    frame.get("seed_ratio_min", np.nan),
+                    frame.get("seed_ratio_max", np.nan),
+                    frame.get("seeds", np.nan),
+                    strict=True,
                 )
             ],  # fmt: skip
             "outcome": frame["outcome"],

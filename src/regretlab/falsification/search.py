@@ -167,13 +167,13 @@ def search(name: str, spec: SearchSpec, scale: str, trial: TrialFunction) -> Sea
         if evaluation.score <= 0.0 or len(finalists) == budget.finalists:
             break
         finalists.setdefault(candidate_key(evaluation.candidate), evaluation)
+    horizon = budget.confirm_horizon
     confirmations = [
         Confirmation(
             evaluation,
-            budget.confirm_horizon,
+            horizon,
             tuple(
-                trial(spec.candidate(evaluation.x, budget.confirm_horizon), spec.bound, budget.confirm_horizon,
-                      seed)  # fmt: skip
+                trial(spec.candidate(evaluation.x, horizon), spec.bound, horizon, seed)
                 for seed in range(1, budget.confirm_seeds + 1)
             ),
         )

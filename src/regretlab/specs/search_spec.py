@@ -101,11 +101,6 @@ class Budget:
     confirm_seeds: int
     confirm_horizon: int
 
-    @property
-    def runs(self) -> Callable[[int], int]:
-        """dimensions → the runs the budget allows at most (search, then confirmations)."""
-        return lambda dims: self.population * dims * (self.generations + 1) + self.finalists * self.confirm_seeds
-
 
 @dataclass(frozen=True)
 class SearchSpec:

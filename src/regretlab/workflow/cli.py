@@ -259,10 +259,11 @@ def build_parser() -> argparse.ArgumentParser:
     falsify = commands.add_parser(
         "falsify",
         help="search each explicit bound's hypotheses for a run that exceeds it",
-        description="Attack each explicit bound a kind declares a search for: a seeded differential-evolution "
-        "search over the step sizes, graphs and loss sequences its theorem quantifies over for the largest "
-        "measured / bound, the best candidates rerun with fresh seeds. Writes DIR/falsification.csv (with "
-        "its .types.json), .md, .png and .pdf — what the workflow's falsification job writes to figures/. "
+        description="Attack each explicit bound a kind declares a search for: a seeded differential-"
+        "evolution search over the step sizes, graphs and loss sequences its theorem quantifies over for the "
+        "largest measured / bound, the best candidates rerun with fresh seeds. Writes "
+        "DIR/falsification.csv (with its .types.json), .md, .png and .pdf — what the workflow's "
+        "falsification job writes to figures/. "
         "The quick scale takes about half a minute.",
     )
     falsify.add_argument("--search", nargs="+", metavar="NAME", help="these searches only (default: all)")

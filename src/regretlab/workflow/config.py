@@ -346,6 +346,20 @@ def _regime_problems(name: str, regime: dict, defaulted: list[str]) -> list[str]
                     f"{list(spec.params)}, and {algorithm} does not report {lacking}; bounds it can take "
                     f"here: {allowed}{origin}"
                 )
+    for algorithm, step in regime.get("step", {}).items():
+        if algorithm not in algorithms:
+            problems.append(
+                f"{where}.step: names algorithm {algorithm!r}, which is not in algorithms {algorithms}"
+                f"{did_you_mean(algorithm, algorithms)}"
+            )
+            continue
+        free = kind.algorithms[algorithm].free if algorithm in kind.algorithms else ()
+        unknown = sorted(set(step) - set(free))
+        if unknown:
+            problems.append(
+                f"{where}.step.{algorithm}: {unknown} cannot be set by hand; {algorithm} takes "
+                f"{list(free) if free else 'none'}"
+            )
     for algorithm in algorithms:
         presets = kind.presets[algorithm]
         if not any(constants in presets for constants in regime["constants"]):
