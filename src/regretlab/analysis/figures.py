@@ -387,9 +387,8 @@ def draw_figure(summary: pd.DataFrame, exponents: pd.DataFrame):
         used.add((panel.row, panel.col))
         slopes = _draw_panel(ax, summary, exponents, panel, reference, colours, drawn)
         rejected = any("REJECTED" in text for text in slopes)
-        lines = [
-            part for line in [*panel.title.split("\n"), *slopes] for part in textwrap.wrap(line, TITLE_WRAP)
-        ]
+        lines = [part for line in [*panel.title.split("\n"), *slopes]
+                 for part in textwrap.wrap(line, TITLE_WRAP)]
         ax.set_title("\n".join(lines), fontsize=7, color="red" if rejected else "black")
         ax.set_ylabel(f"{axis_label(panel.metric, summary, 45)}\nmean, 95% CI", fontsize=8)
         ax.tick_params(labelsize=7)

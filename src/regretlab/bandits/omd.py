@@ -115,14 +115,8 @@ def entropy_step(p: np.ndarray, loss_est: np.ndarray, eta: float, lower: np.ndar
 
 
 @kernel
-def adaptive_hedge_step(
-    p: np.ndarray,
-    loss_est: np.ndarray,
-    in_clique: np.ndarray,
-    lower: np.ndarray,
-    second_moment: float,
-    out: np.ndarray,
-) -> float:
+def adaptive_hedge_step(p: np.ndarray, loss_est: np.ndarray, in_clique: np.ndarray, lower: np.ndarray,
+                        second_moment: float, out: np.ndarray) -> float:
     """One round of Hedge with adaptive learning rates (paper 001, Appendix C.1, Algorithm 3).
 
     ``p̃_{t+1} = argmin_{p ∈ Ω} ⟨p, ℓ̃_t⟩ + D_{ψ_t}(p, p̃_t)`` with ``ψ_t(p) = (1/η_t) Σ_i p_i ln p_i``,
@@ -511,16 +505,8 @@ def _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, mu, work):
 
 
 @njit(cache=True, inline="always")
-def hybrid_step(
-    p: np.ndarray,
-    loss_est: np.ndarray,
-    eta: float,
-    c: float,
-    lower: np.ndarray,
-    out: np.ndarray,
-    mu: float | None = None,
-    work: np.ndarray | None = None,
-) -> float:
+def hybrid_step(p: np.ndarray, loss_est: np.ndarray, eta: float, c: float, lower: np.ndarray, out: np.ndarray,
+                mu: float | None = None, work: np.ndarray | None = None) -> float:
     """OMD step with the hybrid regulariser of eq. (5): ψ(p) = (1/η) Σ_i p_i ln p_i + c Σ_i ln(1/p_i).
 
     Paper 001, §3.1, Theorem 2 (there c = 64K and lower_i = 1/T). See :func:`_hybrid_solve` for the method.
@@ -545,17 +531,9 @@ def hybrid_step(
 
 
 @njit(cache=True, inline="always")
-def log_barrier_hybrid_step(
-    p: np.ndarray,
-    loss_est: np.ndarray,
-    eta: float,
-    c: float,
-    in_s: np.ndarray,
-    lower: np.ndarray,
-    out: np.ndarray,
-    mu: float | None = None,
-    work: np.ndarray | None = None,
-) -> float:
+def log_barrier_hybrid_step(p: np.ndarray, loss_est: np.ndarray, eta: float, c: float, in_s: np.ndarray,
+                            lower: np.ndarray, out: np.ndarray, mu: float | None = None,
+                            work: np.ndarray | None = None) -> float:
     """OMD step with the regulariser of eq. (6): log-barrier on S, the hybrid of eq. (5) on S̄.
 
     ψ(p) = (1/η) Σ_{i∈S} ln(1/p_i) + (1/η) Σ_{i∈S̄} p_i ln p_i + c Σ_{i∈S̄} ln(1/p_i) (paper 001, §3.2,
@@ -566,17 +544,9 @@ def log_barrier_hybrid_step(
 
 
 @njit(cache=True, inline="always")
-def time_varying_hybrid_step(
-    p: np.ndarray,
-    loss_est: np.ndarray,
-    eta: np.ndarray,
-    c: float,
-    in_s: np.ndarray,
-    lower: np.ndarray,
-    out: np.ndarray,
-    mu: float | None = None,
-    work: np.ndarray | None = None,
-) -> float:
+def time_varying_hybrid_step(p: np.ndarray, loss_est: np.ndarray, eta: np.ndarray, c: float, in_s: np.ndarray,
+                             lower: np.ndarray, out: np.ndarray, mu: float | None = None,
+                             work: np.ndarray | None = None) -> float:
     """OMD step with eq. (7) and a learning rate per coordinate (paper 001, §3.3, Algorithms 1 and 4).
 
     ψ_t(p) = Σ_{i∈S} (1/η_i) ln(1/p_i) + Σ_{i∈S̄} (1/η_i) p_i ln p_i + c Σ_{i∈S̄} ln(1/p_i). Eq. (7) is the case

@@ -221,16 +221,8 @@ def _write_part(p, g, in_s, eta, eta_bar, lower, part, mass, mu, g_min, out):
 
 
 @kernel
-def weak_hybrid_step(
-    p: np.ndarray,
-    g: np.ndarray,
-    in_s: np.ndarray,
-    eta: float,
-    eta_bar: float,
-    lower: np.ndarray,
-    theta: float,
-    out: np.ndarray,
-) -> float:
+def weak_hybrid_step(p: np.ndarray, g: np.ndarray, in_s: np.ndarray, eta: float, eta_bar: float,
+                     lower: np.ndarray, theta: float, out: np.ndarray) -> float:
     """OMD step of Algorithm 2, line 230: ``argmin_{p∈Ω} ⟨p, g⟩ + D_ψ(p, p_t)`` (see the module docstring).
 
     Args:

@@ -34,13 +34,11 @@ METRICS: dict[str, Metric] = {
         "violation V_T = max_i Σ [G_tᵀq_t]_i", _CONSTRAINT, "Definition 3 (eq. (8), line 159)"
     ),
     "violation_hat": Metric(
-        "estimated violation V̂_t = max_i Σ [G_τᵀq̂_τ]_i",
-        _CONSTRAINT,
+        "estimated violation V̂_t = max_i Σ [G_τᵀq̂_τ]_i", _CONSTRAINT,
         "what the dual steps on (Algorithm 2 line 9; Lemma 14, line 1017)",
     ),
     "dual_shortfall": Metric(
-        "dual shortfall max_i (ηV̂_{t,i} − λ_{t+1,i})",
-        "per unit of constraint",
+        "dual shortfall max_i (ηV̂_{t,i} − λ_{t+1,i})", "per unit of constraint",
         "≤ 0 by Lemma 14 (line 1017) while the dual is unclipped; 0 when it never touched 0",
     ),
     "reward": Metric("reward Σ r_tᵀq_t", _REWARD, "total expected reward of the played policies"),
@@ -169,14 +167,8 @@ KIND = Kind(
     trivial_bounds=TRIVIAL_BOUNDS,
     ceilings=CEILINGS,
     families=(
-        FamilySection(
-            "cmdp",
-            "CMDP families (cmdp instances: family: NAME; every CMDP family takes the same parameters)",
-            "cmdp_instance",
-            "family",
-            FAMILIES,
-            shared=True,
-        ),
+        FamilySection("cmdp", "CMDP families (cmdp instances: family: NAME; every CMDP family takes the same "
+                      "parameters)", "cmdp_instance", "family", FAMILIES, shared=True),
     ),  # fmt: skip
     valid_on=lambda algorithm: ("-", "layered loop-free CMDPs (paper 000 §3)"),
 )

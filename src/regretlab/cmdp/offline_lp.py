@@ -43,9 +43,8 @@ def _as_pairs(z: np.ndarray, n_actions: int) -> np.ndarray:
 
 def _solve(c: np.ndarray, A_ub, b_ub, A_eq, b_eq, bounds, what: str):
     """``linprog`` with HiGHS; infeasibility is the caller's error (``ValueError``), anything else a bug."""
-    result = linprog(
-        c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=bounds, method="highs", options=_HIGHS_OPTIONS
-    )
+    result = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=bounds, method="highs",
+                     options=_HIGHS_OPTIONS)
     if result.status == 2:
         raise ValueError(f"{what}: the linear program is infeasible ({result.message})")
     if result.status != 0:

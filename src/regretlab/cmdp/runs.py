@@ -76,6 +76,7 @@ def run_seeds(
     return runs, {"runs": per_seed}
 
 
+
 # The kind's pipeline (regretlab.specs.kind_spec.Kind.pipeline): what regretlab.core.run_sets, `regretlab run`
 # and the calibration call besides run_seeds.
 

@@ -237,3 +237,4 @@ class _Decoder:
         value = object.__new__(cls)
         value.__dict__.update({k: self.node(v) for k, v in attributes.items()})
         return value
+

@@ -51,8 +51,6 @@ UNMEASURED = UnitCost(
 #: reading the instance files (the smallest run jobs of the shipped config measure 1.3–1.7 s wall; the
 #: calibration's start-up probe 1.4–1.5 s CPU once osqp and cvxpy are imported on first use only).
 STARTUP_SECONDS = 1.5
-
-
 def unit_cost(algorithm: str, costs: Mapping[str, UnitCost] | None = None) -> UnitCost:
     """The unit cost of ``algorithm`` in ``costs`` (default :data:`UNIT_COSTS`), else :data:`UNMEASURED`."""
     return (UNIT_COSTS if costs is None else costs).get(algorithm, UNMEASURED)

@@ -33,9 +33,9 @@ def _scales_with(regime: dict, bad: Callable[[list[int]], str | None]) -> list[P
 def _x_T(regime: dict) -> list[Problem]:
     return _scales_with(
         regime,
-        lambda horizons: (
-            None if len(horizons) >= 2 else f"a sweep in T needs at least 2 horizons, got {horizons}"
-        ),
+        lambda horizons: None
+        if len(horizons) >= 2
+        else f"a sweep in T needs at least 2 horizons, got {horizons}",
     )
 
 
@@ -76,6 +76,7 @@ X_RULES: dict[str, Callable[[dict], list[Problem]]] = {
     "L_D": _x_across_instances("L_D"),
     "t": _x_t,
 }
+
 
 
 def regime_problems(regime_name: str, regime: dict) -> list[Problem]:

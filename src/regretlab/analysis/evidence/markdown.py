@@ -126,42 +126,39 @@ def markdown(table: pd.DataFrame) -> str:
             ],
         }
     )  # fmt: skip
-    legend = (
-        " ".join(
-            [
-                f"**{title}.** {n['construction']} construction checks (true for every policy",
-                f"sequence: they catch bugs, not learners) and {n['alternative']} lower bound (power against the",
-                f"alternative it names) are counted apart; {n['unchecked']} claims have no check",
-                "(proof-internal, or about quantities the runs do not record: listed below the table, each",
-                "with its reason);",
-                f"{n['references']} reference rows (prior work's results, an inequality inside a proof) are",
-                "shown and not counted. A claim is *tested* when at ≥ 1 point (or fitted curve) the theorem's",
-                "hypotheses hold, the check could have failed (an explicit bound below the trivial bound and",
-                "the learner's own ceiling; a rate whose drawn curve already has its exponent), the claim's",
-                "mechanism is exercised, the runs are not a copy of another curve's, they use constants the",
-                "theorem covers, and a learner that does not learn would have failed it: `power` `uniform`",
-                "(uniform play's value on the same instance and horizon is above the bound; for a rate, uniform",
-                "play's slope over the same points is outside the band the check accepts), `reference` (the",
-                "reference learner of its Table 1 column too), `alternative` (a lower bound: the learner it",
-                "names would violate it), `construction`; an explicit upper bound's grade and margin (bound /"
-                " uniform play's value at its best point): `strong` when a learner half the paper's and half"
-                " uniform would fail it too (the bound below the average of the two), `nominal` when only"
-                " uniform play would, `none` when neither. A rate's slope is `consistent` when its interval",
-                "reaches the accepted band (within 0.1 of the exponent or of the drawn rate's local slope, on",
-                f"the side the rate allows), `{REJECTED}` otherwise: `persistent` when the slope over the last",
-                "two decades measured is still beyond the band, else `pre-asymptotic`; a curve is fitted from",
-                "the learner's onset on (where its regret falls below half of uniform play's). `T_informative`:",
-                "the smallest horizon at",
-                "which one curve would pass every check but power; `T_power`: at which it would also have power",
-                "against uniform play (bound functions and uniform play's value on the extrapolated point; what",
-                f"blocks it below; `> {short_number(T_MAX)}` past the search, `never` where no horizon searched",
-                "could), with the cost model's CPU-hours of one run there and of its seeds. Each claim links to",
-                "its page (the statement, its regimes and figures, every point and why it did or did not count).",
-                "How each column is computed: docs/evidence.md; every column: figures/evidence.csv.",
-            ]
-        )
-        + "\n\n"
-    )
+    legend = " ".join(
+        [
+            f"**{title}.** {n['construction']} construction checks (true for every policy",
+            f"sequence: they catch bugs, not learners) and {n['alternative']} lower bound (power against the",
+            f"alternative it names) are counted apart; {n['unchecked']} claims have no check",
+            "(proof-internal, or about quantities the runs do not record: listed below the table, each",
+            "with its reason);",
+            f"{n['references']} reference rows (prior work's results, an inequality inside a proof) are",
+            "shown and not counted. A claim is *tested* when at ≥ 1 point (or fitted curve) the theorem's",
+            "hypotheses hold, the check could have failed (an explicit bound below the trivial bound and",
+            "the learner's own ceiling; a rate whose drawn curve already has its exponent), the claim's",
+            "mechanism is exercised, the runs are not a copy of another curve's, they use constants the",
+            "theorem covers, and a learner that does not learn would have failed it: `power` `uniform`",
+            "(uniform play's value on the same instance and horizon is above the bound; for a rate, uniform",
+            "play's slope over the same points is outside the band the check accepts), `reference` (the",
+            "reference learner of its Table 1 column too), `alternative` (a lower bound: the learner it",
+            "names would violate it), `construction`; an explicit upper bound's grade and margin (bound /"
+            " uniform play's value at its best point): `strong` when a learner half the paper's and half"
+            " uniform would fail it too (the bound below the average of the two), `nominal` when only"
+            " uniform play would, `none` when neither. A rate's slope is `consistent` when its interval",
+            "reaches the accepted band (within 0.1 of the exponent or of the drawn rate's local slope, on",
+            f"the side the rate allows), `{REJECTED}` otherwise: `persistent` when the slope over the last",
+            "two decades measured is still beyond the band, else `pre-asymptotic`; a curve is fitted from",
+            "the learner's onset on (where its regret falls below half of uniform play's). `T_informative`:",
+            "the smallest horizon at",
+            "which one curve would pass every check but power; `T_power`: at which it would also have power",
+            "against uniform play (bound functions and uniform play's value on the extrapolated point; what",
+            f"blocks it below; `> {short_number(T_MAX)}` past the search, `never` where no horizon searched",
+            "could), with the cost model's CPU-hours of one run there and of its seeds. Each claim links to",
+            "its page (the statement, its regimes and figures, every point and why it did or did not count).",
+            "How each column is computed: docs/evidence.md; every column: figures/evidence.csv.",
+        ]
+    ) + "\n\n"
     rest = pd.DataFrame(
         {
             "claim": [_linked(r) for r in unchecked.itertuples()],

@@ -30,6 +30,7 @@ CSV_COLUMNS = [
 ]  # fmt: skip
 
 
+
 def _count_blocks(items: list[Item]) -> str:
     counts = pd.Series([item.block for item in items if item.block]).value_counts()
     order = [block for block in BLOCKS if block in counts.index]
@@ -85,6 +86,7 @@ def _mechanism_values(items: list[Item]) -> str:
 def _regimes_cell(items: list[Item]) -> str:
     counts = pd.Series([item.regime for item in items]).value_counts(sort=False)
     return ", ".join(f"{regime} ({n})" for regime, n in sorted(counts.items()))
+
 
 
 def _cost(config: dict, row: dict, T: int) -> tuple[float, float, int]:
