@@ -382,7 +382,8 @@ def fit_exponents(
     the points from the learner's ``onset`` on are fitted (:func:`learning_onset`: where its regret has
     fallen below half of uniform play's; a slope through the warm-up measures the warm-up); a rejected rate
     is ``persistent`` or ``pre-asymptotic`` (``rejection``, :func:`regretlab.analysis.exponents.
-    rejection_kind`).
+    rejection_kind`). A curve whose step sizes the config sets by hand (``step``) has no theory exponent: the
+    bounds' exponents are those of the theorem's tuning.
     """
     rng = np.random.default_rng(job_seed_sequence(regime, "aggregate", "exponents"))
     x_name = regime_config["x"]
@@ -427,6 +428,11 @@ def fit_exponents(
         elif x_name == "t" and not bound.at_checkpoint:
             drawn_slope, bound_reason = float("nan"), "bound taken at the run's horizon T: flat in t"
         theory = bound.exponents.get(x_name, float("nan")) if bound else float("nan")
+        if bound is not None and "step" in curve and curve["step"].iloc[0]:
+            # The exponent is the tuned learner's; at step sizes fixed by hand the theory gives none.
+            theory = float("nan")
+            hand_set = "step sizes set by hand (config step): no theory exponent"
+            reason = "; ".join(r for r in (reason, hand_set) if r)
         # A rate's slope against the band it accepts, on the side of the bound's direction (the evidence
         # table judges a Θ̃ claim on both sides).
         sense = "lower" if bound is not None and bound.direction == "lower" else "upper"

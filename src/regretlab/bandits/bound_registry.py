@@ -327,6 +327,22 @@ BOUNDS: dict[str, BoundSpec] = {
         params=("delta_start", "d"),
         metrics=("L_D",),
     ),
+    "theorem18_best_S_half_corrected": BoundSpec(
+        reference="exp3g_weak",
+        evaluate=bandit_bounds.theorem18_rate(0.5, best_in_s=False),
+        metric="regret_best_S",
+        explicit=False,
+        label="max{δ₁^{−(1+γ)/(2γ)}, (dL_D)^{(1+γ)/2}}, γ = 1/2: i* ∈ S corrected (finding 1)",
+        exponents={"L_D": 0.75, "T": 0.75},
+        source=(
+            "paper 001 App. E.5, Theorem 18, i* ∈ S, with each epoch's 1/(2η̄_λ) its proof drops from "
+            "D_ψ(u, p_1) (docs/findings.md, finding 1): η̄_λ = δ_λ^{1/2+1/(2γ)} (Algorithm 7, line 1317) "
+            "makes it the i* ∈ S̄ epoch cost δ_λ^{−(1+γ)/(2γ)}, so the i* ∈ S rate becomes the S̄ one: "
+            "L_D^{3/4}"
+        ),
+        params=("delta_start", "d"),
+        metrics=("L_D",),
+    ),
     "theorem18_best_Sbar_half": BoundSpec(
         reference="exp3g_weak",
         evaluate=bandit_bounds.theorem18_rate(0.5, best_in_s=False),

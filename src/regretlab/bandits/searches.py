@@ -209,6 +209,16 @@ SEARCHES: dict[str, SearchSpec] = {
         left_out="arms i ∈ S other than the best of S (their Reg_i is smaller by L_i − L_{i*_S}, their "
         "bound by less)",
     ),
+    "theorem7_best_S_corrected": SearchSpec(
+        claim="theorem7_S_corrected",
+        bound="theorem7_best_S_corrected",
+        quantifies="the space of theorem7_best_S: the corrected display (docs/findings.md, finding 1) under "
+        "the same attack",
+        dimensions=(*_BIPARTITE, *_PARTS),
+        candidate=_theorem7("S"),
+        scales=SCALES,
+        left_out="arms i ∈ S other than the best of S",
+    ),
     "theorem7_best_Sbar": SearchSpec(
         claim="theorem7_Sbar",
         bound="theorem7_best_Sbar",
@@ -224,6 +234,16 @@ SEARCHES: dict[str, SearchSpec] = {
         bound="theorem8_best_S_third",
         quantifies="every 1/T ≤ δ ≤ min{1/125, 1/(4s), 1/(4d)}, η ≤ 1/25, η̄ ≤ δ^{4/3}, every weakly "
         "observable graph, every oblivious loss sequence; i = the best arm of S (Theorem 8, line 262)",
+        dimensions=(*_STARS, *_PARTS),
+        candidate=_theorem8("S"),
+        scales=SCALES,
+        left_out="weakly observable graphs other than unions of stars",
+    ),
+    "theorem8_best_S_corrected": SearchSpec(
+        claim="theorem8_S_corrected",
+        bound="theorem8_best_S_corrected",
+        quantifies="the space of theorem8_best_S_third: the corrected display (docs/findings.md, finding 1) "
+        "under the same attack",
         dimensions=(*_STARS, *_PARTS),
         candidate=_theorem8("S"),
         scales=SCALES,

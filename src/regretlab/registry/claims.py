@@ -293,6 +293,28 @@ CLAIMS: tuple[Claim, ...] = (
          "theorem18_best_Sbar_half"),
         mechanism=RESETS,
     ),
+    # ---- paper 001, corrected: what the proofs support once the term they drop from D_ψ(u, p_1) is put back
+    # (docs/findings.md, finding 1, found by the falsification search). Reference rows: derived here, not the
+    # paper's claims; each is checked by runs like every other row.
+    Claim(
+        "theorem7_S_corrected", "001", "Theorem 7, i ∈ S, corrected (finding 1)",
+        "Reg_i ≤ s ln T/η + 1/(2η̄) + 2ηL_i + 2s: the 1/(2η̄) the proof drops from D_ψ(u, p_1)",
+        "App. E.2, lines 1015–1021, with line 947's Bregman divergence corrected", "explicit bound",
+        ("theorem7_best_S_corrected",), role="reference",
+    ),
+    Claim(
+        "theorem8_S_corrected", "001", "Theorem 8, i ∈ S, corrected (finding 1)",
+        "Reg_i ≤ 2s ln T/η + 1/(2η̄) + 2ηL_i + 2δdL_D + 2s: the 1/(2η̄) the proof drops from D_ψ(u, p_1)",
+        "App. E.4, lines 1255–1259, with line 947's Bregman divergence corrected", "explicit bound",
+        ("theorem8_best_S_corrected",), presets=ANY_IN_RANGE, role="reference",
+    ),
+    Claim(
+        "theorem18_S_corrected", "001", "Theorem 18, i* ∈ S, γ = 1/2, corrected (finding 1)",
+        "Algorithm 7, no oracle, i* ∈ S: Õ(L_D^{(1+γ)/2}) (each epoch's dropped 1/(2η̄) = δ^{−(1+γ)/(2γ)}/2), "
+        "L_D^{3/4} at γ = 1/2 where the theorem says L_D^{1/2}",
+        "App. E.5, eq. (26), with line 947's Bregman divergence corrected", "rate",
+        ("theorem18_best_S_half_corrected",), mechanism=RESETS, role="reference",
+    ),
     # ---- paper 000 (constrained MDPs)
     Claim(
         "lemma2", "000", "Lemma 2", "Σ_t ‖q_t − q̂_t‖₁ ≤ E^q_δ w.p. ≥ 1 − 2δ", "line 233; E^q_δ line 453",
