@@ -10,6 +10,7 @@ with job_log(snakemake) as log:
     import pandas as pd
 
     from regretlab.analysis.evidence import headline, write_evidence_table
+    from regretlab.analysis.tables import read_typed_csv
     from regretlab.core.io import read_json
 
     instances = {
@@ -25,5 +26,6 @@ with job_log(snakemake) as log:
         snakemake.output.pages,
         snakemake.output.png,
         snakemake.output.pdf,
+        read_typed_csv(snakemake.input.falsification),
     )
     log.info("wrote %s: %s", snakemake.output.csv, headline(table))

@@ -113,8 +113,12 @@ def test_the_guide_builds_strictly(site):
     assert (site / "figures" / "exp3g_self_aware.png").is_file()  # served by docs/hooks/figures.py
 
 
-#: The hand-written pages of the guide (the reference pages are generated, docs/notes/ is not part of it).
-GUIDE = [path for path in sorted((REPO / "docs").glob("*.md"))]
+#: The hand-written pages of the guide (the reference pages are generated, docs/notes/ is not part of it;
+#: docs/findings.md is not guide but results — what the runs found about the papers —, capped on its own).
+FINDINGS = REPO / "docs" / "findings.md"
+GUIDE = [path for path in sorted((REPO / "docs").glob("*.md")) if path != FINDINGS]
+#: The findings page's own cap: each finding in a few paragraphs, not a paper.
+FINDINGS_WORDS = 2_500
 #: Issue 21: the guide's hand-written prose, counted as `wc -w` counts, stays within this many words.
 GUIDE_WORDS = 12_000
 
@@ -127,10 +131,14 @@ def test_the_guide_is_short():
     )
 
 
+def test_the_findings_page_is_short():
+    assert len(FINDINGS.read_text(encoding="utf-8").split()) <= FINDINGS_WORDS
+
+
 def test_the_guide_is_no_lab_notebook():
     """History (issue numbers, commit hashes) belongs in CHANGELOG.md and git, not in the guide."""
     history = re.compile(r"\b[Ii]ssues? \d+|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b")
-    found = {path.name: history.findall(path.read_text(encoding="utf-8")) for path in GUIDE}
+    found = {path.name: history.findall(path.read_text(encoding="utf-8")) for path in [*GUIDE, FINDINGS]}
     assert not any(found.values()), {name: hits for name, hits in found.items() if hits}
 
 

@@ -71,7 +71,7 @@ def table(results: list[SearchResult]) -> pd.DataFrame:
             "dimensions": len(spec.dimensions),
             "T_search": budget.horizon,
             "runs": result.runs,
-            "admissible_share": len(admissible) / len(result.evaluations),
+            "admissible_share": len(admissible) / len(result.evaluations) if result.evaluations else 0.0,
             "speaking_share": len(speaking) / len(admissible) if admissible else 0.0,
             "outcome": outcome(result),
         }

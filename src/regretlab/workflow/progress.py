@@ -12,7 +12,8 @@ finished` returns::
 (one line in the log).
 
 A run job's prediction is :func:`regretlab.workflow.cost.predicted_seconds` (its runs at the unit costs, plus
-start-up); every other job counts the start-up alone. The prediction is the cost model's, not a measurement:
+start-up), the falsification job's :func:`regretlab.falsification.cost.predicted_seconds`; every other job
+counts the start-up alone. The prediction is the cost model's, not a measurement:
 the line says "left", and ``regretlab estimate`` explains the model.
 """
 
@@ -23,6 +24,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from regretlab.falsification.cost import predicted_seconds as falsification_seconds
 from regretlab.registry.unit_costs import STARTUP_SECONDS
 from regretlab.workflow.cost import duration, predicted_seconds
 from regretlab.workflow.jobs import RunPart
@@ -37,11 +39,18 @@ def job_label(rule: str, wildcards: dict) -> str:
     return " · ".join([rule, *values]) if values else rule
 
 
-def job_seconds(config: dict, wildcards: dict) -> float:
-    """The predicted CPU seconds of a job: a run job's by the cost model, any other job's start-up."""
+#: Jobs besides the run jobs that cost more than their start-up: rule → config → predicted CPU seconds.
+RULE_SECONDS = {"falsification": lambda config: falsification_seconds(config["scale"])}
+
+
+def job_seconds(config: dict, wildcards: dict, rule: str = "") -> float:
+    """The predicted CPU seconds of a job: a run job's by the cost model, a job of :data:`RULE_SECONDS` by
+    its own, any other job's start-up."""
     if all(key in wildcards for key in RUN_WILDCARDS) and wildcards["regime"] in config.get("regimes", {}):
         names = (wildcards["regime"], wildcards["algorithm"], wildcards["constants"])
         return predicted_seconds(config, RunPart(*names, int(wildcards["part"])))
+    if rule in RULE_SECONDS:
+        return RULE_SECONDS[rule](config)
     return STARTUP_SECONDS
 
 
@@ -116,8 +125,8 @@ def plan(workflow, config: dict) -> None:
     """From the Snakefile's ``onstart``: record every job Snakemake will run, with its prediction."""
     dag = workflow.dag
     jobs = [
-        (dag.jobid(job), job_label(job.rule.name, dict(wildcards)), job_seconds(config, wildcards))
+        (dag.jobid(job), job_label(rule, dict(wildcards)), job_seconds(config, wildcards, rule))
         for job in dag.needrun_jobs()
-        for wildcards in [job.wildcards_dict]
+        for wildcards, rule in [(job.wildcards_dict, job.rule.name)]
     ]
     PROGRESS.plan(jobs, workflow.resource_settings.cores or 1)

@@ -109,6 +109,11 @@ def markdown(table: pd.DataFrame) -> str:
                 for p, g, m in zip(table["power"], table["grade"], table["margin"], strict=True)
             ],
             "outcome": table["outcome"].replace("", "—"),
+            "falsification search": [
+                f"{o} ({n} runs, worst measured / bound {r:.2g})" if o else "—"
+                for o, n, r in
+                zip(table["search_outcome"], table["search_runs"], table["search_worst_ratio"], strict=True)
+            ],
             "why not": table["why"]
             + [f"; {m}: measured {v}" if m and v and not t else "" for m, v, t in
                zip(table["mechanism"], table["mechanism_values"], table["tested"], strict=True)],
@@ -156,6 +161,8 @@ def markdown(table: pd.DataFrame) -> str:
             f"blocks it below; `> {short_number(T_MAX)}` past the search, `never` where no horizon searched",
             "could), with the cost model's CPU-hours of one run there and of its seeds. Each claim links to",
             "its page (the statement, its regimes and figures, every point and why it did or did not count).",
+            "`falsification search`: the search of figures/falsification.md over the claim's hypotheses",
+            "(its worst candidate confirmed with fresh seeds; docs/findings.md).",
             "How each column is computed: docs/evidence.md; every column: figures/evidence.csv.",
         ]
     ) + "\n\n"

@@ -27,7 +27,24 @@ CSV_COLUMNS = [
     "identical",
     "T_informative", "T_informative_curve", "T_informative_note", "cpu_hours_run", "cpu_hours_seeds", "seeds",
     "T_power", "T_power_curve", "T_power_note", "cpu_hours_power_run", "cpu_hours_power_seeds",
+    "searches", "search_runs", "search_worst_ratio", "search_outcome",
 ]  # fmt: skip
+
+
+def _search_columns(claim: Claim, falsification: pd.DataFrame | None) -> dict:
+    """The falsification searches of the claim's bounds (``figures/falsification.csv``): their names, the
+    runs they spent, the worst measured / bound confirmed and the outcome (the worst search's); empty when
+    no search attacks it."""
+    rows = pd.DataFrame() if falsification is None else falsification[falsification["claim"] == claim.key]
+    if rows.empty:
+        return {"searches": "", "search_runs": 0, "search_worst_ratio": math.nan, "search_outcome": ""}
+    worst = rows.loc[rows["worst_ratio"].fillna(-math.inf).idxmax()]
+    return {
+        "searches": ", ".join(rows["search"]),
+        "search_runs": int(rows["runs"].sum()),
+        "search_worst_ratio": float(worst["worst_ratio"]),
+        "search_outcome": worst["outcome"],
+    }
 
 
 
@@ -169,9 +186,11 @@ def claim_row(
     instances: dict,
     config: dict,
     items: list[Item] | None = None,
+    falsification: pd.DataFrame | None = None,
 ) -> dict:
     """One row of the evidence table (module docstring); ``items``: the claim's :func:`claim_items`, when the
-    caller has them already."""
+    caller has them already; ``falsification``: the falsification table, whose searches of the claim's
+    bounds the row names (:func:`_search_columns`)."""
     rows, fits, explicit = _claim_rows(claim, summary, exponents)
     if items is None:
         items = claim_items(claim, summary, exponents, instances)
@@ -217,21 +236,31 @@ def claim_row(
         "seeds": 0,
         **_found_columns(found, config, "informative", ""),
         **_found_columns(found_power, config, "power", "_power"),
+        **_search_columns(claim, falsification),
     }
     return result
 
 
 def evidence_table(
-    summaries: list[pd.DataFrame], exponents: list[pd.DataFrame], instances: dict, config: dict
+    summaries: list[pd.DataFrame],
+    exponents: list[pd.DataFrame],
+    instances: dict,
+    config: dict,
+    falsification: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """The evidence table (module docstring), one row per claim the config draws (a claim none of whose
     bounds any regime draws has no row): ``instances`` maps ``(regime, instance)`` to its instance file's
-    contents, ``config`` is the validated config (for the cost model)."""
-    return _table_and_items(summaries, exponents, instances, config)[0]
+    contents, ``config`` is the validated config (for the cost model), ``falsification`` the falsification
+    table (``figures/falsification.csv``; None: no search columns)."""
+    return _table_and_items(summaries, exponents, instances, config, falsification)[0]
 
 
 def _table_and_items(
-    summaries: list[pd.DataFrame], exponents: list[pd.DataFrame], instances: dict, config: dict
+    summaries: list[pd.DataFrame],
+    exponents: list[pd.DataFrame],
+    instances: dict,
+    config: dict,
+    falsification: pd.DataFrame | None = None,
 ) -> tuple[pd.DataFrame, dict[str, list[Item]]]:
     """The evidence table and each claim's items (computed once: the table's rows and the claim pages read
     them)."""
@@ -239,7 +268,7 @@ def _table_and_items(
     fits = pd.concat(exponents, ignore_index=True)
     items = {claim.key: claim_items(claim, summary, fits, instances) for claim in CLAIMS}
     rows = [
-        claim_row(claim, summary, fits, instances, config, items.get(claim.key, []))
+        claim_row(claim, summary, fits, instances, config, items.get(claim.key, []), falsification)
         for claim in CLAIMS + UNCHECKED_CLAIMS
     ]
     kept = [row for row in rows if row["points"] or row["check"] in UNCHECKED]
@@ -256,10 +285,11 @@ def write_evidence_table(
     pages: str | os.PathLike,
     png_path: str | os.PathLike,
     pdf_path: str | os.PathLike,
+    falsification: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Write ``figures/evidence.csv``, ``figures/evidence.md``, its figure (:mod:`.figure`) and one page per
     claim into ``pages`` (:mod:`.pages`), each atomically; return the table."""
-    table, items = _table_and_items(summaries, exponents, instances, config)
+    table, items = _table_and_items(summaries, exponents, instances, config, falsification)
     write_typed_csv(table, csv_path, float_format="%.6g")
     write_text(md_path, markdown(table))
     save_figure(draw_evidence(table), png_path, pdf_path)

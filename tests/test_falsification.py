@@ -1,0 +1,215 @@
+"""The falsification search (issue 33, items 1–2): step sizes set by hand, the search finding a planted
+violation and not inventing one, its determinism, its outputs, and the witness regimes it produced."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from regretlab.bandits import bounds as bandit_bounds
+from regretlab.bandits import simulate
+from regretlab.bandits.algorithms import make_learner
+from regretlab.bandits.bound_registry import BOUNDS
+from regretlab.bandits.instance import build_instance
+from regretlab.bandits.presets import with_step
+from regretlab.bandits.searches import SEARCHES
+from regretlab.falsification.report import NOTHING, SURVIVED, WITNESS, markdown, outcome, table
+from regretlab.falsification.search import Evaluation, SearchResult, search
+from regretlab.registry.claims import CLAIMS_BY_KEY
+from regretlab.registry.kinds import KINDS
+from regretlab.specs.bound_spec import Point
+from regretlab.specs.search_spec import Budget, Candidate, Trial
+from regretlab.workflow.config import validate_config
+
+#: A budget small enough for a test: 2·3·(1 + 1) search runs of 2000 rounds, one finalist on two seeds.
+TINY = Budget(horizon=2000, generations=1, population=3, finalists=1, confirm_seeds=2, confirm_horizon=2000)
+
+
+def _spec(name: str, bound: str | None = None):
+    spec = SEARCHES[name]
+    return replace(spec, bound=bound or spec.bound, scales={"quick": TINY})
+
+
+# ---- step sizes set by hand ----------------------------------------------------------------------------
+
+
+def test_with_step_rejects_names_and_values_it_does_not_take():
+    assert with_step("x", {"eta": 1.0}, None, ("eta",)) == {"eta": 1.0}
+    assert with_step("x", {"eta": 1.0, "c": 2.0}, {"eta": 0.5}, ("eta",)) == {"eta": 0.5, "c": 2.0}
+    with pytest.raises(ValueError, match=r"takes its step sizes \['eta'\] by hand, got \['c'\]"):
+        with_step("x", {"eta": 1.0}, {"c": 1.0}, ("eta",))
+    for bad in (0.0, -1.0, math.inf, math.nan):
+        with pytest.raises(ValueError, match="positive and finite"):
+            with_step("x", {"eta": 1.0}, {"eta": bad}, ("eta",))
+
+
+def _bandit(graph: dict, losses: dict):
+    return build_instance({"graph": graph, "losses": losses}, np.random.default_rng(0))
+
+
+FIGURE1 = ({"family": "figure1"}, {"kind": "bernoulli", "best_mean": 0.1, "gap": 0.3})
+BIPARTITE = (
+    {"family": "directed_complete_bipartite", "n_self_loop": 2, "n_no_self_loop": 3},
+    {"kind": "bernoulli_parts", "best_in": "S", "best_mean": 0.1, "S_mean": 0.5, "S_bar_mean": 0.5},
+)
+STARS = (
+    {"family": "weakly_observable_stars", "leaf_counts": [2, 2]},
+    {"kind": "bernoulli_parts", "best_in": "S", "best_mean": 0.1, "S_mean": 0.5, "S_bar_mean": 0.5},
+)
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "entry", "step", "hypothesis"),
+    [
+        ("theorem2", FIGURE1, {"eta": 0.3}, None),
+        ("theorem3", FIGURE1, {"eta": 1e-3}, ("eta_at_most_1_over_64K", True)),
+        ("theorem3", FIGURE1, {"eta": 0.1}, ("eta_at_most_1_over_64K", False)),  # 0.1 > 1/(64·7)
+        ("algorithm2_bipartite", BIPARTITE, {"eta": 0.1, "eta_bar": 1e-3}, ("eta_bar_at_most_1_25", True)),
+        ("algorithm2_bipartite", BIPARTITE, {"eta": 0.1, "eta_bar": 0.1}, ("eta_bar_at_most_1_25", False)),
+        ("algorithm2_weak", STARS, {"delta": 0.004, "eta": 0.04, "eta_bar": 1e-4}, ("delta_in_range", True)),
+        ("algorithm2_weak", STARS, {"delta": 0.1, "eta": 0.04, "eta_bar": 1e-4}, ("delta_in_range", False)),
+        ("exp3g_weak", STARS, {"gamma": 0.1, "eta": 1e-3}, ("gamma_at_most_half", True)),
+    ],
+)
+def test_a_learner_runs_at_the_step_sizes_set_by_hand_and_checks_its_hypotheses_there(
+    algorithm, entry, step, hypothesis
+):
+    instance = _bandit(*entry)
+    oracle = {"L_star": 100.0, "L_best_S": 100.0, "L_D": 300.0}
+    learner = make_learner(algorithm, instance, 5000, np.random.default_rng(1), "paper", oracle, step)
+    for name, value in step.items():
+        assert learner.params[name] == value
+    if hypothesis is not None:
+        assert learner.hypotheses[hypothesis[0]] is hypothesis[1]
+    if algorithm == "algorithm2_bipartite":  # Ω = {Σ_S p ≥ √η̄}: θ follows the η̄ set by hand
+        assert learner.params["theta"] == pytest.approx(math.sqrt(step["eta_bar"]))
+
+
+def test_a_learner_without_free_step_sizes_refuses_them():
+    with pytest.raises(ValueError, match="takes no step sizes by hand"):
+        make_learner("algorithm1", _bandit(*FIGURE1), 5000, np.random.default_rng(1), "paper",
+                     {"L_star": 10.0}, {"eta": 0.1})  # fmt: skip
+
+
+# ---- the corrected displays, by hand ------------------------------------------------------------------
+
+
+def test_the_corrected_displays_add_exactly_one_half_over_eta_bar():
+    point = Point(10_000, 10_000, {"s": 2, "d": 2}, {}, {"eta": 0.05, "eta_bar": 1e-3, "delta": 0.004,
+                                                         "L_best_S": 300.0, "L_D": 900.0})  # fmt: skip
+    # Theorem 7, i ∈ S: 2 ln(10⁴)/0.05 + 2·0.05·300 + 4, plus 1/(2·10⁻³) = 500
+    stated = 2 * math.log(10_000) / 0.05 + 2 * 0.05 * 300 + 4
+    assert bandit_bounds.theorem7_best_s(point) == pytest.approx(stated)
+    assert bandit_bounds.theorem7_best_s_corrected(point) == pytest.approx(stated + 500.0)
+    # Theorem 8, i ∈ S: 2·2 ln(10⁴)/0.05 + 2·0.05·300 + 2·0.004·2·900 + 4, plus 500
+    stated = 4 * math.log(10_000) / 0.05 + 2 * 0.05 * 300 + 2 * 0.004 * 2 * 900 + 4
+    assert bandit_bounds.theorem8_best_s_corrected(point) == pytest.approx(stated + 500.0)
+
+
+# ---- the search ---------------------------------------------------------------------------------------
+
+
+def test_the_search_finds_a_planted_violation(monkeypatch):
+    """A display made 100 times too small must give a witness: the search has power against a wrong bound."""
+    real = BOUNDS["theorem3_bound"]
+    planted = replace(real, evaluate=lambda point: real.evaluate(point) / 100.0)
+    monkeypatch.setitem(simulate.BOUNDS, "planted_theorem3", planted)
+    result = search("planted", _spec("theorem3_bound", "planted_theorem3"), "quick", simulate.trial)
+    assert result.worst is not None and result.worst.witness
+    assert outcome(result) == WITNESS
+    assert all(ratio > 1.0 for ratio in result.worst.seed_ratios)
+
+
+def test_the_search_does_not_invent_a_violation_and_is_deterministic():
+    first = search("theorem3_bound", _spec("theorem3_bound"), "quick", simulate.trial)
+    second = search("theorem3_bound", _spec("theorem3_bound"), "quick", simulate.trial)
+    assert outcome(first) == SURVIVED and first.worst.ratio < 1.0
+    assert len(first.evaluations) == TINY.population * len(first.spec.dimensions) * (TINY.generations + 1)
+    assert first.runs == len(first.evaluations) + TINY.finalists * TINY.confirm_seeds
+    pd.testing.assert_frame_equal(table([first]), table([second]))
+
+
+def test_a_run_outside_the_hypotheses_or_not_buildable_scores_zero():
+    candidate = Candidate({}, "theorem3", {"eta": 1.0})
+    outside = Trial(measured=10.0, bound=1.0, trivial=100.0, uniform=50.0, hypotheses=False)
+    inside = replace(outside, hypotheses=True)
+    assert Evaluation({}, candidate, outside).score == 0.0
+    assert Evaluation({}, candidate, None).score == 0.0
+    assert Evaluation({}, candidate, inside).score == 10.0
+
+
+def test_every_declared_search_names_a_claim_of_its_bound_and_an_upper_explicit_bound():
+    declared = {name: spec for kind in KINDS.values() for name, spec in kind.searches.items()}
+    assert declared, "no kind declares a falsification search"
+    for name, spec in declared.items():
+        bound = KINDS["bandit"].bounds[spec.bound]
+        assert bound.explicit and bound.direction == "upper", name
+        assert spec.bound in CLAIMS_BY_KEY[spec.claim].bounds, name
+        assert {"quick", "paper"} <= set(spec.scales), name
+        for dimension in spec.dimensions:
+            assert dimension.low < dimension.high, (name, dimension.name)
+
+
+def test_the_report_says_what_the_search_found():
+    found = search("theorem3_bound", _spec("theorem3_bound"), "quick", simulate.trial)
+    nothing = SearchResult("none", _spec("theorem2_bound"), "quick", TINY, ())
+    frame = table([found, nothing])
+    assert list(frame["outcome"]) == [SURVIVED, NOTHING]
+    assert frame.loc[0, "runs"] == found.runs and frame.loc[0, "claim"] == "theorem3"
+    candidate = json.loads(frame.loc[0, "instance"])
+    assert candidate["graph"]["family"] == "strongly_observable"  # regenerable from the row
+    text = markdown(frame)
+    assert "**Of 2 explicit bounds searched, 0 are violated within the hypotheses" in text
+    assert f"{found.runs} (2000)" in text
+
+
+# ---- the witnesses as regimes -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def default_config(repo, schema_path):
+    return validate_config(yaml.safe_load((repo / "config.yaml").read_text(encoding="utf-8")), schema_path)
+
+
+@pytest.mark.parametrize(
+    ("regime", "display", "corrected"),
+    [
+        ("theorem7_witness", "theorem7_best_S", "theorem7_best_S_corrected"),
+        ("theorem8_witness", "theorem8_best_S_third", "theorem8_best_S_corrected"),
+    ],
+)
+def test_a_witness_regime_violates_the_display_at_every_seed_within_the_hypotheses(
+    default_config, regime, display, corrected
+):
+    """Issue 33: every witness is a regime whose rerun reproduces the violation at every seed."""
+    entry = default_config["regimes"][regime]
+    (instance_name, instance_entry), = entry["instances"].items()
+    (algorithm,) = entry["algorithms"]
+    instance = build_instance(instance_entry, np.random.default_rng(0))
+    horizon = 20_000
+    runs, info = simulate.run_seeds(regime, instance_name, instance, algorithm, "paper", horizon, [0, 1, 2],
+                                    step=entry["step"][algorithm])  # fmt: skip
+    final = runs[runs["t"] == horizon]
+    for (_, row), learner in zip(final.iterrows(), info["learners"], strict=True):
+        assert all(learner["hypotheses"].values()), learner["hypotheses"]
+        point = Point(horizon, horizon, instance.numbers, learner["params"], row.to_dict())
+        assert BOUNDS[display].hypotheses(point)
+        assert row["regret_best_S"] > 2.0 * BOUNDS[display].evaluate(point)
+        assert row["regret_best_S"] < BOUNDS[corrected].evaluate(point)
+
+
+def test_step_in_the_config_is_checked_against_the_learners_free_step_sizes(default_config, schema_path):
+    config = json.loads(json.dumps(default_config))
+    entry = config["regimes"]["theorem7_witness"]
+    entry["step"] = {"exp3g": {"eta": 0.1}, "algorithm2_bipartite": {"eta": 0.1, "c": 2.0}}
+    with pytest.raises(Exception) as error:
+        validate_config(config, schema_path)
+    message = str(error.value)
+    assert "regimes.theorem7_witness.step: names algorithm 'exp3g', which is not in algorithms" in message
+    assert "regimes.theorem7_witness.step.algorithm2_bipartite: ['c'] cannot be set by hand" in message
