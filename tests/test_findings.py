@@ -1,0 +1,89 @@
+"""docs/findings.md's numbers are the runs': each quoted value is checked against the quick-scale aggregate
+fixture (tests/data/figures_quick, tests/data/evidence_quick, refreshed from a default run) or the committed
+falsification table, so that a finding that stops being true fails here instead of staying in the prose."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from regretlab.analysis.tables import read_typed_csv
+
+REPO = Path(__file__).resolve().parents[1]
+FINDINGS = (REPO / "docs" / "findings.md").read_text(encoding="utf-8")
+SUMMARY = pd.read_parquet(REPO / "tests" / "data" / "figures_quick" / "summary.parquet")
+EXPONENTS = pd.read_parquet(REPO / "tests" / "data" / "evidence_quick" / "exponents.parquet")
+FALSIFICATION = read_typed_csv(REPO / "figures" / "falsification.csv").set_index("search")
+
+
+def _point(regime: str, bound: str, horizon: int) -> pd.Series:
+    rows = SUMMARY[(SUMMARY["regime"] == regime) & (SUMMARY["bound_name"] == bound) & (SUMMARY["T"] == horizon)]
+    assert len(rows) == 1, (regime, bound, horizon)
+    return rows.iloc[0]
+
+
+@pytest.mark.parametrize(
+    ("quoted", "numbers", "regime", "bound", "values"),
+    [
+        ("regret 403, 2854 and 5054", (403, 2854, 5054), "theorem7_witness", "theorem7_best_S", "mean"),
+        ("a display of 118, 226 and\n1016", (118, 226, 1016), "theorem7_witness", "theorem7_best_S",
+         "bound_value"),
+        ("864, 7666 and 40 652", (864, 7666, 40652), "theorem8_witness", "theorem8_best_S_third", "mean"),
+        ("771, 1069 and 1971", (771, 1069, 1971), "theorem8_witness", "theorem8_best_S_third", "bound_value"),
+    ],
+)  # fmt: skip
+def test_the_witness_regimes_numbers(quoted, numbers, regime, bound, values):
+    assert quoted in FINDINGS
+    measured = [_point(regime, bound, horizon)[values] for horizon in (2000, 20000, 200000)]
+    assert measured == pytest.approx(numbers, abs=0.51)
+    for horizon in (2000, 20000, 200000):  # every point a violation within the hypotheses
+        row = _point(regime, bound, horizon)
+        assert row["verdict"] == "violated" and row["hypotheses_hold"]
+
+
+def test_the_corrected_displays_hold_where_the_findings_say():
+    assert "0.55 and 0.84 of the corrected display at 2·10⁴ and\n2·10⁵ for Theorem 7, 0.78 at 2·10⁵" in FINDINGS
+    ratios = [
+        _point("theorem7_witness", "theorem7_best_S_corrected", 20000),
+        _point("theorem7_witness", "theorem7_best_S_corrected", 200000),
+        _point("theorem8_witness", "theorem8_best_S_corrected", 200000),
+    ]
+    assert [round(r["mean"] / r["bound_value"], 2) for r in ratios] == [0.55, 0.84, 0.78]
+    assert all(r["verdict"] == "holds" for r in ratios)
+    below = [_point("theorem7_witness", "theorem7_best_S_corrected", 2000),
+             _point("theorem8_witness", "theorem8_best_S_corrected", 20000)]  # fmt: skip
+    assert all(r["verdict"] == "vacuous" for r in below)
+
+
+@pytest.mark.parametrize(
+    ("search", "quoted", "outcome"),
+    [
+        ("theorem7_best_S", "16.9", "violated within the hypotheses"),
+        ("theorem8_best_S_third", "7.7", "violated within the hypotheses"),
+        ("theorem7_best_Sbar", "0.68", "survived"),
+        ("theorem8_best_Sbar_third", "0.60", "survived"),
+        ("theorem7_best_S_corrected", "0.81", "survived"),
+        ("theorem8_best_S_corrected", "0.57", "survived"),
+    ],
+)
+def test_the_searches_numbers(search, quoted, outcome):
+    assert quoted in FINDINGS
+    row = FALSIFICATION.loc[search]
+    assert row["outcome"] == outcome
+    digits = len(quoted.split(".")[1])
+    assert round(row["worst_ratio"], digits) == pytest.approx(float(quoted))
+
+
+def test_theorem18s_persistent_rejection_is_the_corrected_rate():
+    assert "0.77 [0.76, 0.78] (paper) and 0.80 (tuned)" in FINDINGS and "0.73 [0.72, 0.74]" in FINDINGS
+    fits = EXPONENTS[EXPONENTS["algorithm"] == "algorithm7_half"]
+    stated = fits[fits["bound_name"] == "theorem18_best_S_half"]
+    corrected = fits[fits["bound_name"] == "theorem18_best_S_half_corrected"]
+    assert set(stated["rejection"]) == {"persistent"} and len(stated) == 3
+    assert set(corrected["rate_verdict"]) == {"consistent"} and len(corrected) == 3
+    paper = stated[(stated["regime"] == "weak_adaptive_general_best_in_S") & (stated["constants"] == "paper")]
+    assert [round(paper.iloc[0][c], 2) for c in ("exponent", "ci_low", "ci_high")] == [0.77, 0.76, 0.78]
+    in_t = stated[stated["regime"] == "weak_adaptive_general_vs_T"].iloc[0]
+    assert [round(in_t[c], 2) for c in ("exponent", "ci_low", "ci_high")] == [0.73, 0.72, 0.74]
