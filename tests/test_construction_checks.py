@@ -8,6 +8,9 @@ sequence of policies of the algorithm it is about; it has power only if a learne
 - Lemma 2 (line 233): Σ‖q − q̂‖₁ ≤ E^q_δ. Its check catches a wrong E^q_δ, not confidence radii too small: a
   learner whose radii are shrunk a millionfold still passes it (its measured error moves with its sets).
   Lemma 5's check is the one that catches such radii (tests/cmdp/test_cmdp_simulate.py).
+- Lemma 9 (paper 001, line 280): ½p_t ≼ p_{t+1} ≼ 2p_t for Theorems 2 and 3's OMD steps. Their runs record the
+  largest |ln(p_{t+1,i}/p_{t,i})|; it stays below ln 2 at every η the theorems allow with c = 64K (Lemma 10
+  needs nothing of η), and a learner whose log-barrier weight is far below 64K moves p by e^5 or more.
 """
 
 from __future__ import annotations
@@ -16,6 +19,11 @@ import functools
 
 import numpy as np
 
+import pytest
+
+from regretlab.bandits.algorithms import make_learner as make_bandit_learner
+from regretlab.bandits.instance import build_instance
+from regretlab.bandits.simulate import simulate as simulate_bandit
 from regretlab.cmdp.algorithms import make_learner
 from regretlab.cmdp.bounds import lemma2_Eq
 from regretlab.cmdp.environments import make_environment
@@ -70,3 +78,25 @@ def test_lemma2s_check_catches_a_wrong_bound_not_radii_too_small():
     shrunk, _ = _run("pdgd_ops", radius_scale=1e-6)
     assert shrunk["q_error_l1"].iloc[-1] <= Eq  # radii a millionfold too small: Lemma 2's check still passes
     assert shrunk["coverage_ratio_max"].iloc[-1] > 1  # ... while Lemma 5's sees the sets miss P
+
+
+def _largest_step(algorithm: str, eta: float, c: float | None = None) -> float:
+    """Lemma 9's recorded max |ln(p_{t+1,i}/p_{t,i})| of one run on the Figure-1 graph (wide gap), at η set by
+    hand and, for a deliberately wrong learner, the log-barrier weight ``c`` replaced."""
+    entry = {"graph": {"family": "figure1"}, "losses": {"kind": "bernoulli", "best_mean": 0.01, "gap": 0.98}}
+    bandit = build_instance(entry, np.random.default_rng(0))
+    learner = make_bandit_learner(algorithm, bandit, 5000, np.random.default_rng(1), "paper",
+                                  {"L_star": 50.0}, {"eta": eta})  # fmt: skip
+    if c is not None:
+        learner.setup = learner.setup._replace(c=c)
+    frame = simulate_bandit(learner, bandit, 5000, np.random.default_rng(2))
+    return float(frame["lemma9_log_ratio"].iloc[-1])
+
+
+@pytest.mark.parametrize("algorithm", ["theorem2", "theorem3"])
+def test_lemma9s_check_holds_at_every_eta_and_fails_without_the_log_barrier(algorithm):
+    spec = BOUNDS["lemma9_step_ratio"]
+    limit = spec.evaluate({})
+    for eta in (1e-4, 1.0 / (64 * 7), 1.0):  # Lemma 9 asks nothing of η: c = 64K is enough (Lemma 10)
+        assert 0.0 < _largest_step(algorithm, eta) <= limit
+    assert _largest_step(algorithm, 1.0, c=1e-3) > 5.0 * limit

@@ -8,6 +8,7 @@ variable.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from regretlab.bandits import bounds as bandit_bounds
@@ -79,6 +80,20 @@ BOUNDS: dict[str, BoundSpec] = {
         ),
         params=("eta", "c"),
         metrics=("L_star",),
+    ),
+    "lemma9_step_ratio": BoundSpec(
+        evaluate=lambda point: math.log(2.0),
+        metric="lemma9_log_ratio",
+        explicit=True,
+        label="max |ln(p_{t+1,i}/p_{t,i})| ≤ ln 2",
+        exponents={"T": 0.0, "L_star": 0.0},
+        source=(
+            "paper 001 Lemma 9 (line 280): ½p_t ≼ p_{t+1} ≼ 2p_t for the OMD steps of Theorems 2 and 3, "
+            "whose condition Lemma 10 (line 308) gives at c = 64K (C₁ = 64K ≥ 9)"
+        ),
+        hypotheses=lambda point: point["params"]["c"] >= 64 * point["K"],
+        params=("c",),
+        at_checkpoint=True,
     ),
     "theorem3_rate": BoundSpec(
         reference="exp3g",

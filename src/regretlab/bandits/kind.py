@@ -73,6 +73,12 @@ METRICS: dict[str, Metric] = {
         "Σ_{t∈I} ⟨p_t, ℓ_t⟩ of the calibration runs on environment 1 (< 1/2 by the choice of I)",
     ),
     # An adaptive learner's counter at each checkpoint (regretlab.bandits.simulate.COUNTER_COLUMNS)
+    "lemma9_log_ratio": Metric(
+        "largest |ln(p_{t+1,i}/p_{t,i})| so far",
+        "log ratio",
+        "max over i and the rounds so far of |ln(p_{t+1,i}/p_{t,i})| of Theorems 2 and 3's OMD steps "
+        "(Lemma 9, line 280: at most ln 2)",
+    ),
     "resets": Metric(
         "resets so far",
         "count",

@@ -555,3 +555,29 @@ def time_varying_hybrid_step(p: np.ndarray, loss_est: np.ndarray, eta: np.ndarra
     array of learning rates η_i > 0.
     """
     return _hybrid_solve(p, loss_est, eta, c, in_s, lower, out, _start(mu), _workspace(work, p.shape[0]))
+
+
+@kernel
+def keep(p: np.ndarray, previous: np.ndarray) -> None:
+    """Copy p_t into ``previous`` before a step overwrites it (without allocating)."""
+    for i in range(p.size):
+        previous[i] = p[i]
+
+
+@kernel
+def record_step_ratio(previous: np.ndarray, p: np.ndarray, extremes: np.ndarray) -> None:
+    """Fold one OMD step into ``extremes = [min_i p_{t+1,i}/p_{t,i}, max_i …]`` over the rounds so far:
+    Lemma 9 (paper 001, line 280) says ½p_t ≼ p_{t+1} ≼ 2p_t for the log-barrier steps of Theorems 2 and 3
+    (C₁ = 64K, Lemma 10). ``previous`` is p_t, ``p`` is p_{t+1}."""
+    for i in range(p.size):
+        ratio = p[i] / previous[i]
+        if ratio < extremes[0]:
+            extremes[0] = ratio
+        if ratio > extremes[1]:
+            extremes[1] = ratio
+
+
+def step_log_ratio(extremes: np.ndarray) -> float:
+    """max_i,t |ln(p_{t+1,i}/p_{t,i})| from :func:`record_step_ratio`'s extremes (0 before the first step);
+    Lemma 9 puts it at most ln 2."""
+    return float(max(np.log(extremes[1]), -np.log(extremes[0])))

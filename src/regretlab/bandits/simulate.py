@@ -29,8 +29,9 @@ _SEARCH = "falsification-search"
 
 #: Learner counters recorded at every checkpoint, as run-table columns (column → the learner's ``params`` key;
 #: NaN when the learner reports none): how often an adaptive learner (Algorithms 4, 6, 7) has reset so far,
-#: which says whether a run left its first epoch (the evidence table's mechanism of Theorems 13, 17, 18).
-COUNTER_COLUMNS = {"resets": "n_resets"}
+#: which says whether a run left its first epoch (the evidence table's mechanism of Theorems 13, 17, 18), and
+#: the largest |ln(p_{t+1,i}/p_{t,i})| of Theorems 2 and 3's steps so far (Lemma 9's check).
+COUNTER_COLUMNS = {"resets": "n_resets", "lemma9_log_ratio": "lemma9_log_ratio"}
 
 
 def simulate(

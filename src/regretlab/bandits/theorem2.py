@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from regretlab.bandits.exp3g import importance_weighted_estimate
-from regretlab.bandits.omd import hybrid_step, hybrid_workspace
+from regretlab.bandits.omd import hybrid_step, hybrid_workspace, keep, record_step_ratio, step_log_ratio
 from regretlab.bandits.presets import require_preset, with_step
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
 from regretlab.core.kernels import kernel
@@ -52,11 +52,16 @@ class Theorem2State(NamedTuple):
         p: ``(K,)`` p_t.
         loss_est: ``(K,)`` scratch for ℓ̂_t (eq. (1)).
         work: the OMD step's scratch (:func:`~regretlab.bandits.omd.hybrid_workspace`).
+        previous: ``(K,)`` p_t while the step computes p_{t+1} (for Lemma 9's record).
+        extremes: ``(2,)`` min and max over i and the rounds so far of p_{t+1,i}/p_{t,i}
+            (:func:`~regretlab.bandits.omd.record_step_ratio`).
     """
 
     p: np.ndarray
     loss_est: np.ndarray
     work: np.ndarray
+    previous: np.ndarray
+    extremes: np.ndarray
 
 
 @kernel
@@ -64,12 +69,14 @@ def play_rounds(setup, state, losses, uniforms, t0, tracker):
     """Rounds ``t0+1 … t0+n`` of Theorem 2's algorithm: sample ``i_t ~ p_t``, account, estimate (eq. (1)),
     OMD step with eq. (5) over Ω (eq. (2)); ``state.p`` is updated in place. Allocates nothing."""
     eta, c, lower, adjacency = setup
-    p, loss_est, work = state
+    p, loss_est, work, previous, extremes = state
     for r in range(losses.shape[0]):
         arm = sample_arm(p, uniforms[r])
         track_round(t0 + r + 1, losses[r], p, arm, tracker)
         importance_weighted_estimate(p, losses[r], arm, adjacency, loss_est)
+        keep(p, previous)
         hybrid_step(p, loss_est, eta, c, lower, p, np.nan, work)
+        record_step_ratio(previous, p, extremes)
 
 
 def clipped_simplex_bounds(n_arms: int, horizon: int) -> np.ndarray:
@@ -120,7 +127,13 @@ class Theorem2:
         )
         # p_1 = argmin_Ω ψ: ψ is symmetric and strictly convex, so its minimiser over the simplex is the
         # uniform distribution, which lies in Ω (1/K ≥ 1/T)
-        self.state = Theorem2State(p=np.full(k, 1.0 / k), loss_est=np.zeros(k), work=hybrid_workspace(k))
+        self.state = Theorem2State(
+            p=np.full(k, 1.0 / k),
+            loss_est=np.zeros(k),
+            work=hybrid_workspace(k),
+            previous=np.zeros(k),
+            extremes=np.ones(2),
+        )
         self._rng = rng
         self.params = {
             "eta": self.eta,
@@ -128,6 +141,7 @@ class Theorem2:
             "lower": 1.0 / horizon,
             "alpha": alpha,
             "constants": constants,
+            "lemma9_log_ratio": 0.0,
         }
         self.hypotheses = {
             "T_at_least_2K": horizon >= 2 * k,  # §2's standing assumption
@@ -165,3 +179,4 @@ class Theorem2:
         uniforms, so that a run does not depend on where the chunks of rounds are cut.
         """
         play_rounds(self.setup, self.state, losses, uniforms, t0, tracker)
+        self.params["lemma9_log_ratio"] = step_log_ratio(self.state.extremes)

@@ -22,7 +22,13 @@ from typing import NamedTuple
 import numpy as np
 
 from regretlab.bandits.exp3g import importance_weighted_estimate
-from regretlab.bandits.omd import hybrid_workspace, log_barrier_hybrid_step
+from regretlab.bandits.omd import (
+    hybrid_workspace,
+    keep,
+    log_barrier_hybrid_step,
+    record_step_ratio,
+    step_log_ratio,
+)
 from regretlab.bandits.presets import require_preset, with_step
 from regretlab.bandits.theorem2 import clipped_simplex_bounds
 from regretlab.bandits.tracking import Tracker, sample_arm, track_round
@@ -56,11 +62,16 @@ class Theorem3State(NamedTuple):
         p: ``(K,)`` p_t.
         loss_est: ``(K,)`` scratch for ℓ̂_t (eq. (1)).
         work: the OMD step's scratch (:func:`~regretlab.bandits.omd.hybrid_workspace`).
+        previous: ``(K,)`` p_t while the step computes p_{t+1} (for Lemma 9's record).
+        extremes: ``(2,)`` min and max over i and the rounds so far of p_{t+1,i}/p_{t,i}
+            (:func:`~regretlab.bandits.omd.record_step_ratio`).
     """
 
     p: np.ndarray
     loss_est: np.ndarray
     work: np.ndarray
+    previous: np.ndarray
+    extremes: np.ndarray
 
 
 @kernel
@@ -68,12 +79,14 @@ def play_rounds(setup, state, losses, uniforms, t0, tracker):
     """Rounds ``t0+1 … t0+n`` of Theorem 3's algorithm: sample ``i_t ~ p_t``, account, estimate (eq. (1)),
     OMD step with eq. (6) over Ω (eq. (2)); ``state.p`` is updated in place. Allocates nothing."""
     eta, c, in_s, lower, adjacency = setup
-    p, loss_est, work = state
+    p, loss_est, work, previous, extremes = state
     for r in range(losses.shape[0]):
         arm = sample_arm(p, uniforms[r])
         track_round(t0 + r + 1, losses[r], p, arm, tracker)
         importance_weighted_estimate(p, losses[r], arm, adjacency, loss_est)
+        keep(p, previous)
         log_barrier_hybrid_step(p, loss_est, eta, c, in_s, lower, p, np.nan, work)
+        record_step_ratio(previous, p, extremes)
 
 
 def first_iterate(eta: float, c: float, in_s: np.ndarray, lower: np.ndarray) -> np.ndarray:
@@ -132,7 +145,11 @@ class Theorem3:
         in_s = graph.self_loops.copy()
         self.setup = Theorem3Setup(eta, c, in_s, lower, np.ascontiguousarray(graph.adjacency))
         self.state = Theorem3State(
-            p=first_iterate(eta, c, in_s, lower), loss_est=np.zeros(k), work=hybrid_workspace(k)
+            p=first_iterate(eta, c, in_s, lower),
+            loss_est=np.zeros(k),
+            work=hybrid_workspace(k),
+            previous=np.zeros(k),
+            extremes=np.ones(2),
         )
         self._rng = rng
         self.params = {
@@ -143,6 +160,7 @@ class Theorem3:
             "s": s,
             "L_star": float(L_star),
             "constants": constants,
+            "lemma9_log_ratio": 0.0,
         }
         self.hypotheses = {
             "T_at_least_2K": horizon >= 2 * k,  # §2's standing assumption
@@ -174,3 +192,4 @@ class Theorem3:
         """Play the rounds whose losses are ``losses (n, K)``, the first being round ``t0 + 1``."""
         uniforms = self._rng.random(losses.shape[0])
         play_rounds(self.setup, self.state, losses, uniforms, t0, tracker)
+        self.params["lemma9_log_ratio"] = step_log_ratio(self.state.extremes)

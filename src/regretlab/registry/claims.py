@@ -282,6 +282,19 @@ CLAIMS: tuple[Claim, ...] = (
         presets=ANY_IN_RANGE,
     ),
     Claim(
+        "lemma9_001", "001", "Lemma 9", "½p_t ≤ p_{t+1} ≤ 2p_t coordinatewise (log-barrier OMD)", "line 280",
+        "construction", ("lemma9_step_ratio",),
+        # Theorems 2 and 3's runs record max_{i,t} |ln(p_{t+1,i}/p_{t,i})|; a learner with the log-barrier
+        # weight far below 64K and a large η moves p by e^5–e^10 in a step (tests/test_construction_checks.py).
+        construction=Construction(
+            "an OMD step that moves some p_i by more than a factor 2 (the runs' largest |ln ratio| is {factor}× "
+            "below ln 2)",
+            lambda r: r["bound_value"] / r["mean"],
+        ),
+        # For every η (Lemma 10 needs only c = 64K): the tuned presets' c = K fails its hypothesis.
+        presets=ANY_IN_RANGE,
+    ),
+    Claim(
         "theorem17", "001", "Theorem 17 (Table 1)",
         "Algorithm 6, no oracle: Õ(√(sL_{i*_S}) + s²) (i* ∈ S), Õ(L_{i*_S}^{2/3} + √(sL_{i*_S}) + s²) (S̄)",
         "line 1119", "rate", ("theorem17_best_S", "theorem17_best_Sbar"), mechanism=RESETS,
@@ -429,10 +442,6 @@ UNCHECKED_CLAIMS: tuple[Claim, ...] = (
     _unchecked("lemma6_001", "001", "Lemma 6", "Algorithm 2's OMD step with the a_t correction, any u ∈ Ω",
                "line 236", "not recorded",
                "on ℓ̂_t and a_t, not recorded (its precondition on Ω is the hypotheses of Theorems 7 and 8)"),
-    _unchecked("lemma9_001", "001", "Lemma 9", "½p_t ≤ p_{t+1} ≤ 2p_t coordinatewise (log-barrier OMD)",
-               "line 280", "not recorded",
-               "a one-step property of the update (the proof gives [2/3, 4/3]): the runs keep no per-round "
-               "ratio p_{t+1,i}/p_{t,i}; uniform play satisfies it, so it would be a construction check"),
     _unchecked("lemma10_001", "001", "Lemma 10", "∃z: ‖ℓ̂_t − z1‖_{∇⁻²ψ(p_t)} ≤ 1/8 when C₁ = 64K",
                "line 308", "proof-internal", "algebra for any p and any ℓ̂ in range (eq. (1) puts ℓ̂ there)"),
     _unchecked("lemma11_001", "001", "Lemma 11",
