@@ -18,7 +18,6 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-
 import pytest
 
 from regretlab.bandits.algorithms import make_learner as make_bandit_learner

@@ -285,10 +285,10 @@ CLAIMS: tuple[Claim, ...] = (
         "lemma9_001", "001", "Lemma 9", "½p_t ≤ p_{t+1} ≤ 2p_t coordinatewise (log-barrier OMD)", "line 280",
         "construction", ("lemma9_step_ratio",),
         # Theorems 2 and 3's runs record max_{i,t} |ln(p_{t+1,i}/p_{t,i})|; a learner with the log-barrier
-        # weight far below 64K and a large η moves p by e^5–e^10 in a step (tests/test_construction_checks.py).
+        # weight far below 64K and a large η moves p by e^5–e^10 in a step (tests/test_construction_checks).
         construction=Construction(
-            "an OMD step that moves some p_i by more than a factor 2 (the runs' largest |ln ratio| is {factor}× "
-            "below ln 2)",
+            "an OMD step that moves some p_i by more than a factor 2 (the runs' largest |ln ratio| is "
+            "{factor}× below ln 2)",
             lambda r: r["bound_value"] / r["mean"],
         ),
         # For every η (Lemma 10 needs only c = 64K): the tuned presets' c = K fails its hypothesis.
