@@ -146,20 +146,10 @@ def test_earlier_checkpoints_and_twin_families_do_not_move_where_a_claim_speaks(
 
 
 #: The columns of figures/evidence.csv that are numbers (the others are text, empty cells kept empty).
-NUMBERS = ["points", "testable_items", "margin", "seeds", "T_informative", "T_power", "cpu_hours_run",
-           "cpu_hours_seeds", "cpu_hours_power_run", "cpu_hours_power_seeds"]  # fmt: skip
-
-
 def test_the_shipped_evidence_md_is_the_markdown_of_the_shipped_csv():
     """figures/evidence.md, as committed, is exactly what :func:`evidence.markdown` writes from the committed
     figures/evidence.csv: every cell's wording (horizons, hours, blocks, the legend's counts) is pinned."""
-    text = [c for c in evidence.CSV_COLUMNS if c not in NUMBERS and c != "tested"]
-    table = pd.read_csv(
-        evidence_fixture.REPO / "figures" / "evidence.csv",
-        dtype=dict.fromkeys(text, str),
-        keep_default_na=False,
-        na_values=dict.fromkeys(NUMBERS, [""]),
-    )
+    table = read_typed_csv(evidence_fixture.REPO / "figures" / "evidence.csv")
     shipped = (evidence_fixture.REPO / "figures" / "evidence.md").read_text(encoding="utf-8")
     assert evidence.markdown(table) == shipped
 
