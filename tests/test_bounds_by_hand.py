@@ -137,6 +137,26 @@ def test_theorem7_best_S_bound_equals_line_250_display(name):
     assert BOUNDS[name].hypotheses(point)
 
 
+@by_hand("theorem7_best_S_corrected")
+def test_theorem7_best_S_corrected_adds_one_half_over_eta_bar(name):
+    """docs/findings.md, finding 1: line 250's display plus the (1/η̄)·Σ_{S̄} p_{1,j} = 1/(2η̄) its proof drops,
+    at the point of the case above (η̄ = 0.01: + 50)."""
+    s, T, eta, eta_bar, l_best = 3, 5000, 0.1, 0.01, 400.0
+    point = {"s": s, "T": T, "eta": eta, "eta_bar": eta_bar, "L_best_S": l_best}
+    terms = [s * math.log(T) / eta, 1 / (2 * eta_bar), 2 * eta * l_best, 2 * s]  # 255.5, 50, 80, 6
+    assert_by_hand(name, point, terms)
+    assert BOUNDS[name].hypotheses(point)
+
+
+@by_hand("lemma9_step_ratio")
+def test_lemma9_bounds_the_log_step_ratio_by_ln_2_where_c_is_64K(name):
+    """Paper 001 line 280 (Lemma 9): ½p_t ≼ p_{t+1} ≼ 2p_t, i.e. |ln(p_{t+1,i}/p_{t,i})| ≤ ln 2, under Lemma
+    10's C₁ = 64K (line 308): the hypothesis holds at c = 64K = 448 (K = 7), fails at the tuned c = K."""
+    assert_by_hand(name, {"K": 7, "params": {"c": 448.0}}, [math.log(2)])
+    assert BOUNDS[name].hypotheses({"K": 7, "params": {"c": 448.0}})
+    assert not BOUNDS[name].hypotheses({"K": 7, "params": {"c": 7.0}})
+
+
 @by_hand("theorem7_best_Sbar")
 def test_theorem7_best_Sbar_bound_equals_line_250_display_with_the_proofs_line_1055_term(name):
     """Paper 001 line 250 (Theorem 7), i ∈ S̄: 2s ln T/η + 2 ln K/η̄ + 2√η̄ L_{i*_S} + 2√η̄ L_i + 2s, with the
@@ -174,6 +194,18 @@ def test_theorem8_best_S_bound_equals_line_264_display(name):
     point |= {"L_best_S": l_best, "L_D": l_d}
     terms = [2 * s * math.log(T) / eta, 2 * eta * l_best, 2 * delta * d * l_d, 2 * s]  # 921, 24, 60, 4
     assert_by_hand(name, point, terms)
+    assert BOUNDS[name].hypotheses(point)
+
+
+@by_hand("theorem8_best_S_corrected")
+def test_theorem8_best_S_corrected_adds_one_half_over_eta_bar(name):
+    """docs/findings.md, finding 1: line 264's display plus the 1/(2η̄) its proof drops, at the point of the
+    case above (η̄ = 0.0008: + 625)."""
+    s, d, T, eta, delta, eta_bar, l_best, l_d = 2, 3, 10_000, 0.04, 0.005, 0.0008, 300.0, 2000.0
+    point = {"s": s, "d": d, "T": T, "eta": eta, "eta_bar": eta_bar, "delta": delta}
+    point |= {"L_best_S": l_best, "L_D": l_d}
+    terms = [2 * s * math.log(T) / eta, 1 / (2 * eta_bar), 2 * eta * l_best, 2 * delta * d * l_d, 2 * s]
+    assert_by_hand(name, point, terms)  # 921, 625, 24, 60, 4
     assert BOUNDS[name].hypotheses(point)
 
 

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from regretlab.bandits import bounds as bandit_bounds
-from regretlab.bandits import simulate
+from regretlab.bandits import simulate, trials
 from regretlab.bandits.algorithms import make_learner
 from regretlab.bandits.bound_registry import BOUNDS
 from regretlab.bandits.instance import build_instance
@@ -119,16 +119,16 @@ def test_the_search_finds_a_planted_violation(monkeypatch):
     """A display made 100 times too small must give a witness: the search has power against a wrong bound."""
     real = BOUNDS["theorem3_bound"]
     planted = replace(real, evaluate=lambda point: real.evaluate(point) / 100.0)
-    monkeypatch.setitem(simulate.BOUNDS, "planted_theorem3", planted)
-    result = search("planted", _spec("theorem3_bound", "planted_theorem3"), "quick", simulate.trial)
+    monkeypatch.setitem(trials.BOUNDS, "planted_theorem3", planted)
+    result = search("planted", _spec("theorem3_bound", "planted_theorem3"), "quick", trials.trial)
     assert result.worst is not None and result.worst.witness
     assert outcome(result) == WITNESS
     assert all(ratio > 1.0 for ratio in result.worst.seed_ratios)
 
 
 def test_the_search_does_not_invent_a_violation_and_is_deterministic():
-    first = search("theorem3_bound", _spec("theorem3_bound"), "quick", simulate.trial)
-    second = search("theorem3_bound", _spec("theorem3_bound"), "quick", simulate.trial)
+    first = search("theorem3_bound", _spec("theorem3_bound"), "quick", trials.trial)
+    second = search("theorem3_bound", _spec("theorem3_bound"), "quick", trials.trial)
     assert outcome(first) == SURVIVED and first.worst.ratio < 1.0
     assert len(first.evaluations) == TINY.population * len(first.spec.dimensions) * (TINY.generations + 1)
     assert first.runs == len(first.evaluations) + TINY.finalists * TINY.confirm_seeds
@@ -157,7 +157,7 @@ def test_every_declared_search_names_a_claim_of_its_bound_and_an_upper_explicit_
 
 
 def test_the_report_says_what_the_search_found():
-    found = search("theorem3_bound", _spec("theorem3_bound"), "quick", simulate.trial)
+    found = search("theorem3_bound", _spec("theorem3_bound"), "quick", trials.trial)
     nothing = SearchResult("none", _spec("theorem2_bound"), "quick", TINY, ())
     frame = table([found, nothing])
     assert list(frame["outcome"]) == [SURVIVED, NOTHING]

@@ -15,7 +15,7 @@ MAX_LINES = 600
 #: The kinds' packages (``bandits``, ``cmdp`` and any a recipe adds, found through the registry) share a
 #: rank and import none of each other.
 LAYERS = {
-    "core": 0, "specs": 1, "graphs": 2, "registry": 4, "analysis": 5, "workflow": 6,
+    "core": 0, "specs": 1, "graphs": 2, "registry": 4, "analysis": 5, "falsification": 5.5, "workflow": 6,
     **{kind.pipeline.split(".")[1]: 3 for kind in KINDS.values()},  # regretlab.<package>.<module>
 }  # fmt: skip
 #: Modules still over the limit, each an expected failure until it is split (strict: it fails once it fits).

@@ -458,9 +458,10 @@ def test_every_claim_declares_presets_and_only_the_any_constants_statements_take
     tuned = {claim.key for claim in CLAIMS if "tuned" in claim.presets}
     assert all(claim.presets and "paper" in claim.presets for claim in CLAIMS)
     # Paper 000: Theorem 3 for any C, OGD's inequality for any η, Lemmas 2 and 5 (the confidence sets);
-    # paper 001: the explicit bounds proved for a range of constants that each run's hypotheses check.
+    # paper 001: the explicit bounds proved for a range of constants that each run's hypotheses check (and
+    # Theorem 8's corrected display), Lemma 9 for any η at c = 64K (its hypothesis).
     assert tuned == {"lemma2", "lemma5", "theorem3_000", "dual_regret", "theorem2", "theorem3", "theorem8_S",
-                     "theorem8_Sbar", "lemma14_000"}  # fmt: skip
+                     "theorem8_Sbar", "lemma14_000", "theorem8_S_corrected", "lemma9_001"}  # fmt: skip
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -624,21 +625,22 @@ def test_markdown_cells_of_each_horizon_and_cost():
     lines = {re.sub(r"^\[(.*)\]\(.*\)$", r"\1", line.split(" | ")[0].lstrip("| ")): line
              for line in evidence.markdown(table).splitlines()}  # fmt: skip
     cells = {name: [cell.strip() for cell in line.strip("|").split("|")] for name, line in lines.items()}
-    # claim | statement | check | regimes | tested | power | outcome | why not | T_informative | T_power |
-    # CPU-h
-    assert cells["A (000)"][4:7] == ["no", "—", "—"]  # an untested claim has no power and no outcome
-    assert cells["A (000)"][7:] == ["vacuous 2", "3.1e11 (vacuous below)",
+    # claim | statement | check | regimes | tested | power | outcome | falsification search | why not |
+    # T_informative | T_power | CPU-h
+    # an untested claim has no power and no outcome; a claim no search attacks, no search cell
+    assert cells["A (000)"][4:8] == ["no", "—", "—", "—"]
+    assert cells["A (000)"][8:] == ["vacuous 2", "3.1e11 (vacuous below)",
                                     "4.3e16 (uniform play passes too below)", "2.5 / 25 (9)"]  # fmt: skip
-    assert cells["B (000)"][8:] == [
+    assert cells["B (000)"][9:] == [
         "never: no null value (the metric is the learner's own state)",
         "never: no null value (the metric is the learner's own state)",
         "",
     ]
-    assert cells["C (000)"][8:10] == ["—", "never: uniform play passes too at every T searched (1e2–1e18)"]
+    assert cells["C (000)"][9:11] == ["—", "never: uniform play passes too at every T searched (1e2–1e18)"]
     # Tested against uniform play: no T_power (it has power already); at the bottom of the search.
     assert cells["D (000)"][4:6] == ["**yes**", "uniform"]
-    assert cells["D (000)"][8:] == ["≤ 1e2 (passes briefly)", "", "0.00024 / 33 (4)"]
-    assert cells["E (000)"][7:9] == [
+    assert cells["D (000)"][9:] == ["≤ 1e2 (passes briefly)", "", "0.00024 / 33 (4)"]
+    assert cells["E (000)"][8:10] == [
         "vacuous 2; L_D / L ≥ 3: measured 1.5–2.25",
         "> 1e18 (rate pre-asymptotic)",
     ]

@@ -158,6 +158,7 @@ def test_constructor_sets_the_paper_constants():
         "lower": 1 / 1200,
         "alpha": 3,
         "constants": "paper",
+        "lemma9_log_ratio": 0.0,  # no step yet (Lemma 9's record, updated as it plays)
     }
     assert learner.hypotheses == {"T_at_least_2K": True, "c_at_least_64K": True}
 

@@ -93,7 +93,6 @@ BOUNDS: dict[str, BoundSpec] = {
         ),
         hypotheses=lambda point: point["params"]["c"] >= 64 * point["K"],
         params=("c",),
-        at_checkpoint=True,
     ),
     "theorem3_rate": BoundSpec(
         reference="exp3g",

@@ -157,4 +157,5 @@ KIND = Kind(
     families=FAMILIES,
     valid_on=valid_on,
     searches=SEARCHES,
+    trials="regretlab.bandits.trials",
 )

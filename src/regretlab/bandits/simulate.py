@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from functools import partial
 
 import numpy as np
 import pandas as pd
 
 from regretlab.bandits import instance as bandit_instance
-from regretlab.bandits import nulls
 from regretlab.bandits.algorithms import ALGORITHMS, make_learner
-from regretlab.bandits.bound_registry import BOUNDS, TRIVIAL_BOUNDS
 from regretlab.bandits.environments import CHUNK_ROUNDS
 from regretlab.bandits.instance import BanditInstance
 from regretlab.bandits.learner import TUNING_COLUMNS
@@ -21,11 +18,6 @@ from regretlab.core.checkpoints import log_checkpoints
 from regretlab.core.io import stack_run_frames
 from regretlab.core.seeding import environment_and_learner_rngs, job_seed_sequence
 from regretlab.core.snapshots import SeedProgress, Snapshot, TableProgress
-from regretlab.specs.bound_spec import Point
-from regretlab.specs.search_spec import Candidate, Trial
-
-#: The key of a falsification trial's seed sequences (no regime of the config has this name: hyphenated).
-_SEARCH = "falsification-search"
 
 #: Learner counters recorded at every checkpoint, as run-table columns (column → the learner's ``params`` key;
 #: NaN when the learner reports none): how often an adaptive learner (Algorithms 4, 6, 7) has reset so far,
@@ -184,7 +176,8 @@ def run_seeds(
     algorithms get L_{i*_S} or L_D (``oracle_L_best_S``, ``oracle_L_D``). The instance is resolved for the
     horizon first (:meth:`BanditInstance.at_horizon`: a minimax instance's gap depends on T). With a
     ``snapshot`` (:mod:`regretlab.core.snapshots`) the runs save their progress as they go and resume from a
-    saved one. ``step`` sets the learner's free step sizes by hand (the falsification search, :func:`trial`).
+    saved one. ``step`` sets the learner's free step sizes by hand (a regime's ``step``; the falsification
+    search, :mod:`regretlab.bandits.trials`).
     """
     instance = instance.at_horizon(horizon)
     key = regime if draws is None else draws
@@ -274,31 +267,3 @@ def summary_info(info: dict) -> dict:
     """What a run's summary shows of its metadata: all of it (the oracle flags, each seed's learner
     parameters and hypotheses)."""
     return info
-
-
-def trial(candidate: Candidate, bound: str, horizon: int, seed: int) -> Trial:
-    """One run of a falsification candidate (:mod:`regretlab.analysis.falsification`), judged against
-    ``bound`` at ``T = horizon`` exactly as the aggregation judges a seed: the bound at the run's parameters
-    and final totals (a :class:`~regretlab.specs.bound_spec.Point`), the metric's trivial bound, uniform
-    play's value, and whether the learner's and the bound's hypotheses hold there.
-
-    The instance and run draw from ``job_seed_sequence("falsification", <the candidate's key>, …)``: the same
-    candidate and seed give the same trial in every process."""
-    key = json.dumps({"instance": candidate.instance, "draw": candidate.draw}, sort_keys=True)
-    rng = np.random.default_rng(job_seed_sequence(_SEARCH, key, "instance"))
-    instance = build_instance(candidate.instance, rng)
-    runs, info = run_seeds(
-        _SEARCH, key, instance, candidate.algorithm, candidate.constants, horizon, [seed], step=candidate.step
-    )
-    spec = BOUNDS[bound]
-    params = info["learners"][0]["params"]
-    last = runs.iloc[-1].to_dict()
-    numbers = instance.at_horizon(horizon).numbers
-    point = Point(horizon, horizon, numbers, params, last)
-    trivial = (spec.trivial or TRIVIAL_BOUNDS[spec.metric])(point)
-    uniform = nulls.uniform_value(instance.to_dict(), spec.metric, point, candidate.algorithm)
-    hypotheses = all(info["learners"][0]["hypotheses"].values())
-    hypotheses = hypotheses and (spec.hypotheses is None or bool(spec.hypotheses(point)))
-    hypotheses = hypotheses and (spec.applies is None or bool(spec.applies(numbers)))
-    return Trial(float(last[spec.metric]), float(spec.evaluate(point)), float(trivial), float(uniform),
-                 hypotheses, params)  # fmt: skip

@@ -40,7 +40,7 @@ def run_searches(scale: str, only: tuple[str, ...] = ()) -> list[SearchResult]:
     if unknown:
         raise ValueError(f"searches must be among {sorted(declared)}, got {unknown}")
     return [
-        search(name, spec, scale, kind.run_pipeline().trial)
+        search(name, spec, scale, kind.trial_function())
         for name, (kind, spec) in declared.items()
         if not only or name in only
     ]

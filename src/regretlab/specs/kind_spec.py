@@ -159,8 +159,9 @@ class Kind:
         valid_on: algorithm name → (class key, in words) of the problems it is valid on, for ``regretlab
             list algorithms`` (bandits: the feedback graph class; the key ``-`` when there are no classes).
         searches: the falsification searches of its explicit bounds, name →
-            :class:`~regretlab.specs.search_spec.SearchSpec` (:mod:`regretlab.falsification`); its pipeline
-            then also has ``trial(candidate, bound, T, seed) → Trial``. Empty: none.
+            :class:`~regretlab.specs.search_spec.SearchSpec` (:mod:`regretlab.falsification`). Empty: none.
+        trials: the module, by name, of its ``trial(candidate, bound, T, seed) → Trial`` (one search run),
+            imported only by the search (:meth:`trial_function`); "" for a kind without searches.
     """
 
     description: str
@@ -182,11 +183,16 @@ class Kind:
     families: tuple[FamilySection, ...] = ()
     valid_on: Callable[[str], tuple[str, str]] = lambda algorithm: ("-", "every instance of the kind")
     searches: Mapping[str, SearchSpec] = field(default_factory=dict)
+    trials: str = ""
 
     @property
     def presets(self) -> dict[str, tuple[str, ...]]:
         """Algorithm name → the constants presets it accepts."""
         return {name: spec.presets for name, spec in self.algorithms.items()}
+
+    def trial_function(self) -> Callable:
+        """The :attr:`trials` module's ``trial``, imported on first use."""
+        return importlib.import_module(self.trials).trial
 
     def run_pipeline(self) -> ModuleType:
         """The :attr:`pipeline` module, imported on first use (summaries and figures never load it)."""
