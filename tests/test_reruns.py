@@ -44,10 +44,15 @@ def test_editing_one_learner_reruns_only_its_run_jobs(library_copy):
         ("bandit_run", "regime=smoke_exp3g, algorithm=theorem2, constants=paper, part=0"),
         ("crossover", ""),  # it reads every summary
         ("evidence_table", ""),  # it builds learners (their constants at other horizons)
+        ("falsification", ""),  # it builds every learner and reads every bound
         ("regime_summary", "regime=smoke_exp3g"),
         ("tables", ""),
     ], done.stdout
     assert f"reason: Updated input files: {module}" in done.stdout
+
+
+#: The jobs that read every registry entry and summary, rerun by any edit of a registry's file.
+WHOLE_READERS = [("crossover", ""), ("evidence_table", ""), ("falsification", ""), ("tables", "")]
 
 
 #: The recipe's entry of a new algorithm (docs/add-an-algorithm.md), for a learner no smoke regime runs.
@@ -97,7 +102,7 @@ def test_adding_an_algorithm_reruns_no_run_job_and_editing_one_entry_reruns_its_
     )
     learner = (REPO / "docs" / "recipes" / "exp3_blind.py").read_text(encoding="utf-8")
     done = dry_run_after(library_copy, {registry: added, bandits / "exp3_blind.py": learner})
-    assert planned_jobs(done) == [("crossover", ""), ("evidence_table", ""), ("tables", "")], done
+    assert planned_jobs(done) == WHOLE_READERS, done
 
     assert source.count('label="Exp3.G",') == 1
     done = dry_run_after(
@@ -107,6 +112,7 @@ def test_adding_an_algorithm_reruns_no_run_job_and_editing_one_entry_reruns_its_
         ("bandit_run", "regime=smoke_exp3g, algorithm=exp3g, constants=paper, part=0"),
         ("crossover", ""),
         ("evidence_table", ""),
+        ("falsification", ""),
         ("regime_summary", "regime=smoke_exp3g"),
         ("tables", ""),
     ], done
@@ -117,7 +123,7 @@ def test_adding_an_algorithm_reruns_no_run_job_and_editing_one_entry_reruns_its_
     )
     assert source.count(helper) == 1
     done = dry_run_after(library_copy, {registry: source.replace(helper, helper + "    # an edit\n")})
-    assert planned_jobs(done) == [("crossover", ""), ("evidence_table", ""), ("tables", "")], done
+    assert planned_jobs(done) == WHOLE_READERS, done
     helper = "        clipped_simplex_bounds(graph.n_arms, horizon)\n"  # Theorem 2's (and 3's, Algorithm 5's)
     assert source.count(helper) == 1
     done = dry_run_after(library_copy, {registry: source.replace(helper, helper + "        # an edit\n")})
@@ -141,7 +147,7 @@ def test_editing_one_bounds_entry_reruns_only_the_summaries_that_draw_it(library
         assert source.count(old) == 1, old
         done = dry_run_after(library_copy, {registry: source.replace(old, old.replace('",', ' (edited)",'))})
         summary = ("regime_summary", f"regime={regime}")
-        expected = [("crossover", ""), ("evidence_table", ""), summary, ("tables", "")]
+        expected = [("crossover", ""), ("evidence_table", ""), ("falsification", ""), summary, ("tables", "")]
         assert planned_jobs(done) == expected, done
         assert "reason: Params have changed since last execution" in done and f"'{bound}': '" in done
     # A comment reruns no summary (the tables, which read the kinds' registries whole, rerun).
@@ -150,7 +156,7 @@ def test_editing_one_bounds_entry_reruns_only_the_summaries_that_draw_it(library
         library_copy,
         {bandit: source.replace("\n\n\ndef _checkpoint(", "\n\n\n# a comment\ndef _checkpoint(")},
     )
-    whole = ("crossover", "evidence_table", "tables")
+    whole = ("crossover", "evidence_table", "falsification", "tables")
     assert not [job for job in planned_jobs(done) if job[0] not in whole], done
 
 
