@@ -55,6 +55,7 @@ rule all:
         evidence=rules.evidence_table.output,
         crossover=rules.crossover.output,
         falsification=rules.falsification.output,
+        kind_figures=KIND_FIGURES,
 
 
 onstart:

@@ -51,3 +51,30 @@ rule cmdp_run:
         regime=one_of(CMDP_REGIMES),
     script:
         "../scripts/run_cmdp.py"
+
+
+# The trajectory regimes (x: t), whose checkpoints trace the dual along a run.
+CMDP_TRAJECTORIES = [regime for regime in CMDP_REGIMES if config["regimes"][regime]["x"] == "t"]
+
+
+rule cmdp_catch_up:
+    """Where PDGD-OPS's multiplier first reaches the offline one on each binding instance of the trajectory
+    regimes, against Lemma 11's ceiling mηL·t, and the violation per episode before and after."""
+    input:
+        summaries=expand(SUMMARY, regime=CMDP_TRAJECTORIES),
+        instances=[path for regime in CMDP_TRAJECTORIES for path in instance_files(regime)],
+        code=library_code("cmdp_catch_up.py"),
+    output:
+        png=report("figures/cmdp_dual_catch_up.png", caption="../report/cmdp_dual_catch_up.rst", category="Paper 000"),
+        pdf="figures/cmdp_dual_catch_up.pdf",
+    log:
+        "logs/cmdp_dual_catch_up.log",
+    conda:
+        "../envs/regretlab.yaml"
+    localrule: True
+    script:
+        "../scripts/cmdp_catch_up.py"
+
+
+if CMDP_TRAJECTORIES:
+    KIND_FIGURES.extend(rules.cmdp_catch_up.output)

@@ -28,6 +28,9 @@ REGIMES = list(config["regimes"])
 # Every field a regime entry can have (the schema's): the summary job gets each as a parameter of its own.
 REGIME_FIELDS = list(load_schema(SCHEMA)["$defs"]["regime"]["properties"])
 
+# Figures a kind's rules add to the run's targets (rule all), besides the regimes' own.
+KIND_FIGURES = []
+
 # Every file pattern of the workflow, named once.
 INSTANCE = "results/instances/{regime}/{instance}.json"
 # One run job = part {part} of one algorithm and constants preset on every instance, horizon and seed batch of
