@@ -68,11 +68,8 @@ from regretlab.analysis.figure_layout import (  # noqa: E402
 )
 from regretlab.analysis.legend import Drawn, footer_lines, legend_handles  # noqa: E402
 from regretlab.analysis.verdicts import BEYOND_HYPOTHESES, NO_BOUND  # noqa: E402
-from regretlab.core.io import atomic_path  # noqa: E402
+from regretlab.core.figure_files import freeze_layout, save_figure  # noqa: E402
 
-#: Fixed metadata so that re-drawing the same table gives the same bytes.
-_PNG_METADATA = {"Software": None}
-_PDF_METADATA = {"Creator": None, "Producer": None, "CreationDate": None}
 PANEL_WIDTH, PANEL_HEIGHT = 4.2, 3.3
 #: The linear part of a symlog axis (metrics that cross 0, e.g. a violation met with slack): |y| ≤ 1.
 SYMLOG_LINTHRESH = 1.0
@@ -417,29 +414,8 @@ def draw_figure(summary: pd.DataFrame, exponents: pd.DataFrame):
     return freeze_layout(fig)
 
 
-def freeze_layout(fig):
-    """Solve the figure's constrained layout once and fix it, every position rounded to 10⁻⁶ of the figure:
-    the solver's last bits depend on Python's string hashing (``PYTHONHASHSEED``), which would make the same
-    table draw different bytes from one process to the next."""
-    fig.canvas.draw()
-    for ax in fig.axes:
-        ax.set_position([round(value, 6) for value in ax.get_position().bounds])
-    fig.set_layout_engine("none")
-    return fig
-
-
 def plot_regime(
     summary: pd.DataFrame, exponents: pd.DataFrame, png_path: str | os.PathLike, pdf_path: str | os.PathLike
 ) -> None:
     """Draw a regime's figure and write it atomically as PNG and PDF."""
     save_figure(draw_figure(summary, exponents), png_path, pdf_path)
-
-
-def save_figure(fig, png_path: str | os.PathLike, pdf_path: str | os.PathLike) -> None:
-    """Write ``fig`` atomically as PNG (150 dpi) and PDF, without timestamps (the same bytes every run), and
-    close it."""
-    with atomic_path(png_path) as tmp:
-        fig.savefig(tmp, format="png", dpi=150, metadata=_PNG_METADATA)
-    with atomic_path(pdf_path) as tmp:
-        fig.savefig(tmp, format="pdf", metadata=_PDF_METADATA)
-    plt.close(fig)

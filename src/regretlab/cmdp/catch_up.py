@@ -20,8 +20,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from regretlab.analysis.figure_layout import preset_style, tick_text  # noqa: E402
-from regretlab.analysis.figures import freeze_layout, save_figure  # noqa: E402
+from regretlab.core.figure_files import freeze_layout, save_figure  # noqa: E402
+
+#: Each constants preset's line style (the regimes' figures draw `paper` solid, `tuned` dashed).
+LINESTYLES = {"paper": "-", "tuned": "--"}
 
 
 def trajectories(summary: pd.DataFrame, numbers: dict) -> pd.DataFrame:
@@ -56,7 +58,7 @@ def catch_up(curve: pd.DataFrame, lambda_star: float) -> tuple[float, bool]:
 
 def _catch_up_text(t: float, reached: bool) -> str:
     if reached:
-        return f"reaches λ* at t ≈ {tick_text(t)}"
+        return f"reaches λ* at t ≈ {t:.3g}"
     if math.isinf(t):
         return "never reaches λ* (η = 0)"
     return f"not within the run: its ceiling reaches λ* at t ≈ {t:.2g}"
@@ -72,7 +74,7 @@ def draw(rows: list[tuple[str, str, pd.DataFrame, dict]]):
         lambda_star = float(numbers["lambda_star_l1"])
         notes = []
         for constants, curve in curves.groupby("constants", sort=True):
-            style = preset_style(constants)
+            style = {"linestyle": LINESTYLES.get(constants, ":")}
             shown = curve[curve["lambda"] > 0]
             line, = left.plot(shown["t"], shown["lambda"], linestyle=style["linestyle"], color="#1b7837",
                               label=f"‖λ_t‖₁ ({constants})")  # fmt: skip

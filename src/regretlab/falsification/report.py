@@ -17,8 +17,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from regretlab.analysis.figures import freeze_layout, save_figure  # noqa: E402
 from regretlab.analysis.tables import to_markdown, write_typed_csv  # noqa: E402
+from regretlab.core.figure_files import freeze_layout, save_figure  # noqa: E402
 from regretlab.core.io import write_text  # noqa: E402
 from regretlab.falsification.search import SearchResult, search  # noqa: E402
 from regretlab.registry.claims import CLAIMS_BY_KEY as CLAIMS  # noqa: E402

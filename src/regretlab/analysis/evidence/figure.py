@@ -17,7 +17,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 
 from regretlab.analysis.evidence.search import T_MAX, T_MIN  # noqa: E402
 from regretlab.analysis.exponents import REJECTED  # noqa: E402
-from regretlab.analysis.figures import freeze_layout  # noqa: E402
+from regretlab.core.figure_files import freeze_layout  # noqa: E402
 from regretlab.registry.claims import UNCHECKED  # noqa: E402
 
 #: Where a checked claim stands, in the legend's order, with its colour.

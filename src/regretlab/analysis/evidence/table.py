@@ -14,8 +14,8 @@ from regretlab.analysis.evidence.markdown import markdown
 from regretlab.analysis.evidence.pages import write_claim_pages
 from regretlab.analysis.evidence.search import Found, explicit_search, rate_search
 from regretlab.analysis.exponents import REJECTED
-from regretlab.analysis.figures import save_figure
 from regretlab.analysis.tables import write_typed_csv
+from regretlab.core.figure_files import save_figure
 from regretlab.core.io import write_text
 from regretlab.registry.claims import CLAIMS, UNCHECKED, UNCHECKED_CLAIMS, Claim
 from regretlab.registry.unit_costs import run_seconds
