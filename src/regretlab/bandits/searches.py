@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import replace
 
 from regretlab.specs.search_spec import Budget, Candidate, Dimension, SearchSpec
 
@@ -154,6 +155,37 @@ _STARS = (
 )
 
 
+def _theorem7_search(best_in: str, claim: str, bound: str, line: int, left_out: str) -> SearchSpec:
+    """Theorem 7's search with the arm compared with in ``best_in``'s part (the statement at ``line``)."""
+    part = "S" if best_in == "S" else "S̄"
+    return SearchSpec(
+        claim=claim,
+        bound=bound,
+        quantifies="every η ≤ 1/5 and η̄ ≤ 1/25, every directed complete bipartite graph, every oblivious "
+        f"loss sequence; i = the best arm of {part} (Theorem 7, line {line})",
+        dimensions=(*_BIPARTITE, *_PARTS),
+        candidate=_theorem7(best_in),
+        scales=SCALES,
+        left_out=left_out,
+    )
+
+
+def _theorem8_search(best_in: str, claim: str, bound: str, line: int) -> SearchSpec:
+    """Theorem 8's search with the arm compared with in ``best_in``'s part (the statement at ``line``)."""
+    part = "S" if best_in == "S" else "S̄"
+    return SearchSpec(
+        claim=claim,
+        bound=bound,
+        quantifies="every 1/T ≤ δ ≤ min{1/125, 1/(4s), 1/(4d)}, η ≤ 1/25, η̄ ≤ δ^{4/3}, every weakly "
+        f"observable graph, every oblivious loss sequence; i = the best arm of {part} (Theorem 8, "
+        f"line {line})",
+        dimensions=(*_STARS, *_PARTS),
+        candidate=_theorem8(best_in),
+        scales=SCALES,
+        left_out="weakly observable graphs other than unions of stars",
+    )
+
+
 def _exp3g_weak(x: Mapping[str, float], horizon: int) -> Candidate:
     """Exp3.G-weak at γ ∈ [10⁻³, 1/2] and η ∈ [10⁻⁵, 1], the range the derived bound claims (γ ≤ 1/2,
     η > 0) down to where its ln K/η alone exceeds T."""
@@ -198,67 +230,15 @@ SEARCHES: dict[str, SearchSpec] = {
         candidate=_theorem3,
         scales=SCALES,
     ),
-    "theorem7_best_S": SearchSpec(
-        claim="theorem7_S",
-        bound="theorem7_best_S",
-        quantifies="every η ≤ 1/5 and η̄ ≤ 1/25, every directed complete bipartite graph, every oblivious "
-        "loss sequence; i = the best arm of S (Theorem 7, line 248)",
-        dimensions=(*_BIPARTITE, *_PARTS),
-        candidate=_theorem7("S"),
-        scales=SCALES,
-        left_out="arms i ∈ S other than the best of S (their Reg_i is smaller by L_i − L_{i*_S}, their "
-        "bound by less)",
+    "theorem7_best_S": _theorem7_search(
+        "S", "theorem7_S", "theorem7_best_S", 248,
+        "arms i ∈ S other than the best of S (their Reg_i is smaller by L_i − L_{i*_S}, their bound by less)",
     ),
-    "theorem7_best_S_corrected": SearchSpec(
-        claim="theorem7_S_corrected",
-        bound="theorem7_best_S_corrected",
-        quantifies="the space of theorem7_best_S: the corrected display (docs/findings.md, finding 1) under "
-        "the same attack",
-        dimensions=(*_BIPARTITE, *_PARTS),
-        candidate=_theorem7("S"),
-        scales=SCALES,
-        left_out="arms i ∈ S other than the best of S",
+    "theorem7_best_Sbar": _theorem7_search(
+        "S_bar", "theorem7_Sbar", "theorem7_best_Sbar", 250, "arms i ∈ S̄ other than the best of S̄"
     ),
-    "theorem7_best_Sbar": SearchSpec(
-        claim="theorem7_Sbar",
-        bound="theorem7_best_Sbar",
-        quantifies="every η ≤ 1/5 and η̄ ≤ 1/25, every directed complete bipartite graph, every oblivious "
-        "loss sequence; i = the best arm of S̄ (Theorem 7, line 250)",
-        dimensions=(*_BIPARTITE, *_PARTS),
-        candidate=_theorem7("S_bar"),
-        scales=SCALES,
-        left_out="arms i ∈ S̄ other than the best of S̄",
-    ),
-    "theorem8_best_S_third": SearchSpec(
-        claim="theorem8_S",
-        bound="theorem8_best_S_third",
-        quantifies="every 1/T ≤ δ ≤ min{1/125, 1/(4s), 1/(4d)}, η ≤ 1/25, η̄ ≤ δ^{4/3}, every weakly "
-        "observable graph, every oblivious loss sequence; i = the best arm of S (Theorem 8, line 262)",
-        dimensions=(*_STARS, *_PARTS),
-        candidate=_theorem8("S"),
-        scales=SCALES,
-        left_out="weakly observable graphs other than unions of stars",
-    ),
-    "theorem8_best_S_corrected": SearchSpec(
-        claim="theorem8_S_corrected",
-        bound="theorem8_best_S_corrected",
-        quantifies="the space of theorem8_best_S_third: the corrected display (docs/findings.md, finding 1) "
-        "under the same attack",
-        dimensions=(*_STARS, *_PARTS),
-        candidate=_theorem8("S"),
-        scales=SCALES,
-        left_out="weakly observable graphs other than unions of stars",
-    ),
-    "theorem8_best_Sbar_third": SearchSpec(
-        claim="theorem8_Sbar",
-        bound="theorem8_best_Sbar_third",
-        quantifies="every 1/T ≤ δ ≤ min{1/125, 1/(4s), 1/(4d)}, η ≤ 1/25, η̄ ≤ δ^{4/3}, every weakly "
-        "observable graph, every oblivious loss sequence; i = the best arm of S̄ (Theorem 8, line 264)",
-        dimensions=(*_STARS, *_PARTS),
-        candidate=_theorem8("S_bar"),
-        scales=SCALES,
-        left_out="weakly observable graphs other than unions of stars",
-    ),
+    "theorem8_best_S_third": _theorem8_search("S", "theorem8_S", "theorem8_best_S_third", 262),
+    "theorem8_best_Sbar_third": _theorem8_search("S_bar", "theorem8_Sbar", "theorem8_best_Sbar_third", 264),
     "exp3g_weak_bound": SearchSpec(
         claim="exp3g_weak",
         bound="exp3g_weak_bound",
@@ -277,3 +257,14 @@ SEARCHES: dict[str, SearchSpec] = {
         left_out="weakly observable graphs other than unions of stars",
     ),
 }
+# The corrected displays of docs/findings.md (finding 1) under the same attack as the stated ones.
+_CORRECTED = (
+    ("theorem7_best_S", "theorem7_best_S_corrected", "theorem7_S_corrected"),
+    ("theorem8_best_S_third", "theorem8_best_S_corrected", "theorem8_S_corrected"),
+)
+for _stated, _corrected, _claim in _CORRECTED:
+    SEARCHES[_corrected] = replace(
+        SEARCHES[_stated], claim=_claim, bound=_corrected,
+        quantifies=f"the space of {_stated}: the corrected display (docs/findings.md, finding 1) under the "
+        "same attack",
+    )  # fmt: skip
