@@ -92,11 +92,18 @@ def uniform_value(instance: dict, metric: str, point: Point, algorithm: str = ""
     value under its metric name, as in a :class:`~regretlab.specs.bound_spec.Point`); NaN where it has none.
     ``instance`` is the instance file's contents; ``algorithm`` is not read (uniform play's regret does not
     depend on which learner's runs measured the comparator)."""
+    if "losses" not in instance:
+        return math.nan  # an instance with no loss model
+    return uniform_regret(rebuilt_instance(instance), metric, point)
+
+
+def uniform_regret(instance: BanditInstance, metric: str, point: Point) -> float:
+    """:func:`uniform_value` of a built instance (the falsification trials have one, not its file)."""
     comparator = COMPARATORS.get(metric)
     value = point.get(comparator) if comparator else None
-    if value is None or (isinstance(value, float) and math.isnan(value)) or "losses" not in instance:
-        return math.nan  # not a regret, its comparator not measured, or an instance with no loss model
-    return uniform_loss(rebuilt_instance(instance), point["T"], point["t"]) - float(value)
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return math.nan  # not a regret, or its comparator not measured
+    return uniform_loss(instance, point["T"], point["t"]) - float(value)
 
 
 #: Instances rebuilt from their file's contents, by the contents: graph, losses and numbers.

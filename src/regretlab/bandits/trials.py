@@ -36,10 +36,10 @@ def trial(candidate: Candidate, bound: str, horizon: int, seed: int) -> Trial:
     spec = BOUNDS[bound]
     params = info["learners"][0]["params"]
     last = runs.iloc[-1].to_dict()
-    numbers = instance.at_horizon(horizon).numbers
+    numbers = instance.numbers  # the same at every horizon (BanditInstance.at_horizon)
     point = Point(horizon, horizon, numbers, params, last)
     trivial = (spec.trivial or TRIVIAL_BOUNDS[spec.metric])(point)
-    uniform = nulls.uniform_value(instance.to_dict(), spec.metric, point, candidate.algorithm)
+    uniform = nulls.uniform_regret(instance, spec.metric, point)
     hypotheses = all(info["learners"][0]["hypotheses"].values())
     hypotheses = hypotheses and (spec.hypotheses is None or bool(spec.hypotheses(point)))
     hypotheses = hypotheses and (spec.applies is None or bool(spec.applies(numbers)))

@@ -21,7 +21,7 @@ from regretlab.analysis.tables import to_markdown, write_typed_csv  # noqa: E402
 from regretlab.core.figure_files import freeze_layout, save_figure  # noqa: E402
 from regretlab.core.io import write_text  # noqa: E402
 from regretlab.falsification.search import SearchResult, search  # noqa: E402
-from regretlab.registry.claims import CLAIMS_BY_KEY as CLAIMS  # noqa: E402
+from regretlab.registry.claims import CLAIMS_BY_KEY  # noqa: E402
 from regretlab.registry.kinds import KINDS  # noqa: E402
 
 #: The outcome of a search whose worst confirmed candidate exceeds the bound at every seed, inside the
@@ -63,7 +63,7 @@ def table(results: list[SearchResult]) -> pd.DataFrame:
         row = {
             "search": result.name,
             "claim": spec.claim,
-            "name": CLAIMS[spec.claim].name,
+            "name": CLAIMS_BY_KEY[spec.claim].name,
             "bound": spec.bound,
             "quantifies": spec.quantifies,
             "left_out": spec.left_out,
@@ -170,8 +170,8 @@ def draw(results: list[SearchResult]):
     ax.axvline(1.0, color="#b2182b", linestyle="--", linewidth=0.9)
     ax.set_xscale("log")
     ax.set_yticks(range(len(results)))
-    ax.set_yticklabels([f"{CLAIMS[r.spec.claim].name}\n{r.spec.bound} ({r.runs} runs)" for r in results],
-                       fontsize=7)  # fmt: skip
+    labels = [f"{CLAIMS_BY_KEY[r.spec.claim].name}\n{r.spec.bound} ({r.runs} runs)" for r in results]
+    ax.set_yticklabels(labels, fontsize=7)
     ax.invert_yaxis()
     ax.tick_params(axis="x", labelsize=7)
     ax.set_xlabel("measured / bound (right of the dashed line: the run exceeds the bound)", fontsize=8)
