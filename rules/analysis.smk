@@ -68,6 +68,7 @@ rule falsification:
         pdf="figures/falsification.pdf",
     params:
         scale=config["scale"],
+        searches=config["searches"],
     log:
         "logs/falsification.log",
     conda:

@@ -8,7 +8,8 @@ with job_log(snakemake) as log:
     from regretlab.falsification.report import WITNESS, run_searches, write_falsification
 
     out = snakemake.output
-    results = run_searches(snakemake.params.scale)
+    searches = snakemake.params.searches  # None: every declared search
+    results = run_searches(snakemake.params.scale, None if searches is None else tuple(searches))
     frame = write_falsification(results, out.csv, out.md, out.png, out.pdf)
     for row in frame.itertuples(index=False):
         log.info("%s: %s after %d runs (worst measured / bound %.3g)", row.bound, row.outcome, row.runs,

@@ -200,6 +200,10 @@ def _one_horizon(c):
     regime(c)["scales"]["quick"]["horizons"] = [200]
 
 
+def _unknown_search(c):
+    c["searches"] = ["theorem9_bound"]
+
+
 @pytest.mark.parametrize(
     ("mutate", "field", "allowed"),
     [
@@ -218,6 +222,7 @@ def _one_horizon(c):
             "exp3g has none of the presets ['tuned']; allowed: ['paper']",
         ),
         (_one_horizon, "regimes.smoke_exp3g.scales.quick.horizons", "at least 2 horizons"),
+        (_unknown_search, "config field searches[0]", "'theorem2_bound', 'theorem3_bound'"),
     ],
     ids=lambda v: getattr(v, "__name__", None),
 )

@@ -12,6 +12,8 @@ import pandas as pd
 import pytest
 import yaml
 
+from regretlab.analysis.evidence.table import _search_columns
+from regretlab.analysis.tables import read_typed_csv
 from regretlab.bandits import bounds as bandit_bounds
 from regretlab.bandits import simulate, trials
 from regretlab.bandits.algorithms import make_learner
@@ -19,10 +21,13 @@ from regretlab.bandits.bound_registry import BOUNDS
 from regretlab.bandits.instance import build_instance
 from regretlab.bandits.presets import with_step
 from regretlab.bandits.searches import SEARCHES
+from regretlab.falsification import report
+from regretlab.falsification.cost import predicted_seconds
 from regretlab.falsification.report import NOTHING, SURVIVED, WITNESS, markdown, outcome, table
 from regretlab.falsification.search import Evaluation, SearchResult, search
 from regretlab.registry.claims import CLAIMS_BY_KEY
-from regretlab.registry.kinds import KINDS
+from regretlab.registry.kinds import KINDS, declared_searches
+from regretlab.registry.unit_costs import STARTUP_SECONDS
 from regretlab.specs.bound_spec import Point
 from regretlab.specs.search_spec import Budget, Candidate, Trial
 from regretlab.workflow.config import validate_config
@@ -145,7 +150,7 @@ def test_a_run_outside_the_hypotheses_or_not_buildable_scores_zero():
 
 
 def test_every_declared_search_names_a_claim_of_its_bound_and_an_upper_explicit_bound():
-    declared = {name: spec for kind in KINDS.values() for name, spec in kind.searches.items()}
+    declared = {name: spec for name, (_, spec) in declared_searches().items()}
     assert declared, "no kind declares a falsification search"
     for name, spec in declared.items():
         bound = KINDS["bandit"].bounds[spec.bound]
@@ -213,3 +218,30 @@ def test_step_in_the_config_is_checked_against_the_learners_free_step_sizes(defa
     message = str(error.value)
     assert "regimes.theorem7_witness.step: names algorithm 'exp3g', which is not in algorithms" in message
     assert "regimes.theorem7_witness.step.algorithm2_bipartite: ['c'] cannot be set by hand" in message
+
+
+def test_the_config_chooses_which_searches_run_and_an_empty_choice_runs_none(monkeypatch, tmp_path):
+    ran = []
+    monkeypatch.setattr(report, "search", lambda name, spec, scale, trial: ran.append(name) or name)
+    assert report.run_searches("quick", ("theorem3_bound",)) == ["theorem3_bound"]
+    assert report.run_searches("quick", ()) == []
+    assert report.run_searches("quick") == list(declared_searches())
+    with pytest.raises(ValueError, match="searches must be among .*'theorem9_bound'"):
+        report.run_searches("quick", ("theorem9_bound",))
+    # No search: a table with every column, read back as the evidence table reads it (no search column).
+    paths = [tmp_path / f"f.{suffix}" for suffix in ("csv", "md", "png", "pdf")]
+    report.write_falsification([], *paths)
+    empty = read_typed_csv(paths[0])
+    assert list(empty.columns) == list(report.COLUMNS) and empty.empty
+    claim = CLAIMS_BY_KEY[SEARCHES["theorem3_bound"].claim]
+    assert _search_columns(claim, empty) == {
+        "searches": "", "search_runs": 0, "search_worst_ratio": pytest.approx(math.nan, nan_ok=True),
+        "search_outcome": "",
+    }  # fmt: skip
+
+
+def test_the_predicted_cost_counts_the_chosen_searches_only():
+    each = {name: predicted_seconds("quick", [name]) - STARTUP_SECONDS for name in declared_searches()}
+    assert all(seconds > 0 for seconds in each.values()), each
+    assert predicted_seconds("quick", []) == STARTUP_SECONDS
+    assert predicted_seconds("quick") == pytest.approx(STARTUP_SECONDS + sum(each.values()))

@@ -433,7 +433,7 @@ def test_smoke_workflow_on_slurm_matches_local_run(cluster, tmp_path):
     # (every (instance, T, seed) a run job of its own here, as a run of hours is at the paper scale).
     split = ("--config", "job_minutes=1e-6")
     code, output = snakemake(
-        cluster, on_slurm, *snakefile, *split, "--workflow-profile", str(profile), *CLUSTER_FLAGS, timeout=300
+        cluster, on_slurm, *snakefile, *split, "--workflow-profile", str(profile), *CLUSTER_FLAGS, timeout=400
     )
     assert code == 0, f"the SLURM run failed:\n{output[-6000:]}\n{cluster.logs()}"
     jobs = cluster.job_states(slurm_run_id(output))

@@ -5,7 +5,7 @@ the Snakefile's ``onstart`` reads it."""
 
 from __future__ import annotations
 
-from regretlab.registry.kinds import KINDS
+from regretlab.registry.kinds import declared_searches
 from regretlab.registry.unit_costs import STARTUP_SECONDS, unit_cost
 
 #: One trial's cost besides its rounds, in seconds: the instance built from its entry, the oracle's dry
@@ -15,11 +15,12 @@ TRIAL_SECONDS = 0.03
 TYPICAL_ARMS = 8
 
 
-def predicted_seconds(scale: str) -> float:
-    """Predicted CPU seconds of the falsification job at ``scale`` (start-up included)."""
+def predicted_seconds(scale: str, only: list[str] | None = None) -> float:
+    """Predicted CPU seconds of the falsification job at ``scale`` (start-up included), running the
+    searches named in ``only`` (None: every declared one; the config's ``searches``)."""
     total = STARTUP_SECONDS
-    for kind in KINDS.values():
-        for spec in kind.searches.values():
+    for name, (_, spec) in declared_searches().items():
+        if only is None or name in only:
             budget = spec.scales[scale]
             middle = {d.name: round((d.low + d.high) / 2) if d.integer else (d.low + d.high) / 2
                       for d in spec.dimensions}  # fmt: skip

@@ -22,7 +22,7 @@ from regretlab.core.figure_files import freeze_layout, save_figure  # noqa: E402
 from regretlab.core.io import write_text  # noqa: E402
 from regretlab.falsification.search import SearchResult, search  # noqa: E402
 from regretlab.registry.claims import CLAIMS_BY_KEY  # noqa: E402
-from regretlab.registry.kinds import KINDS  # noqa: E402
+from regretlab.registry.kinds import declared_searches  # noqa: E402
 
 #: The outcome of a search whose worst confirmed candidate exceeds the bound at every seed, inside the
 #: theorem's hypotheses at every seed (issue 33's wording, as the evidence table says it).
@@ -32,18 +32,28 @@ SURVIVED = "survived"
 NOTHING = "no admissible candidate"
 
 
-def run_searches(scale: str, only: tuple[str, ...] = ()) -> list[SearchResult]:
-    """Every declared search at ``scale`` (those named in ``only``, when given), each with its kind's
-    ``trial``. Raises ValueError naming an unknown search."""
-    declared = {name: (kind, spec) for kind in KINDS.values() for name, spec in kind.searches.items()}
-    unknown = sorted(set(only) - set(declared))
+def run_searches(scale: str, only: tuple[str, ...] | None = None) -> list[SearchResult]:
+    """Every declared search at ``scale`` (those named in ``only`` when it is not None; none for an empty
+    tuple), each with its kind's ``trial``. Raises ValueError naming an unknown search."""
+    declared = declared_searches()
+    unknown = sorted(set(only or ()) - set(declared))
     if unknown:
         raise ValueError(f"searches must be among {sorted(declared)}, got {unknown}")
     return [
         search(name, spec, scale, kind.trial_function())
         for name, (kind, spec) in declared.items()
-        if not only or name in only
+        if only is None or name in only
     ]
+
+
+#: The table's columns, in order (those of the worst candidate empty where a search found none; all of them
+#: present when no search ran, the config's ``searches: []``).
+COLUMNS = (
+    "search", "claim", "name", "bound", "quantifies", "left_out", "scale", "dimensions", "T_search", "runs",
+    "admissible_share", "speaking_share", "outcome", "worst_ratio", "seed_ratio_min", "seed_ratio_max",
+    "seeds", "T_confirm", "measured", "bound_value", "trivial", "uniform", "algorithm", "constants", "step",
+    "instance", "draw",
+)  # fmt: skip
 
 
 def outcome(result: SearchResult) -> str:
@@ -95,7 +105,7 @@ def table(results: list[SearchResult]) -> pd.DataFrame:
                 "draw": candidate.draw,
             }
         rows.append(row)
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
 def _candidate_text(row: pd.Series) -> str:

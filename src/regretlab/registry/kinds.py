@@ -10,6 +10,7 @@ from regretlab.bandits.kind import KIND as BANDIT
 from regretlab.cmdp.kind import KIND as CMDP
 from regretlab.specs.algorithm_spec import AlgorithmSpec
 from regretlab.specs.kind_spec import Kind
+from regretlab.specs.search_spec import SearchSpec
 
 KINDS: dict[str, Kind] = {
     "bandit": BANDIT,
@@ -31,3 +32,9 @@ def algorithm_kind(name: str) -> str | None:
 def metric_kind(metric: str) -> str | None:
     """The kind whose run tables carry ``metric`` (the first, for a name two kinds share), or None."""
     return next((name for name, kind in KINDS.items() if metric in kind.metrics), None)
+
+
+def declared_searches() -> dict[str, tuple[Kind, SearchSpec]]:
+    """Every falsification search a kind declares (:attr:`Kind.searches`), by name, with its kind, in
+    registry order."""
+    return {name: (kind, spec) for kind in KINDS.values() for name, spec in kind.searches.items()}

@@ -454,7 +454,7 @@ def _falsify(args: argparse.Namespace) -> str:
     from regretlab.falsification.report import run_searches, write_falsification
 
     try:
-        results = run_searches(args.scale, tuple(args.search or ()))
+        results = run_searches(args.scale, tuple(args.search) if args.search else None)
     except ValueError as error:
         raise ConfigError(f"--search: {error}") from None
     out = Path(args.out)

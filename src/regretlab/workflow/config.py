@@ -22,7 +22,7 @@ import jsonschema
 import yaml
 
 from regretlab.core.names import did_you_mean, not_one_of
-from regretlab.registry.kinds import KINDS
+from regretlab.registry.kinds import KINDS, declared_searches
 from regretlab.registry.theory import BOUNDS
 from regretlab.workflow.checks import regime_problems
 
@@ -176,6 +176,7 @@ def load_schema(schema_path: str | os.PathLike) -> dict:
     presets of per-preset ``bounds`` and the bound names. The YAML file lists none of them: a registry entry
     is a valid name as soon as it exists, and an error lists the allowed names."""
     schema = yaml.safe_load(Path(schema_path).read_text(encoding="utf-8"))
+    schema["properties"]["searches"]["items"]["enum"] = list(declared_searches())
     regime = schema["$defs"]["regime"]
     regime["properties"]["kind"]["enum"] = list(KINDS)
     presets = sorted({p for kind in KINDS.values() for allowed in kind.presets.values() for p in allowed})

@@ -40,7 +40,7 @@ def job_label(rule: str, wildcards: dict) -> str:
 
 
 #: Jobs besides the run jobs that cost more than their start-up: rule → config → predicted CPU seconds.
-RULE_SECONDS = {"falsification": lambda config: falsification_seconds(config["scale"])}
+RULE_SECONDS = {"falsification": lambda config: falsification_seconds(config["scale"], config["searches"])}
 
 
 def job_seconds(config: dict, wildcards: dict, rule: str = "") -> float:
