@@ -15,7 +15,7 @@ from regretlab.cmdp.evaluator import (
     trajectory_from_uniforms,
     true_occupancy,
 )
-from regretlab.cmdp.instance import condition2_holds, make_layered_cmdp
+from regretlab.cmdp.instance import condition2_holds, make_explicit_cmdp, make_layered_cmdp
 from regretlab.cmdp.occupancy import occupancy_from_policy, pairs_from_triples, sample_trajectory
 from regretlab.cmdp.offline_lp import solve_opt
 from regretlab.cmdp.simulate import RECORD_COLUMNS, simulate
@@ -226,6 +226,19 @@ def test_every_column_equals_a_brute_force_recomputation(
     assert_same_state(learner, reference)
     if algorithm == "uc_o_gdps":  # no dual step, no reassociated sum: the loop is bitwise the reference
         np.testing.assert_array_equal(learner.q_hat, reference.q_hat)
+
+
+def test_a_one_layer_explicit_cmdp_runs_as_brute_force_recomputes_it():
+    """L = 1 (issue 34's smallest instances): every column of the compiled loop as the reference code's."""
+    cmdp = make_explicit_cmdp({"reward": [[0, 1, 0]], "constraint": [[[-1, 0.25, 1]]]})
+    environment = make_environment(cmdp, np.random.default_rng(12), "stochastic", "adversarial", period=3)
+    T, seeds = 20, (13, 14)
+    learner = make_learner("pdgd_ops", cmdp.layer_sizes, cmdp.n_actions, cmdp.m, T, 0.1, "tuned")
+    rngs = (np.random.default_rng(s) for s in seeds)
+    frame, _ = simulate(learner, cmdp, environment, T, *rngs, checkpoints=np.arange(1, T + 1))
+    expected, reference = brute_force(cmdp, environment, "pdgd_ops", "tuned", T, seeds, None)
+    np.testing.assert_allclose(frame[list(RECORD_COLUMNS)].to_numpy(), expected, rtol=1e-9, atol=1e-8)
+    assert_same_state(learner, reference)
 
 
 def test_projections_newton_cannot_certify_go_to_the_fallbacks_and_the_run_goes_on(monkeypatch):

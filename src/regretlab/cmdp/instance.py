@@ -308,6 +308,78 @@ def make_chain_cmdp(n_layers: int, rho: float) -> CMDP:
     return CMDP(layer_sizes, 2, P, r_bar, G_bar, opt, q_star, rho_value, q_circ)
 
 
+def make_explicit_cmdp(mdp: dict) -> CMDP:
+    """The CMDP a config entry gives by hand (``family: explicit``, the ``mdp`` block; issue 34's smallest
+    instances), with ``L = 1`` allowed.
+
+    ``mdp["reward"]``: one row of ``|A|`` means ``r̄(x, ·) ∈ [0, 1]`` per non-terminal state, layer by layer;
+    ``mdp["constraint"]``: ``m`` such tables of ``ḡ_i(x, ·) ∈ [-1, 1]``; ``mdp["layer_sizes"]``:
+    ``(1, |X_1|, ..., |X_(L-1)|, 1)``, by default one state per layer (``L`` = the number of reward rows);
+    ``mdp["transitions"]``: per non-terminal state and action, the distribution over the next layer's states
+    (needed only when a layer past ``X_0`` has several states; one state per layer is a deterministic
+    chain). ``ρ`` (§3.5), ``OPT`` and ``q*`` are computed, not given. Raises ``ValueError`` starting with
+    ``mdp.<field>`` on any inconsistency, and when no occupancy satisfies the constraints (``ρ < 0``).
+    """
+    try:
+        reward, constraint = (np.asarray(mdp[key], dtype=float) for key in ("reward", "constraint"))
+    except ValueError:
+        raise ValueError("mdp.reward and mdp.constraint must be tables with rows of one length |A|") from None
+    if reward.ndim != 2 or reward.shape[1] < 2:
+        raise ValueError(f"mdp.reward must be rows of one length |A| >= 2, got {mdp['reward']}")
+    n_decision, n_actions = reward.shape
+    layer_sizes = tuple(mdp.get("layer_sizes") or (1,) * (n_decision + 1))
+    try:
+        layer_sizes = check_layer_sizes(layer_sizes)
+    except ValueError as error:
+        raise ValueError(f"mdp.{error}") from None
+    n_states = sum(layer_sizes)
+    if n_decision != n_states - 1:
+        raise ValueError(
+            f"mdp.reward has {n_decision} rows, expected one per non-terminal state: |X| - 1 = "
+            f"{n_states - 1} for layer_sizes {list(layer_sizes)}"
+        )
+    if constraint.ndim != 3 or constraint.shape[1:] != reward.shape:
+        raise ValueError(
+            f"mdp.constraint must be m tables shaped like mdp.reward ({n_decision} rows of {n_actions}), got "
+            f"{mdp['constraint']}"
+        )
+    slices = layer_slices(layer_sizes)
+    P = np.zeros((n_states, n_actions, n_states))
+    if "transitions" in mdp and len(mdp["transitions"]) != n_states - 1:
+        raise ValueError(
+            f"mdp.transitions must have one entry per non-terminal state ({n_states - 1}), got "
+            f"{len(mdp['transitions'])}"
+        )
+    if "transitions" in mdp:
+        for x, rows in enumerate(mdp["transitions"]):
+            nxt = slices[next(k for k, s in enumerate(slices) if s.start <= x < s.stop) + 1]
+            for a, row in enumerate(rows):
+                if len(row) != nxt.stop - nxt.start or a >= n_actions:
+                    raise ValueError(
+                        f"mdp.transitions[{x}][{a}] must have one probability per state of the next layer "
+                        f"({nxt.stop - nxt.start}), for {n_actions} actions; got {row}"
+                    )
+                P[x, a, nxt] = row
+    elif max(layer_sizes) > 1:
+        raise ValueError(
+            f"mdp.transitions is needed: layer_sizes {list(layer_sizes)} has a layer of several states"
+        )
+    else:
+        for x in range(n_states - 1):
+            P[x, :, x + 1] = 1.0
+    try:
+        check_transition(layer_sizes, P)
+    except ValueError as error:
+        raise ValueError(f"mdp.transitions: {error}") from None
+    r_bar = np.vstack([reward, np.zeros((1, n_actions))])
+    G_bar = np.concatenate([constraint, np.zeros((constraint.shape[0], 1, n_actions))], axis=1)
+    rho, q_circ = feasibility_parameter(P, G_bar)
+    if rho < 0:
+        raise ValueError(f"mdp.constraint: no occupancy satisfies every constraint (ρ = {rho:.6g} < 0, §3.5)")
+    opt, q_star = solve_opt(P, r_bar, G_bar)
+    return CMDP(layer_sizes, n_actions, P, r_bar, G_bar, opt, q_star, rho, q_circ)
+
+
 @dataclass(frozen=True)
 class ConstraintSummary:
     """How the constraints of a CMDP act on its offline problem (5).

@@ -12,7 +12,7 @@ import numpy as np
 
 from regretlab.cmdp.dual import paper_dual_box_horizon
 from regretlab.cmdp.environments import CMDPEnvironment, make_environment
-from regretlab.cmdp.instance import CMDP, constraint_summary, make_cmdp
+from regretlab.cmdp.instance import CMDP, constraint_summary, make_cmdp, make_explicit_cmdp
 from regretlab.core.io import write_json
 from regretlab.core.seeding import job_seed_sequence
 
@@ -29,13 +29,35 @@ def rho_at(spec: dict, horizon: int | None) -> float:
     return spec["rho"] * (horizon / spec["rho_reference_T"]) ** (-spec["rho_exponent"])
 
 
-def build_instance(spec: dict, rng: np.random.Generator, horizon: int | None = None) -> dict:
-    """The JSON-ready instance of a validated ``cmdp`` instance config entry, at horizon ``horizon``.
+#: The fields a generated family's entry needs and an explicit one (``family: explicit``) must not give: its
+#: ``mdp`` block fixes the sizes, and ρ is computed from it.
+GENERATOR_FIELDS = ("n_layers", "states_per_layer", "n_actions", "m", "rho")
 
-    ``rng`` (the instance's own SeedSequence) draws the CMDP, then the adversarial sign pattern. The draws do
-    not depend on the horizon: only the shift of the constraints that sets ρ (:func:`rho_at`) does.
-    """
-    cmdp = make_cmdp(
+
+def make_instance_cmdp(spec: dict, rng: np.random.Generator, horizon: int | None = None) -> CMDP:
+    """The CMDP of a validated entry: given by hand (``family: explicit``,
+    :func:`~regretlab.cmdp.instance.make_explicit_cmdp`) or drawn by its family's generator at the ρ of
+    ``horizon`` (:func:`~regretlab.cmdp.instance.make_cmdp`). Raises ``ValueError`` naming the field."""
+    generated = ", ".join(GENERATOR_FIELDS)
+    if spec["family"] == "explicit":
+        extra = [field for field in GENERATOR_FIELDS if field in spec]
+        extra += ["rho_exponent"] if spec.get("rho_exponent", 0) != 0 else []
+        if "mdp" not in spec:
+            raise ValueError("mdp is required with family explicit: the CMDP by hand (reward, constraint, …)")
+        if extra:
+            raise ValueError(
+                f"{extra[0]} is not read with family explicit: mdp gives the sizes and ρ is computed from it "
+                f"(remove {', '.join(extra)})"
+            )
+        return make_explicit_cmdp(spec["mdp"])
+    if "mdp" in spec:
+        raise ValueError(f"mdp is read with family explicit only; family {spec['family']} draws the CMDP")
+    missing = [field for field in GENERATOR_FIELDS if field not in spec]
+    if missing:
+        raise ValueError(
+            f"{', '.join(missing)} missing: family {spec['family']} draws the CMDP from {generated}"
+        )
+    return make_cmdp(
         rng,
         spec["family"],
         spec["n_layers"],
@@ -46,6 +68,15 @@ def build_instance(spec: dict, rng: np.random.Generator, horizon: int | None = N
         spec.get("constraint_spread"),
         spec["risky_constraint"],
     )
+
+
+def build_instance(spec: dict, rng: np.random.Generator, horizon: int | None = None) -> dict:
+    """The JSON-ready instance of a validated ``cmdp`` instance config entry, at horizon ``horizon``.
+
+    ``rng`` (the instance's own SeedSequence) draws the CMDP, then the adversarial sign pattern. The draws do
+    not depend on the horizon: only the shift of the constraints that sets ρ (:func:`rho_at`) does.
+    """
+    cmdp = make_instance_cmdp(spec, rng, horizon)
     environment = make_environment(
         cmdp,
         rng,

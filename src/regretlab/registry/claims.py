@@ -396,7 +396,7 @@ CLAIMS: tuple[Claim, ...] = (
         "stochastic constraints, Condition 2: R_T, V_T = Õ(ζ√T) (explicit: lines 365–373)", "line 361",
         "explicit bound",
         ("theorem5_regret", "theorem5_violation", "theorem5_regret_rate", "theorem5_violation_rate"),
-        regimes=("cmdp_theorem5",),
+        regimes=("cmdp_theorem5", "cmdp_theorem5_small"),
     ),
     Claim(
         "theorem6_000", "000", "Theorem 6",
@@ -415,7 +415,7 @@ CLAIMS: tuple[Claim, ...] = (
         "line 417", "explicit bound",
         ("theorem7_regret", "theorem7_regret_corrected", "theorem7_violation", "theorem7_reward_ratio",
          "theorem7_reward_ratio_corrected", "theorem5_violation_rate"),
-        regimes=("cmdp_theorem7",),
+        regimes=("cmdp_theorem7", "cmdp_theorem7_small"),
         # Line 1248's [G_tᵀq*]_i ≤ 1 (and so stated vs corrected ratio) is at stake only where it fails.
         mechanism=Mechanism(
             "max_t [G_tᵀq*]_i > 1 (the step of Theorem 7's proof at line 1248 fails)", ("max_G_q_star",),
