@@ -38,24 +38,14 @@ include: "rules/common.smk"
 include: "rules/resources.smk"
 include: "rules/bandits.smk"
 include: "rules/cmdp.smk"
+include: "rules/power.smk"
 include: "rules/analysis.smk"
 
 
 rule all:
     default_target: True
     input:
-        # The aggregate tables are targets too, so that a fresh clone (figures committed, results/ not)
-        # recomputes everything instead of trusting the committed figures; so are the instance files, so that
-        # a deleted one is rebuilt (Snakemake leaves a missing intermediate file alone while what was made from
-        # it is up to date) along with what reads it.
-        instances=all_instances(),
-        summaries=expand(SUMMARY, regime=REGIMES),
-        figures=all_figures(),
-        tables=rules.tables.output,
-        evidence=rules.evidence_table.output,
-        crossover=rules.crossover.output,
-        falsification=rules.falsification.output,
-        kind_figures=KIND_FIGURES,
+        unpack(lambda wildcards: targets()),
 
 
 onstart:

@@ -84,6 +84,7 @@ rule evidence_table:
         exponents=expand(EXPONENTS, regime=REGIMES),
         instances=all_instances(),
         falsification=rules.falsification.output.csv,
+        archived=expand("results/summary/{regime}~power.status.json", regime=ARCHIVED),
         code=library_code("evidence_table.py", learners="all"),
     output:
         csv=report("figures/evidence.csv", caption="../report/evidence.rst", category="Evidence"),

@@ -10,6 +10,7 @@ from regretlab.workflow.config import (
     regimes_of_kind,
     run_config,
     run_file,
+    scale_regimes,
     validate_config,
 )
 from regretlab.workflow.jobs import run_parts, RunPart, runs_of_part
@@ -24,7 +25,8 @@ try:
 except ConfigError as error:
     sys.exit("\n".join(f"regretlab: {line}" for line in str(error).splitlines()))
 
-REGIMES = list(config["regimes"])
+# The regimes the scale runs: every one, or at scale power those with a power grid (regretlab.workflow.config).
+REGIMES = scale_regimes(config)
 # Every field a regime entry can have (the schema's): the summary job gets each as a parameter of its own.
 REGIME_FIELDS = list(load_schema(SCHEMA)["$defs"]["regime"]["properties"])
 
@@ -163,3 +165,25 @@ def all_instances():
         for regime in REGIMES
         for path in expand(INSTANCE, regime=regime, instance=config["regimes"][regime]["instances"])
     ]
+
+
+def targets():
+    """What the run produces: at scale power, the archive of the regimes with a power grid; at every other
+    scale, every regime's table and figure, the archived regimes' (drawn from the archive), the evidence,
+    verdict, crossover and falsification tables. The aggregate tables are targets too, so that a fresh clone
+    (figures committed, results/ not) recomputes everything instead of trusting the committed figures; so
+    are the instance files, so that a deleted one is rebuilt (Snakemake leaves a missing intermediate file
+    alone while what was made from it is up to date) along with what reads it."""
+    if config["scale"] == "power":
+        return {"archive": expand(ARCHIVE, regime=REGIMES)}
+    return {
+        "instances": all_instances(),
+        "summaries": expand(SUMMARY, regime=REGIMES),
+        "figures": all_figures(),
+        "archived": expand(ARCHIVED_SUMMARY, regime=ARCHIVED),
+        "tables": rules.tables.output,
+        "evidence": rules.evidence_table.output,
+        "crossover": rules.crossover.output,
+        "falsification": rules.falsification.output,
+        "kind_figures": KIND_FIGURES,
+    }

@@ -61,6 +61,9 @@ from regretlab.specs.bound_spec import Point
 GROUP_KEYS = ["instance", "algorithm", "constants", "T", "t"]
 #: The key of one run's learner parameters: its point's key without ``t``, and the seed.
 RUN_KEYS = ["instance", "algorithm", "constants", "T", "seed"]
+#: The suffix of a regime's name in the tables aggregated from its power-scale archive
+#: (:mod:`regretlab.workflow.archive`): ``<regime>~power``.
+ARCHIVED_SUFFIX = "~power"
 #: Instance numbers shown in figure titles, with their symbols.
 LABELLED_NUMBERS = {"K": "K", "alpha": "α", "kappa": "κ", "L": "L", "m": "m", "rho": "ρ"}
 
@@ -86,6 +89,11 @@ def points_of(runs: pd.DataFrame, x_name: str) -> pd.DataFrame:
     if x_name != "t":
         return runs[runs["t"] == runs["T"]]
     return runs[runs["T"] == runs["T"].max()]
+
+
+def base_regime(name: str) -> str:
+    """The config regime a table's regime name stands for (an archived one drops :data:`ARCHIVED_SUFFIX`)."""
+    return name.removesuffix(ARCHIVED_SUFFIX)
 
 
 def learner_params(run_paths: list[str]) -> dict[tuple, dict]:

@@ -39,7 +39,7 @@ from regretlab.registry import unit_costs
 from regretlab.registry.kinds import KINDS
 from regretlab.specs.algorithm_spec import UnitCost
 from regretlab.workflow import jobs
-from regretlab.workflow.config import run_jobs
+from regretlab.workflow.config import run_jobs, scale_regimes
 
 #: CPU seconds of timed runs a calibration aims at: with the first uses (cached kernels) and the start-up
 #: probe, a calibration of the shipped config stays within 30 s on an idle two-core machine.
@@ -116,7 +116,8 @@ def _anchors_of(config: dict, algorithm: str) -> list[tuple[str, str, int]]:
     """(regime, instance, size) of the smallest and largest instance ``algorithm`` runs on (the first met
     among equals), preferring instances without extra runs."""
     found = {}
-    for regime, spec in config["regimes"].items():
+    for regime in scale_regimes(config):
+        spec = config["regimes"][regime]
         model = unit_costs.kind_cost(spec)
         for job in run_jobs(config, regime):
             if job.algorithm == algorithm and (regime, job.instance) not in found:
@@ -134,7 +135,7 @@ def _anchors_of(config: dict, algorithm: str) -> list[tuple[str, str, int]]:
 def algorithms_of(config: dict) -> list[str]:
     """The algorithms a config runs, in their first order of appearance."""
     return list(
-        dict.fromkeys(job.algorithm for regime in config["regimes"] for job in run_jobs(config, regime))
+        dict.fromkeys(job.algorithm for regime in scale_regimes(config) for job in run_jobs(config, regime))
     )
 
 

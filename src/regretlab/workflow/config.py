@@ -33,8 +33,9 @@ class ConfigError(ValueError):
 
 #: The scales, as the schema's ``scale`` enum and a regime's ``scales`` list them (a test checks that they
 #: agree): ``quick`` (a laptop), ``paper`` (a cluster), ``frontier`` (each claim's T_informative where one
-#: run fits a day on one core; a regime needs a ``frontier`` grid only in a config run at that scale).
-SCALES = ("quick", "paper", "frontier")
+#: run fits a day on one core; a regime needs a ``frontier`` grid only in a config run at that scale),
+#: ``power`` (:data:`POWER`: the regimes with a power grid only, archived).
+SCALES = ("quick", "paper", "frontier", "power")
 
 
 def _field(path) -> str:
@@ -220,9 +221,26 @@ def validate_config(config: dict, schema_path: str | os.PathLike) -> dict:
     return config
 
 
+#: The scale that runs only the regimes declaring a grid for it, one job per (instance, T, seed), into the
+#: archive the other scales read (:mod:`regretlab.workflow.archive`).
+POWER = "power"
+
+
+def scale_regimes(config: dict) -> list[str]:
+    """The regimes a validated config runs at its scale: every one, except at :data:`POWER`, where only those
+    with a power grid run."""
+    regimes = config["regimes"]
+    return [name for name in regimes if config["scale"] != POWER or POWER in regimes[name]["scales"]]
+
+
 def scale_problems(config: dict) -> list[str]:
-    """One line per regime without a grid for the config's ``scale`` (the schema requires only two)."""
+    """One line per regime without a grid for the config's ``scale`` (the schema requires only two); at
+    :data:`POWER`, one line when no regime has a power grid."""
     scale = config["scale"]
+    if scale == POWER:
+        return [] if scale_regimes(config) else [
+            "config field scale: is 'power', and no regime has a power grid (regimes.<name>.scales.power)"
+        ]  # fmt: skip
     return [
         f"config field regimes.{name}.scales: has no {scale!r} grid, and the scale is {scale!r}; it has "
         f"{list(regime['scales'])}: add scales.{scale} (horizons and seeds) or run another scale"
@@ -309,6 +327,13 @@ def _regime_problems(name: str, regime: dict, defaulted: list[str]) -> list[str]
         problems.append(
             f"{where}.bounds: names algorithm(s) {unused} that are not in algorithms {algorithms}{hints}"
         )
+    for scale, grid in regime["scales"].items():
+        for field, allowed in (("instances", list(regime["instances"])), ("constants", regime["constants"])):
+            unknown = [value for value in grid.get(field, []) if value not in allowed]
+            if unknown:
+                problems.append(
+                    f"{where}.scales.{scale}.{field}: {unknown} not among the regime's {field} {allowed}"
+                )
     kind = KINDS[regime["kind"]]
     for algorithm, names in bounds.items():
         if algorithm not in kind.algorithms:
@@ -497,9 +522,10 @@ def run_jobs(config: dict, regime: str) -> list[RunJob]:
     grid = spec["scales"][config["scale"]]
     return [
         RunJob(regime, instance, algorithm, constants, int(horizon), tuple(batch))
-        for instance in spec["instances"]
+        for instance in grid.get("instances", spec["instances"])
         for algorithm in spec["algorithms"]
         for constants in presets_of(spec, algorithm)
+        if constants in grid.get("constants", spec["constants"])
         for horizon in grid["horizons"]
         for batch in seed_batches(seeds_at(grid, horizon), seeds_per_job(config, regime))
     ]
@@ -545,5 +571,5 @@ def run_file(job: RunJob) -> str:
 
 
 def regimes_of_kind(config: dict, kind: str) -> list[str]:
-    """Names of the regimes whose ``kind`` is ``kind``."""
-    return [name for name, spec in config["regimes"].items() if spec["kind"] == kind]
+    """Names of the regimes whose ``kind`` is ``kind``, among those the config's scale runs."""
+    return [name for name in scale_regimes(config) if config["regimes"][name]["kind"] == kind]

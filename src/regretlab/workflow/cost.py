@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from regretlab.registry.unit_costs import STARTUP_SECONDS, kind_cost
 from regretlab.specs.algorithm_spec import UnitCost
+from regretlab.workflow.config import POWER, scale_regimes
 from regretlab.workflow.jobs import RunPart, job_cost, run_parts, runs_of_part
 
 #: Multiplies the predicted simulation time in the request: shared nodes, slower CPUs, file-system latency.
@@ -84,7 +85,8 @@ def estimate(
     ``startup_seconds`` per job, and the CPU-hours the jobs request (their time limits at the first
     attempt)."""
     estimates = []
-    for name, regime in config["regimes"].items():
+    for name in scale_regimes(config):
+        regime = config["regimes"][name]
         parts = run_parts(config, name)
         costs_of = [[job_cost(config, job, costs) for job in runs_of_part(config, part)] for part in parts]
         seconds = tuple(startup_seconds + sum(c.simulation_seconds for c in group) for group in costs_of)
@@ -161,6 +163,8 @@ def format_estimate(
         "  ".join([row[0].ljust(widths[0]), *map(str.rjust, row[1:], widths[1:])]) for row in [header, *rows]
     ]
     size = "one job per algorithm and preset" if job_minutes is None else f"jobs of about {job_minutes:g} min"
+    if scale == POWER:
+        size = "one job per instance, horizon and seed"
     out = [
         f"scale: {scale}" + ("" if job_minutes is None else f" ({size})"),
         *lines,

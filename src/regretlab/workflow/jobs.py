@@ -6,7 +6,9 @@ With ``job_minutes`` unset (the default) a run job is a whole :class:`~regretlab
 a seed batch predicted longer than M minutes is first cut into near-equal batches of consecutive seeds that
 fit (down to one seed), then the runs are packed in their stable order into jobs of at most M predicted
 minutes (start-up included; a single run longer than M is a job of its own). The split depends only on the
-config and the fixed table, never on a calibration, so that Snakemake builds the same DAG everywhere.
+config and the fixed table, never on a calibration, so that Snakemake builds the same DAG everywhere. The
+power scale (:data:`~regretlab.workflow.config.POWER`) runs one job per (instance, T, seed) whatever
+``job_minutes`` says: its runs last hours, and each job resumes from its own snapshots.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import numpy as np
 
 from regretlab.registry.unit_costs import STARTUP_SECONDS, kind_cost, run_rounds, run_seconds, unit_cost
 from regretlab.specs.algorithm_spec import UnitCost
-from regretlab.workflow.config import RunJob, RunSet, jobs_of, run_sets
+from regretlab.workflow.config import POWER, RunJob, RunSet, jobs_of, run_sets
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,8 @@ def _split(blob: str) -> tuple[tuple[RunJob, ...], ...]:
     key = json.loads(blob)
     config, run_set = key["config"], RunSet(*key["run_set"])
     runs = jobs_of(config, run_set)
+    if config["scale"] == POWER:  # runs of hours: one job per seed, each resumable on its own
+        return tuple((replace(job, seeds=(seed,)),) for job in runs for seed in job.seeds)
     if config.get("job_minutes") is None:
         return (tuple(runs),)
     budget = 60.0 * config["job_minutes"]

@@ -90,8 +90,28 @@ def headline(table: pd.DataFrame) -> str:
     )
 
 
-def markdown(table: pd.DataFrame) -> str:
-    """The compact Markdown of the evidence table (one row per claim, short cells) and its legend."""
+def archive_section(archives: dict[str, dict]) -> str:
+    """One line per power-scale archive (:mod:`regretlab.workflow.archive`): counted (fresh) or not (stale:
+    why, and the command that refreshes it), with its provenance."""
+    lines = []
+    for regime, status in sorted(archives.items()):
+        p = status["provenance"]
+        grid = ", ".join(f"{short_number(T)}" for T in p["grid"]["horizons"])
+        made = (
+            f"T = {grid}, seeds {p['seeds']}, {p['cpu_seconds'] / 3600:.2f} CPU-hours on "
+            f"{p['machine']['processor']} ({p['machine']['cpus']} cores), {p['date']}, commit "
+            f"{(p['git_commit'] or '?')[:10]}"
+        )
+        state = "**counted**" if status["fresh"] else (
+            f"**stale, not counted**: {'; '.join(status['reasons'])}; refresh it with `{status['refresh']}`"
+        )  # fmt: skip
+        lines.append(f"- [{regime}~power]({regime}~power.png): {state} ({made}).")
+    return "\n".join(lines)
+
+
+def markdown(table: pd.DataFrame, archives: dict[str, dict] | None = None) -> str:
+    """The compact Markdown of the evidence table (one row per claim, short cells), its legend, and the
+    power-scale archives it counts or does not (:func:`archive_section`)."""
     n, title = counts(table), headline(table)
     unchecked = table[table["check"].isin(UNCHECKED)]
     table = table[~table["check"].isin(UNCHECKED)]
@@ -176,4 +196,11 @@ def markdown(table: pd.DataFrame) -> str:
         }
     )
     text = "# Evidence: every claim, tested where it speaks\n\n" + legend + to_markdown(lines)
-    return text + ("\n\n## Claims without a check\n\n" + to_markdown(rest) if len(rest) else "")
+    text += "\n\n## Claims without a check\n\n" + to_markdown(rest) if len(rest) else ""
+    if archives:
+        text += (
+            "\n\n## Power-scale archive\n\nRuns too long for this run, made by `snakemake --config "
+            "scale=power` and kept in archive/power/ with their provenance; a fresh archive's points are "
+            "counted above under `<regime>~power`.\n\n" + archive_section(archives)
+        )
+    return text

@@ -8,6 +8,7 @@ import os
 
 import pandas as pd
 
+from regretlab.analysis.aggregate import ARCHIVED_SUFFIX
 from regretlab.analysis.evidence.figure import draw_evidence
 from regretlab.analysis.evidence.items import BLOCKS, GRADES, POWERS, Item, curve_items, point_items
 from regretlab.analysis.evidence.markdown import markdown
@@ -168,7 +169,8 @@ def _claim_rows(
     rows = summary[summary["bound_name"].isin(claim.bounds)]
     fits = exponents[exponents["bound_name"].isin(claim.bounds) & ~exponents["bound_explicit"].astype(bool)]
     if claim.regimes is not None:
-        rows, fits = rows[rows["regime"].isin(claim.regimes)], fits[fits["regime"].isin(claim.regimes)]
+        counted = [*claim.regimes, *(regime + ARCHIVED_SUFFIX for regime in claim.regimes)]
+        rows, fits = rows[rows["regime"].isin(counted)], fits[fits["regime"].isin(counted)]
     explicit = rows[rows["bound_explicit"].astype(bool) & (rows["direction"] != "reference")]
     return rows, fits, explicit
 
@@ -286,13 +288,17 @@ def write_evidence_table(
     png_path: str | os.PathLike,
     pdf_path: str | os.PathLike,
     falsification: pd.DataFrame | None = None,
+    archives: dict[str, dict] | None = None,
 ) -> pd.DataFrame:
     """Write ``figures/evidence.csv``, ``figures/evidence.md``, its figure (:mod:`.figure`) and one page per
-    claim into ``pages`` (:mod:`.pages`), each atomically; return the table."""
+    claim into ``pages`` (:mod:`.pages`), each atomically; return the table. ``archives``: the status of
+    each power-scale archive (:func:`regretlab.workflow.archive.archive_status`), by regime; the fresh ones'
+    tables are among ``summaries`` and ``exponents``."""
     table, items = _table_and_items(summaries, exponents, instances, config, falsification)
     write_typed_csv(table, csv_path, float_format="%.6g")
-    write_text(md_path, markdown(table))
+    write_text(md_path, markdown(table, archives or {}))
     save_figure(draw_evidence(table), png_path, pdf_path)
-    figures = {regime: f"{regime}.png" for regime in config["regimes"]}
+    drawn = [*config["regimes"], *(regime + ARCHIVED_SUFFIX for regime in archives or {})]
+    figures = {regime: f"{regime}.png" for regime in drawn}
     write_claim_pages(table, items, figures, pages)
     return table

@@ -1,0 +1,163 @@
+"""The power scale's archive: runs too long for the default run (hours, at the horizons where a bound beats
+uniform play), kept in the repository with their provenance so that the default run draws them and enters
+them in the evidence table without rerunning them (issue 34).
+
+``snakemake --config scale=power`` runs the regimes with a ``power`` grid, one job per (instance, T, seed),
+and :func:`write_archive` copies their run tables (one seed each: checkpoints, not per-episode traces) to
+``archive/power/<regime>/<algorithm>/<constants>/<instance>/T~<T>/seeds~<s>-<s>.parquet`` beside
+``provenance.json``: the regime's config entry as it ran, the seeds, the digest of the code each learner ran
+(:func:`run_code_digest`: the run job's library files and registry entries, the same import graph that
+reruns a run job), the SHA-256 of every table, the date, the CPU seconds the runs took, the machine and the
+command that refreshes it.
+
+The default run reads it (:func:`summarise_archive`): an archive is **fresh** when its tables are the ones
+recorded, its instances are the config's and every learner's code digest is today's; then its runs are
+aggregated exactly as a regime's (:func:`regretlab.analysis.aggregate.aggregate_regime`, the bounds evaluated
+by today's code), under the regime name ``<regime>~power``, and the evidence table counts them. A **stale**
+archive is drawn for the record and counted nowhere; the status file says why and how to refresh it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import os
+import platform
+import shutil
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+
+from regretlab.analysis.aggregate import ARCHIVED_SUFFIX as SUFFIX
+from regretlab.core.digests import file_digest
+from regretlab.core.io import git_commit, read_json, read_parquet_metadata, write_json
+from regretlab.workflow.imports import job_code, job_entries
+
+#: The repository (scripts/ holds each kind's run adapter, ``run_<kind>.py``).
+REPO = Path(__file__).resolve().parents[3]
+#: Where the archive lives, relative to the working directory.
+ARCHIVE_ROOT = Path("archive") / "power"
+PROVENANCE = "provenance.json"
+#: The command that writes (or refreshes) the archive.
+REFRESH = "snakemake --config scale=power"
+
+
+def run_code_digest(kind: str, algorithm: str) -> str:
+    """SHA-256 (16 hex digits) over what a run job of ``algorithm`` runs: its library files (path and
+    bytes) and the digests of the registry entries it reads (:mod:`regretlab.workflow.imports`)."""
+    script = REPO / "scripts" / f"run_{kind}.py"
+    digest = hashlib.sha256()
+    for path in sorted(Path(p).resolve() for p in job_code(script, (algorithm,), (algorithm,))):
+        digest.update(path.relative_to(REPO).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    digest.update(json.dumps(job_entries(script, (algorithm,), (algorithm,)), sort_keys=True).encode())
+    return digest.hexdigest()[:16]
+
+
+def _machine() -> dict:
+    return {
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+    }
+
+
+def _archived_path(table: str | os.PathLike, regime: str) -> Path:
+    """``results/runs/<regime>/<algorithm>/<constants>/part~<k>/<instance>/T~<T>/<seeds>.parquet`` without
+    its root and its job part (the power scale's cut into jobs is not part of the result)."""
+    parts = Path(table).parts
+    start = parts.index(regime) + 1
+    algorithm, constants, _, *rest = parts[start:]
+    return Path(algorithm, constants, *rest)
+
+
+def write_archive(regime: str, entry: dict, run_tables: list[str], directory: str | os.PathLike) -> dict:
+    """Copy a power-scale regime's run tables into ``directory`` (the module docstring's layout) and write
+    its provenance; return the provenance. Written into a temporary directory first, then moved into place:
+    an interrupted archive leaves the old one whole."""
+    directory = Path(directory)
+    staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}-", dir=directory.parent))
+    tables, seeds, cpu_seconds = {}, set(), 0.0
+    for table in sorted(run_tables):
+        target = staging / _archived_path(table, regime)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(table, target)
+        tables[target.relative_to(staging).as_posix()] = file_digest(target)
+        metadata = read_parquet_metadata(target)
+        seeds.update(int(s) for s in metadata.get("seeds", []))
+        cpu_seconds += float(metadata.get("wall_time_s", 0.0))
+    algorithms = sorted({Path(name).parts[0] for name in tables})
+    provenance = {
+        "regime": regime,
+        "entry": entry,
+        "grid": entry["scales"]["power"],
+        "seeds": sorted(seeds),
+        "code": {algorithm: run_code_digest(entry["kind"], algorithm) for algorithm in algorithms},
+        "tables": tables,
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "cpu_seconds": round(cpu_seconds, 1),
+        "machine": _machine(),
+        "git_commit": git_commit(),
+        "command": REFRESH,
+    }
+    write_json(staging / PROVENANCE, provenance)
+    if directory.exists():
+        shutil.rmtree(directory)
+    staging.rename(directory)
+    return provenance
+
+
+def archive_status(directory: str | os.PathLike, entry: dict) -> dict:
+    """``{"fresh": bool, "reasons": [...], "provenance": {...}}`` of the archive in ``directory`` against the
+    regime's config ``entry`` today (module docstring)."""
+    directory = Path(directory)
+    provenance = read_json(directory / PROVENANCE)
+    reasons = []
+    on_disk = {p.relative_to(directory).as_posix() for p in directory.rglob("*.parquet")}
+    if on_disk != set(provenance["tables"]):
+        odd = sorted(on_disk ^ set(provenance["tables"]))
+        reasons.append(f"its tables are not the ones recorded (extra or missing: {odd})")
+    for name, recorded in sorted(provenance["tables"].items()):
+        if name in on_disk and file_digest(directory / name) != recorded:
+            reasons.append(f"{name} changed since it was archived")
+    if entry["instances"] != provenance["entry"]["instances"] or entry["kind"] != provenance["entry"]["kind"]:
+        reasons.append("the regime's instances in the config differ from those archived")
+    for algorithm, digest in sorted(provenance["code"].items()):
+        if run_code_digest(entry["kind"], algorithm) != digest:
+            reasons.append(f"the code {algorithm} runs has changed since (digest {digest})")
+    return {"fresh": not reasons, "reasons": reasons, "refresh": REFRESH, "provenance": provenance}
+
+
+def summarise_archive(
+    regime: str,
+    entry: dict,
+    directory: str | os.PathLike,
+    instance_paths: list[str],
+    n_resamples: int,
+    outputs: dict[str, str],
+) -> dict:
+    """The default run's view of an archived regime: its status (``outputs["status"]``), and its runs
+    aggregated as a regime's with today's bounds (``entry``'s), under the name ``<regime>~power``
+    (``outputs["summary"]``, ``["exponents"]``) and drawn (``["png"]``, ``["pdf"]``). Returns the status."""
+    from regretlab.analysis.aggregate import aggregate_regime
+    from regretlab.analysis.figures import plot_regime
+    from regretlab.core.io import write_parquet
+
+    status = archive_status(directory, entry)
+    with tempfile.TemporaryDirectory() as scratch:
+        summary_tmp, exponents_tmp = Path(scratch, "summary.parquet"), Path(scratch, "exponents.parquet")
+        aggregate_regime(
+            regime, entry, instance_paths, [str(directory)], n_resamples, summary_tmp, exponents_tmp
+        )
+        metadata = {**read_parquet_metadata(summary_tmp), "archive": status}
+        frames = []
+        for source, target in ((summary_tmp, outputs["summary"]), (exponents_tmp, outputs["exponents"])):
+            frame = pd.read_parquet(source)
+            frame["regime"] = regime + SUFFIX
+            write_parquet(target, frame, metadata)
+            frames.append(frame)
+    plot_regime(*frames, outputs["png"], outputs["pdf"])
+    write_json(outputs["status"], status)
+    return status
