@@ -1,0 +1,231 @@
+"""The power scale and its archive (regretlab.workflow.archive, issue 34 items 3 and 5): one job per seed,
+only the grid's instances and presets; an archive is fresh only while its tables, instances and code are
+today's, and says why not otherwise; the default run aggregates a fresh one as a regime; the shipped archive
+is what its kernel computes today (its first 10⁵ episodes rerun bit for bit)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from regretlab.analysis.evidence.markdown import archive_section
+from regretlab.cmdp import runs as cmdp_pipeline
+from regretlab.cmdp.algorithms import make_learner
+from regretlab.cmdp.environments import CMDPEnvironment
+from regretlab.cmdp.instance import CMDP
+from regretlab.cmdp.instance_builder import write_instance_file
+from regretlab.cmdp.simulate import RECORD_COLUMNS, simulate
+from regretlab.core.io import read_json, read_parquet_metadata
+from regretlab.core.run_sets import run_and_write
+from regretlab.core.seeding import environment_and_learner_rngs, job_seed_sequence
+from regretlab.workflow import archive
+from regretlab.workflow.config import ConfigError, run_config, validate_config
+from regretlab.workflow.cost import estimate
+from regretlab.workflow.jobs import run_parts, runs_of_part
+
+REPO = Path(__file__).resolve().parents[1]
+SCHEMA = REPO / "schemas" / "config.schema.yaml"
+SHIPPED = validate_config(yaml.safe_load((REPO / "tests/config/default.yaml").read_text()), SCHEMA)
+#: A one-layer regime with a power grid of two seeds at T = 3000 (seconds, not hours).
+ENTRY = {
+    "kind": "cmdp",
+    "paper": "000",
+    "theorem": "Theorem 5 on a one-layer CMDP",
+    "x": "T",
+    "instances": {
+        "one_layer": {"family": "explicit", "mdp": {"reward": [[1, 0, 0]], "constraint": [[[-1, 1, 1]]]},
+                      "rewards": "stochastic", "constraints": "stochastic"},
+        "binding": {"family": "explicit", "mdp": {"reward": [[0, 1, 0]], "constraint": [[[-1, 0.25, 1]]]},
+                    "rewards": "stochastic", "constraints": "stochastic"},
+    },  # fmt: skip
+    "algorithms": ["pdgd_ops"],
+    "constants": ["paper", "tuned"],
+    "bounds": {"pdgd_ops": {"paper": ["theorem5_regret"], "tuned": ["theorem5_regret_rate"]}},
+    "scales": {
+        "quick": {"horizons": [1000, 2000], "seeds": 2},
+        "paper": {"horizons": [1000, 2000], "seeds": 2},
+        "power": {"horizons": [3000], "seeds": 2, "instances": ["one_layer"], "constants": ["paper"]},
+    },
+}
+
+
+def config(scale: str = "power", **regimes) -> dict:
+    return validate_config({"scale": scale, "regimes": {"tiny": copy.deepcopy(ENTRY), **regimes}}, SCHEMA)
+
+
+def test_the_power_scale_runs_one_job_per_seed_on_the_grids_instances_and_presets_only():
+    without = {**ENTRY, "scales": {k: ENTRY["scales"][k] for k in ("quick", "paper")}}
+    cfg = config(other=copy.deepcopy(without))
+    parts = run_parts(cfg, "tiny")
+    assert [(p.algorithm, p.constants) for p in parts] == [("pdgd_ops", "paper")] * 2
+    runs = [runs_of_part(cfg, p) for p in parts]
+    assert [[(r.instance, r.T, r.seeds) for r in group] for group in runs] == [
+        [("one_layer", 3000, (0,))], [("one_layer", 3000, (1,))]
+    ]
+    # Only the regimes with a power grid run (and are estimated) at the power scale.
+    assert [e.regime for e in estimate(cfg)] == ["tiny"]
+    assert len(run_parts(config("quick"), "tiny")) == 2  # quick: one job per preset, both instances
+
+
+def test_a_power_grid_names_instances_and_presets_of_its_regime_and_some_regime_has_one():
+    entry = copy.deepcopy(ENTRY)
+    entry["scales"]["power"]["instances"] = ["one_layr"]
+    entry["scales"]["power"]["constants"] = ["tuned", "oracle"]
+    with pytest.raises(ConfigError) as error:
+        validate_config({"scale": "quick", "regimes": {"tiny": entry}}, SCHEMA)
+    lines = str(error.value).splitlines()
+    for field, unknown in (("instances", "['one_layr']"), ("constants", "['oracle']")):
+        assert any(f"regimes.tiny.scales.power.{field}: {unknown} not among" in line for line in lines), lines
+    del entry["scales"]["power"]
+    with pytest.raises(ConfigError, match="config field scale: is 'power', and no regime has a power grid"):
+        validate_config({"scale": "power", "regimes": {"tiny": entry}}, SCHEMA)
+
+
+@pytest.fixture(scope="module")
+def archived(tmp_path_factory) -> tuple[Path, Path]:
+    """The tiny regime's power runs, written as the workflow's run jobs write them, then archived."""
+    root = tmp_path_factory.mktemp("power")
+    cfg = config()
+    instances = {}
+    for name in ENTRY["instances"]:
+        path = root / "results" / "instances" / "tiny" / f"{name}.json"
+        write_instance_file("tiny", name, cfg["regimes"]["tiny"]["instances"][name], str(path))
+        instances[name] = path
+    tables = []
+    for part in run_parts(cfg, "tiny"):
+        for run in runs_of_part(cfg, part):
+            table = root / "results/runs/tiny" / run.algorithm / run.constants / f"part~{part.part}"
+            table = table / run.instance / f"T~{run.T}" / f"seeds~{run.seeds[0]}-{run.seeds[-1]}.parquet"
+            run_and_write(
+                cmdp_pipeline, "tiny", run.instance, read_json(instances[run.instance]), run.algorithm,
+                run.constants, run.T, list(run.seeds), run_config(cfg["regimes"]["tiny"]), str(table),
+            )  # fmt: skip
+            tables.append(str(table))
+    directory = root / "archive" / "power" / "tiny"
+    directory.parent.mkdir(parents=True)
+    archive.write_archive("tiny", cfg["regimes"]["tiny"], tables, directory)
+    return root, directory
+
+
+def test_an_archive_records_its_tables_seeds_code_and_machine_and_is_fresh(archived):
+    _, directory = archived
+    provenance = read_json(directory / archive.PROVENANCE)
+    assert sorted(provenance["tables"]) == [
+        f"pdgd_ops/paper/one_layer/T~3000/seeds~{seed}-{seed}.parquet" for seed in (0, 1)
+    ]
+    assert provenance["seeds"] == [0, 1] and provenance["grid"]["horizons"] == [3000]
+    assert provenance["code"] == {"pdgd_ops": archive.run_code_digest("cmdp", "pdgd_ops")}
+    assert provenance["cpu_seconds"] > 0 and provenance["machine"]["cpus"] >= 1
+    assert provenance["command"] == "snakemake --config scale=power"
+    status = archive.archive_status(directory, config()["regimes"]["tiny"])
+    assert status["fresh"] and status["reasons"] == []
+
+
+def _stale_reasons(directory: Path, entry: dict | None = None) -> list[str]:
+    status = archive.archive_status(directory, entry or config()["regimes"]["tiny"])
+    assert not status["fresh"] and status["refresh"] == "snakemake --config scale=power"
+    return status["reasons"]
+
+
+def test_an_archive_is_stale_when_a_table_changes_or_appears(archived, tmp_path):
+    _, original = archived
+    directory = tmp_path / "tiny"
+    subprocess.run(["cp", "-r", str(original), str(directory)], check=True)
+    table = directory / "pdgd_ops/paper/one_layer/T~3000/seeds~0-0.parquet"
+    data = bytearray(table.read_bytes())
+    data[len(data) // 2] ^= 1
+    table.write_bytes(bytes(data))
+    assert _stale_reasons(directory) == ["pdgd_ops/paper/one_layer/T~3000/seeds~0-0.parquet changed since it "
+                                         "was archived"]  # fmt: skip
+    (directory / "planted.parquet").write_bytes(b"x")
+    assert "its tables are not the ones recorded (extra or missing: ['planted.parquet'])" in _stale_reasons(
+        directory
+    )
+
+
+def test_an_archive_is_stale_when_its_instances_or_its_code_change(archived, monkeypatch):
+    _, directory = archived
+    entry = config()["regimes"]["tiny"]
+    entry["instances"]["one_layer"]["mdp"]["reward"] = [[0.9, 0, 0]]
+    differ = "the regime's instances in the config differ from those archived"
+    assert _stale_reasons(directory, entry) == [differ]
+    monkeypatch.setattr(archive, "run_code_digest", lambda kind, algorithm: "0" * 16)
+    recorded = read_json(directory / archive.PROVENANCE)["code"]["pdgd_ops"]
+    assert _stale_reasons(directory) == [f"the code pdgd_ops runs has changed since (digest {recorded})"]
+
+
+def test_the_default_run_aggregates_an_archive_as_a_regime_named_with_its_scale(archived, tmp_path):
+    root, directory = archived
+    outputs = {key: str(tmp_path / name) for key, name in (
+        ("summary", "s.parquet"), ("exponents", "e.parquet"), ("status", "st.json"), ("png", "f.png"),
+        ("pdf", "f.pdf"))}  # fmt: skip
+    paths = sorted(str(p) for p in (root / "results/instances/tiny").glob("*.json"))
+    status = archive.summarise_archive("tiny", config()["regimes"]["tiny"], directory, paths, 200, outputs)
+    assert status["fresh"] and read_json(outputs["status"]) == json.loads(json.dumps(status))
+    summary = pd.read_parquet(outputs["summary"])
+    assert set(summary["regime"]) == {"tiny~power"} and set(summary["T"]) == {3000}
+    assert set(summary["bound_name"]) == {"theorem5_regret"}
+    assert read_parquet_metadata(outputs["summary"])["archive"]["fresh"] is True
+    assert Path(outputs["png"]).stat().st_size > 0
+
+
+def test_the_evidence_says_which_archives_count_and_how_to_refresh_a_stale_one(archived):
+    _, directory = archived
+    fresh = archive.archive_status(directory, config()["regimes"]["tiny"])
+    stale = {**fresh, "fresh": False, "reasons": ["the code pdgd_ops runs has changed since (digest x)"]}
+    text = archive_section({"tiny": fresh, "other": stale}).splitlines()
+    assert text[0].startswith("- [other~power](other~power.png): **stale, not counted**: the code pdgd_ops")
+    assert "refresh it with `snakemake --config scale=power`" in text[0]
+    assert text[1].startswith("- [tiny~power](tiny~power.png): **counted** (T = 3e3, seeds [0, 1], ")
+
+
+def test_the_power_scale_targets_the_archive_only(tmp_path):
+    cfg = tmp_path / "power.yaml"
+    cfg.write_text(yaml.safe_dump({"scale": "power", "searches": [], "regimes": {"tiny": ENTRY}}))
+    out = subprocess.run(
+        [sys.executable, "-m", "snakemake", "-n", "--snakefile", str(REPO / "Snakefile"), "--configfile",
+         str(cfg), "--cores", "1", "--quiet", "rules"],
+        cwd=tmp_path, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", out, flags=re.M))
+    assert counts == {"all": "1", "cmdp_instances_tiny": "1", "cmdp_run": "2", "power_archive": "1",
+                      "total": "5"}, out  # fmt: skip
+
+
+SHIPPED_ARCHIVE = sorted((REPO / "archive" / "power").glob("*/provenance.json"))
+
+
+@pytest.mark.parametrize("provenance_path", SHIPPED_ARCHIVE, ids=lambda p: p.parent.name)
+def test_the_shipped_archive_is_fresh_and_its_first_episodes_rerun_bit_for_bit(provenance_path):
+    directory = provenance_path.parent
+    regime = directory.name
+    entry = SHIPPED["regimes"][regime]
+    assert archive.archive_status(directory, entry)["fresh"]
+    provenance = read_json(provenance_path)
+    assert len(provenance["seeds"]) >= 4
+    for name in provenance["tables"]:
+        algorithm, constants, instance, horizon, _ = Path(name).parts
+        rows = pd.read_parquet(directory / name)
+        (seed,) = rows["seed"].unique()
+        T = int(horizon.removeprefix("T~"))
+        rng = np.random.default_rng(job_seed_sequence(regime, instance, "instance"))
+        built = cmdp_pipeline.build_instance(entry["instances"][instance], rng)
+        cmdp, environment = CMDP.from_dict(built["cmdp"]), CMDPEnvironment.from_dict(built["environment"])
+        learner = make_learner(
+            algorithm, cmdp.layer_sizes, cmdp.n_actions, cmdp.m, T, built["numbers"]["delta"], constants,
+            rho=cmdp.rho,
+        )  # fmt: skip
+        early = rows[rows["t"] <= 100_000]
+        rngs = environment_and_learner_rngs(job_seed_sequence(regime, instance, int(seed)))
+        frame, _ = simulate(learner, cmdp, environment, T, *rngs, checkpoints=early["t"].to_numpy())
+        columns = list(RECORD_COLUMNS)
+        np.testing.assert_array_equal(frame[columns].to_numpy(), early[columns].to_numpy())
