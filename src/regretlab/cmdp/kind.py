@@ -16,6 +16,7 @@ import numpy as np
 from regretlab.cmdp import nulls
 from regretlab.cmdp.algorithms import ALGORITHMS
 from regretlab.cmdp.bound_registry import BOUNDS, CEILINGS, TRIVIAL_BOUNDS
+from regretlab.cmdp.floors import floor_horizon
 from regretlab.cmdp.instance import FAMILIES
 from regretlab.cmdp.instance_builder import build_instance
 from regretlab.cmdp.instance_checks import check_instance
@@ -171,4 +172,5 @@ KIND = Kind(
                       "parameters)", "cmdp_instance", "family", FAMILIES, shared=True),
     ),  # fmt: skip
     valid_on=lambda algorithm: ("-", "layered loop-free CMDPs (paper 000 §3)"),
+    speaking_floor=floor_horizon,
 )

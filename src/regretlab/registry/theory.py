@@ -52,6 +52,13 @@ def trivial_bound(spec: BoundSpec, point: dict) -> float:
     return float(evaluate(point)) if evaluate is not None else float("nan")
 
 
+def speaking_floor(bound: str) -> float:
+    """The horizon below which ``bound`` cannot speak on any admissible instance (its kind's
+    :attr:`~regretlab.specs.kind_spec.Kind.speaking_floor`), NaN when its kind declares none."""
+    kinds = [kind for kind in KINDS.values() if bound in kind.bounds]
+    return kinds[0].speaking_floor(bound) if kinds else float("nan")
+
+
 def ceiling(metric: str, algorithm: str, point: dict) -> float:
     """The smallest ceiling of ``metric`` for ``algorithm`` at a point, NaN when there is none."""
     values = [c.evaluate(point) for c in CEILINGS.get(metric, ()) if algorithm in c.algorithms]

@@ -10,6 +10,7 @@ and what an instance check receives and returns (:class:`Plan`, :data:`Problem`)
 from __future__ import annotations
 
 import importlib
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -162,6 +163,9 @@ class Kind:
             :class:`~regretlab.specs.search_spec.SearchSpec` (:mod:`regretlab.falsification`). Empty: none.
         trials: the module, by name, of its ``trial(candidate, bound, T, seed) → Trial`` (one search run),
             imported only by the search (:meth:`trial_function`); "" for a kind without searches.
+        speaking_floor: bound name → the horizon below which the bound is above its metric's trivial bound
+            on every admissible instance, from its form alone (``inf``: never below the largest searched;
+            NaN: no floor declared). The evidence table names it beside ``T_power``.
     """
 
     description: str
@@ -184,6 +188,7 @@ class Kind:
     valid_on: Callable[[str], tuple[str, str]] = lambda algorithm: ("-", "every instance of the kind")
     searches: Mapping[str, SearchSpec] = field(default_factory=dict)
     trials: str = ""
+    speaking_floor: Callable[[str], float] = lambda name: math.nan
 
     @property
     def presets(self) -> dict[str, tuple[str, ...]]:

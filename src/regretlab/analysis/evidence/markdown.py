@@ -40,6 +40,14 @@ def _horizon(value: float, note: str, power: bool = False) -> str:
     return f"{text} ({note})" if note else text
 
 
+def _floor_note(floor: float) -> str:
+    """What the bound's form allows at best (:func:`regretlab.registry.theory.speaking_floor`)."""
+    if math.isnan(floor):
+        return ""
+    where = "never" if math.isinf(floor) else f"not below T ≈ {short_number(floor)}"
+    return f"; on any admissible instance: {where} (docs/findings.md)"
+
+
 def _linked(row) -> str:
     """A row's claim cell: its name and paper, linked to its page."""
     return f"[{row.name} ({row.paper})]({page_link(row.claim)})"
@@ -142,8 +150,9 @@ def markdown(table: pd.DataFrame, archives: dict[str, dict] | None = None) -> st
                 for t, note in zip(table["T_informative"], table["T_informative_note"], strict=True)
             ],
             "T_power": [
-                "" if p in ("uniform", "reference") else _horizon(t, note, power=True)
-                for t, note, p in zip(table["T_power"], table["T_power_note"], table["power"], strict=True)
+                ("" if p in ("uniform", "reference") else _horizon(t, note, power=True)) + _floor_note(floor)
+                for t, note, p, floor in
+                zip(table["T_power"], table["T_power_note"], table["power"], table["T_floor"], strict=True)
             ],
             "CPU-h at T_power: run / seeds": [
                 _hours(a, b, s) for a, b, s in

@@ -19,6 +19,7 @@ from regretlab.analysis.tables import write_typed_csv
 from regretlab.core.figure_files import save_figure
 from regretlab.core.io import write_text
 from regretlab.registry.claims import CLAIMS, UNCHECKED, UNCHECKED_CLAIMS, Claim
+from regretlab.registry.theory import speaking_floor
 from regretlab.registry.unit_costs import run_seconds
 
 #: The columns of ``figures/evidence.csv``, in order (docs/evidence.md explains each).
@@ -27,7 +28,7 @@ CSV_COLUMNS = [
     "testable_items", "tested", "power", "grade", "margin", "outcome", "why", "mechanism", "mechanism_values",
     "identical",
     "T_informative", "T_informative_curve", "T_informative_note", "cpu_hours_run", "cpu_hours_seeds", "seeds",
-    "T_power", "T_power_curve", "T_power_note", "cpu_hours_power_run", "cpu_hours_power_seeds",
+    "T_power", "T_power_curve", "T_power_note", "cpu_hours_power_run", "cpu_hours_power_seeds", "T_floor",
     "searches", "search_runs", "search_worst_ratio", "search_outcome",
 ]  # fmt: skip
 
@@ -162,6 +163,13 @@ def _found_columns(found: Found | None, config: dict, prefix: str, suffix: str) 
     return columns
 
 
+def _floor(claim: Claim) -> float:
+    """The smallest horizon from which one of the claim's bounds could speak on some admissible instance
+    (:func:`regretlab.registry.theory.speaking_floor`; NaN when none of them has a floor)."""
+    values = [v for v in map(speaking_floor, claim.bounds) if not math.isnan(v)]
+    return min(values) if values else math.nan
+
+
 def _claim_rows(
     claim: Claim, summary: pd.DataFrame, exponents: pd.DataFrame
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -238,6 +246,7 @@ def claim_row(
         "seeds": 0,
         **_found_columns(found, config, "informative", ""),
         **_found_columns(found_power, config, "power", "_power"),
+        "T_floor": _floor(claim),
         **_search_columns(claim, falsification),
     }
     return result
