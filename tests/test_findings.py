@@ -90,3 +90,41 @@ def test_theorem18s_persistent_rejection_is_the_corrected_rate():
     assert [round(paper.iloc[0][c], 2) for c in ("exponent", "ci_low", "ci_high")] == [0.77, 0.76, 0.78]
     in_t = stated[stated["regime"] == "weak_adaptive_general_vs_T"].iloc[0]
     assert [round(in_t[c], 2) for c in ("exponent", "ci_low", "ci_high")] == [0.73, 0.72, 0.74]
+
+
+def _sci(value: float) -> str:
+    """3.59e7 → '3.6·10⁷', as findings.md writes a horizon."""
+    exponent = int(f"{value:.1e}".split("e")[1])
+    digits = str(exponent).translate(str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"))
+    return f"{value / 10**exponent:.1f}·10{digits}"
+
+
+@pytest.mark.parametrize(
+    ("label", "names"),
+    [
+        ("Theorem 5, regret", ("theorem5_regret",)),
+        ("Theorem 7, regret (stated and corrected)", ("theorem7_regret", "theorem7_regret_corrected")),
+        ("Theorems 5 and 7, violation (ζ/η + E^q_δ)", ("theorem5_violation", "theorem7_violation")),
+        ("Theorem 6, regret", ("theorem6_regret",)),
+        ("Theorem 6, violation", ("theorem6_violation",)),
+    ],
+)
+def test_finding_2_quotes_the_floors(label, names):
+    from regretlab.cmdp.floors import floor
+
+    found = {floor(name) for name in names}
+    assert len(found) == 1, found
+    (only,) = found
+    assert f"| {label} | {_sci(only.T)} | {only.L} |" in FINDINGS
+
+
+def test_finding_2_quotes_the_power_scale_margins():
+    """Theorem 5 at 6·10⁸ on the one-layer CMDP (uniform play's regret 2/3 per episode) and Theorem 7 at 10⁹
+    on the two-layer chain (uniform play earns 2·1/5 of OPT = 2 per episode)."""
+    from regretlab.cmdp.bounds import theorem5, theorem7
+
+    assert "Theorem 5 at 6·10⁸ (bound 0.47 of uniform play's regret" in FINDINGS.replace("\n", " ")
+    assert "Theorem 7 at 10⁹ (0.96: nominal)" in FINDINGS.replace("\n", " ")
+    T5, T7 = 600_000_000, 1_000_000_000
+    assert round(theorem5(T5, 0.1, 1, 2, 3, 1, 1.0, True)[0].value / (2 / 3 * T5), 2) == 0.47
+    assert round(theorem7(T7, 0.1, 2, 3, 5, 1, 2.0, 2.0, True)[0].value / ((2 - 0.4) * T7), 2) == 0.96

@@ -212,7 +212,7 @@ def config_page(root: Path) -> str:
         "The algorithms a regime of each kind can name:\n",
         _table(["kind", "algorithms"], kinds),
         "## A scale's grid {#scale}\n",
-        "`scales.quick`, `scales.paper` and `scales.frontier` of a regime.\n",
+        "`scales.quick`, `scales.paper`, `scales.frontier` and `scales.power` of a regime.\n",
         _table(KEY_HEADER, _key_rows(defs["scale"], defs)),
         "## A bandit instance {#bandit-instance}\n",
         "An entry of a `bandit` regime's `instances`.\n",
@@ -230,6 +230,9 @@ def config_page(root: Path) -> str:
         + _text(defs["cmdp_instance"].get("description"))
         + "\n",
         _table(KEY_HEADER, _key_rows(defs["cmdp_instance"], defs)),
+        "### A CMDP given by hand {#cmdp-mdp}\n",
+        "The `mdp` of a CMDP instance of `family: explicit`.\n",
+        _table(KEY_HEADER, _key_rows(defs["cmdp_instance"]["properties"]["mdp"], defs)),
     ]
     for name in sorted(defs):  # the instance schemas of the other kinds (Kind.instance_schema)
         kind = name.removesuffix("_instance")
