@@ -56,5 +56,7 @@ onstart:
 
 onsuccess:
     # Every bound with a violated point, read from the verdict table (nothing when there is none); or, after a
-    # run that rebuilt a summary but not the table (one regime's figure), that the verdicts are stale.
-    print_violations(rules.tables.output.verdicts_csv, expand(SUMMARY, regime=REGIMES))
+    # run that rebuilt a summary but not the table (one regime's figure), that the verdicts are stale. The
+    # power scale writes only the archive: the default run draws and judges it.
+    if config["scale"] != "power":
+        print_violations(rules.tables.output.verdicts_csv, expand(SUMMARY, regime=REGIMES))

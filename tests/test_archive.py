@@ -27,6 +27,7 @@ from regretlab.cmdp.simulate import RECORD_COLUMNS, simulate
 from regretlab.core.io import read_json, read_parquet_metadata
 from regretlab.core.run_sets import run_and_write
 from regretlab.core.seeding import environment_and_learner_rngs, job_seed_sequence
+from regretlab.registry.kinds import KINDS
 from regretlab.workflow import archive
 from regretlab.workflow.config import ConfigError, run_config, validate_config
 from regretlab.workflow.cost import estimate
@@ -202,30 +203,56 @@ def test_the_power_scale_targets_the_archive_only(tmp_path):
 
 
 SHIPPED_ARCHIVE = sorted((REPO / "archive" / "power").glob("*/provenance.json"))
+#: The episodes of a CMDP table rerun (its first checkpoints up to here); a bandit table is rerun whole.
+PREFIX = 100_000
+
+
+def _built(regime: str, instance: str):
+    spec = SHIPPED["regimes"][regime]
+    pipeline = KINDS[spec["kind"]].run_pipeline()
+    rng = np.random.default_rng(job_seed_sequence(regime, instance, "instance"))
+    built = pipeline.build_instance(spec["instances"][instance], rng)
+    return pipeline, built
+
+
+def _cmdp_prefix(regime, instance, algorithm, constants, T, seed, rows):
+    """The first episodes of a CMDP run, played by the same kernel with the same seed, to PREFIX."""
+    _, built = _built(regime, instance)
+    cmdp, environment = CMDP.from_dict(built["cmdp"]), CMDPEnvironment.from_dict(built["environment"])
+    sizes, delta = (cmdp.layer_sizes, cmdp.n_actions, cmdp.m), built["numbers"]["delta"]
+    learner = make_learner(algorithm, *sizes, T, delta, constants, rho=cmdp.rho)
+    early = rows[rows["t"] <= PREFIX].reset_index(drop=True)
+    rngs = environment_and_learner_rngs(job_seed_sequence(regime, instance, seed))
+    frame, _ = simulate(learner, cmdp, environment, T, *rngs, checkpoints=early["t"].to_numpy())
+    columns = ["t", *RECORD_COLUMNS]
+    return frame[columns], early[columns]
+
+
+def _bandit_whole(regime, instance, algorithm, constants, T, seed, rows):
+    """A bandit run rerun whole through the kind's pipeline (its learner tunes on the whole horizon)."""
+    pipeline, built = _built(regime, instance)
+    table, _ = pipeline.run_seeds(regime, instance, built, algorithm, constants, T, [seed])
+    return table, rows
 
 
 @pytest.mark.parametrize("provenance_path", SHIPPED_ARCHIVE, ids=lambda p: p.parent.name)
-def test_the_shipped_archive_is_fresh_and_its_first_episodes_rerun_bit_for_bit(provenance_path):
+def test_the_shipped_archive_is_fresh_and_reruns_bit_for_bit(provenance_path):
+    """Every table of a CMDP archive to its PREFIX-th episode; a bandit archive's first seed of each learner
+    whole. The archive holds four seeds at least."""
     directory = provenance_path.parent
     regime = directory.name
     entry = SHIPPED["regimes"][regime]
     assert archive.archive_status(directory, entry)["fresh"]
     provenance = read_json(provenance_path)
     assert len(provenance["seeds"]) >= 4
+    rerun = _cmdp_prefix if entry["kind"] == "cmdp" else _bandit_whole
     for name in provenance["tables"]:
         algorithm, constants, instance, horizon, _ = Path(name).parts
         rows = pd.read_parquet(directory / name)
         (seed,) = rows["seed"].unique()
-        T = int(horizon.removeprefix("T~"))
-        rng = np.random.default_rng(job_seed_sequence(regime, instance, "instance"))
-        built = cmdp_pipeline.build_instance(entry["instances"][instance], rng)
-        cmdp, environment = CMDP.from_dict(built["cmdp"]), CMDPEnvironment.from_dict(built["environment"])
-        learner = make_learner(
-            algorithm, cmdp.layer_sizes, cmdp.n_actions, cmdp.m, T, built["numbers"]["delta"], constants,
-            rho=cmdp.rho,
-        )  # fmt: skip
-        early = rows[rows["t"] <= 100_000]
-        rngs = environment_and_learner_rngs(job_seed_sequence(regime, instance, int(seed)))
-        frame, _ = simulate(learner, cmdp, environment, T, *rngs, checkpoints=early["t"].to_numpy())
-        columns = list(RECORD_COLUMNS)
-        np.testing.assert_array_equal(frame[columns].to_numpy(), early[columns].to_numpy())
+        if entry["kind"] != "cmdp" and seed != provenance["seeds"][0]:
+            continue
+        again, archived_rows = rerun(
+            regime, instance, algorithm, constants, int(horizon.removeprefix("T~")), int(seed), rows
+        )
+        pd.testing.assert_frame_equal(again, archived_rows, check_exact=True)
