@@ -127,6 +127,10 @@ def _slope_text(exponents: pd.DataFrame, curve: pd.DataFrame) -> str:
     return f"{text} — REJECTED over the measured range{kind}"
 
 
+#: How a line of one point is drawn (a power-scale archive's horizon): a wide tick at its value.
+ONE_POINT = {"marker": "_", "markersize": 14, "markeredgewidth": 1.6}
+
+
 def _draw_uniform(ax, data: pd.DataFrame) -> bool:
     """Uniform play's value (``null_uniform``) along the panel's points, a thin grey dashed line per
     instance in a sweep in the horizon (one across the instances otherwise); True when something is drawn."""
@@ -138,7 +142,9 @@ def _draw_uniform(ax, data: pd.DataFrame) -> bool:
     by = "instance" if is_sweep_in_horizon(points["x_name"].iloc[0]) else "x_name"
     for _, line in points.groupby(by):
         line = line.sort_values("x")
-        ax.plot(line["x"], line["null_uniform"], color=UNIFORM_GREY, linestyle="--", linewidth=0.8, zorder=1)
+        alone = ONE_POINT if len(line) == 1 else {}
+        ax.plot(line["x"], line["null_uniform"], color=UNIFORM_GREY, linestyle="--", linewidth=0.8, zorder=1,
+                **alone)  # fmt: skip
     return True
 
 
@@ -195,6 +201,7 @@ def _draw_bound(ax, rows: pd.DataFrame, linestyle=None) -> None:
     style |= {"linestyle": linestyle} if linestyle is not None else {}
     faded = rows["verdict"].isin(["vacuous", "implied"]).to_numpy()
     x, y = rows["x"].to_numpy(), rows["bound_value"].to_numpy()
+    style |= ONE_POINT if len(x) == 1 else {}
     ax.plot(x, y, alpha=VACUOUS_ALPHA if faded.any() else 1.0, zorder=1, **style)
     if faded.any() and not faded.all():
         informative = np.where(~faded, y, np.nan)  # full strength only between informative points
@@ -312,7 +319,9 @@ def _draw_panel(
     beyond = beyond[(beyond["direction"] == "upper") & (beyond["bound_value"] > top)]
     if (any_vacuous or not beyond.empty) and not trivial.empty:
         line = trivial.drop_duplicates("x").sort_values("x")
-        ax.plot(line["x"], line["trivial_bound"], color="black", linestyle=":", linewidth=0.9, zorder=1)
+        alone = ONE_POINT if len(line) == 1 else {}
+        ax.plot(line["x"], line["trivial_bound"], color="black", linestyle=":", linewidth=0.9, zorder=1,
+                **alone)  # fmt: skip
         drawn.trivial = True
     drawn.uniform |= _draw_uniform(ax, data)
     drawn.rejected |= any("REJECTED" in text for text in slopes)

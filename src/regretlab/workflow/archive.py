@@ -73,10 +73,12 @@ def _archived_path(table: str | os.PathLike, regime: str) -> Path:
     return Path(algorithm, constants, *rest)
 
 
-def write_archive(regime: str, entry: dict, run_tables: list[str], directory: str | os.PathLike) -> dict:
+def write_archive(
+    regime: str, entry: dict, run_tables: list[str], directory: str | os.PathLike, command: str = REFRESH
+) -> dict:
     """Copy a power-scale regime's run tables into ``directory`` (the module docstring's layout) and write
-    its provenance; return the provenance. Written into a temporary directory first, then moved into place:
-    an interrupted archive leaves the old one whole."""
+    its provenance, ``command`` being what made the tables; return the provenance. Written into a temporary
+    directory first, then moved into place: an interrupted archive leaves the old one whole."""
     directory = Path(directory)
     staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}-", dir=directory.parent))
     tables, seeds, cpu_seconds = {}, set(), 0.0
@@ -100,7 +102,7 @@ def write_archive(regime: str, entry: dict, run_tables: list[str], directory: st
         "cpu_seconds": round(cpu_seconds, 1),
         "machine": _machine(),
         "git_commit": git_commit(),
-        "command": REFRESH,
+        "command": command,
     }
     write_json(staging / PROVENANCE, provenance)
     if directory.exists():

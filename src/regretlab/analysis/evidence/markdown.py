@@ -210,6 +210,6 @@ def markdown(table: pd.DataFrame, archives: dict[str, dict] | None = None) -> st
         text += (
             "\n\n## Power-scale archive\n\nRuns too long for this run, made by `snakemake --config "
             "scale=power` and kept in archive/power/ with their provenance; a fresh archive's points are "
-            "counted above under `<regime>~power`.\n\n" + archive_section(archives)
+            "counted above under `<regime>~power`.\n\n" + archive_section(archives) + "\n"
         )
     return text
