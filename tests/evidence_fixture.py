@@ -72,7 +72,14 @@ def load() -> tuple[pd.DataFrame, pd.DataFrame, dict, dict]:
 def refresh(results: Path) -> None:
     """Write the fixture from a default run's ``results/`` on the shipped config."""
     config = shipped_config()
-    names = list(config["regimes"])
+    # The regimes' tables and, as the evidence table reads them, those of each fresh power-scale archive
+    # (regretlab.workflow.archive), under <regime>~power.
+    archived = [
+        f"{name}~power" for name in config["regimes"]
+        if (results / "summary" / f"{name}~power.status.json").exists()
+        and json.loads((results / "summary" / f"{name}~power.status.json").read_text())["fresh"]
+    ]  # fmt: skip
+    names = [*config["regimes"], *archived]
     summaries = [pd.read_parquet(results / "summary" / f"{name}.parquet") for name in names]
     summary = pd.concat(summaries, ignore_index=True)
     exponents = pd.concat(
@@ -80,9 +87,11 @@ def refresh(results: Path) -> None:
         ignore_index=True,
     )
     instances = {
-        f"{name}/{instance}": json.loads((results / "instances" / name / f"{instance}.json").read_text())
+        f"{name}/{instance}": json.loads(
+            (results / "instances" / name.removesuffix("~power") / f"{instance}.json").read_text()
+        )
         for name in names
-        for instance in config["regimes"][name]["instances"]
+        for instance in config["regimes"][name.removesuffix("~power")]["instances"]
     }
     FIXTURE.mkdir(parents=True, exist_ok=True)
     # The rows the search reads (t = T), without the columns it never reads (labels, run hashes, intervals of
