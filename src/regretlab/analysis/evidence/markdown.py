@@ -150,7 +150,7 @@ def markdown(table: pd.DataFrame, archives: dict[str, dict] | None = None) -> st
                 for t, note in zip(table["T_informative"], table["T_informative_note"], strict=True)
             ],
             "T_power": [
-                ("" if p in ("uniform", "reference") else _horizon(t, note, power=True)) + _floor_note(floor)
+                "" if p in ("uniform", "reference") else _horizon(t, note, power=True) + _floor_note(floor)
                 for t, note, p, floor in
                 zip(table["T_power"], table["T_power_note"], table["power"], table["T_floor"], strict=True)
             ],
