@@ -208,8 +208,10 @@ def markdown(table: pd.DataFrame, archives: dict[str, dict] | None = None) -> st
     text += "\n\n## Claims without a check\n\n" + to_markdown(rest) if len(rest) else ""
     if archives:
         text += (
-            "\n\n## Power-scale archive\n\nRuns too long for this run, made by `snakemake --config "
-            "scale=power` and kept in archive/power/ with their provenance; a fresh archive's points are "
-            "counted above under `<regime>~power`.\n\n" + archive_section(archives) + "\n"
+            "\n\n## Power-scale archive\n\nRuns too long for this run, kept in archive/power/ with their "
+            "provenance (`provenance.json` names the command that made them; `snakemake --config "
+            "scale=power` remakes them); a fresh archive's points are counted above under "
+            "`<regime>~power`.\n\n"
+            + archive_section(archives) + "\n"
         )
     return text
