@@ -22,6 +22,7 @@ from regretlab.analysis.evidence import table as table_module
 from regretlab.analysis.evidence.items import Item
 from regretlab.analysis.tables import read_typed_csv
 from regretlab.registry.claims import CLAIMS_BY_KEY, UNCHECKED_CLAIMS
+from regretlab.workflow.archive import archive_status
 
 
 def test_the_evidence_table_of_the_fixture_is_the_golden_one():
@@ -64,8 +65,9 @@ def test_a_claims_row_on_the_fixture_is_its_golden_row(key):
 
 def test_the_evidence_files_of_one_claims_rows(tmp_path):
     """The table of Theorem 5's (paper 000) rows of the fixture: a row for each claim those bounds check and
-    one for each claim without a check; the CSV keeps six significant digits (T_informative ≈ 1.26·10⁹,
-    T_power ≈ 3.07·10¹¹) and the Markdown is the table's."""
+    one for each claim without a check; the CSV keeps six significant digits (T_informative ≈ 5.36·10⁷ on the
+    one-layer CMDP, the power-scale archive's margin 0.468, the floor ≈ 3.59·10⁷) and the Markdown is the
+    table's."""
     summary, exponents, instances, config = evidence_fixture.inputs()
     bounds = CLAIMS_BY_KEY["theorem5_000"].bounds
     csv, md = tmp_path / "evidence.csv", tmp_path / "evidence.md"
@@ -89,9 +91,9 @@ def test_the_evidence_files_of_one_claims_rows(tmp_path):
     line = next(
         line for line in csv.read_text(encoding="utf-8").splitlines() if line.startswith("theorem5_000,")
     )
-    assert re.search(r",1\.26\d{3}e\+09,cmdp_theorem5/", line) and re.search(
-        r",3\.07\d*e\+11,cmdp_theorem5/", line
-    )
+    assert re.search(r",strong,0\.468\d*,holds at 1/1 pts,", line)
+    assert re.search(r",5\.36\d*e\+07,cmdp_theorem5_small/one_layer/", line)
+    assert re.search(r",3\.58\d*e\+07,", line)  # T_floor
     assert md.read_text(encoding="utf-8") == evidence.markdown(table)
     written = pd.read_csv(io.StringIO(evidence_fixture.golden_table(table.iloc[:1])), **AS_WRITTEN)
     assert written.iloc[0].to_dict() == {
@@ -151,7 +153,13 @@ def test_the_shipped_evidence_md_is_the_markdown_of_the_shipped_csv():
     figures/evidence.csv: every cell's wording (horizons, hours, blocks, the legend's counts) is pinned."""
     table = read_typed_csv(evidence_fixture.REPO / "figures" / "evidence.csv")
     shipped = (evidence_fixture.REPO / "figures" / "evidence.md").read_text(encoding="utf-8")
-    assert evidence.markdown(table) == shipped
+    config = evidence_fixture.shipped_config()
+    archives = {
+        path.parent.name: archive_status(path.parent, config["regimes"][path.parent.name])
+        for path in sorted((evidence_fixture.REPO / "archive" / "power").glob("*/provenance.json"))
+    }  # the power-scale archives the default run reads, each with its status today
+    assert archives and all(status["fresh"] for status in archives.values())
+    assert evidence.markdown(table, archives) == shipped
 
 
 def _item(block: str, power: str = "") -> Item:

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from regretlab.analysis import evidence
+from regretlab.analysis.aggregate import with_archives
 from regretlab.analysis.evidence.items import curve_items, curve_rows, point_items
 from regretlab.analysis.exponents import accepted_band, bound_slope
 from regretlab.registry.claims import CLAIMS
@@ -67,7 +68,7 @@ def test_uniform_play_fails_every_check_counted_as_tested_with_power(fixture):
         claim = CLAIM_BY_KEY[row["claim"]]
         rows = summary[summary["bound_name"].isin(claim.bounds)]
         if claim.regimes is not None:
-            rows = rows[rows["regime"].isin(claim.regimes)]
+            rows = rows[rows["regime"].isin(with_archives(claim.regimes))]
         explicit = rows[rows["bound_explicit"].astype(bool) & (rows["direction"] != "reference")]
         fits = exponents[
             exponents["bound_name"].isin(claim.bounds) & ~exponents["bound_explicit"].astype(bool)

@@ -177,7 +177,7 @@ OUT_OF_RANGE = [
     ((*QUICK, "horizons"), st.just([1, 800]), "quick.horizons", "αT ≥ 4"),
     ((*TINY, "rho"), st.floats(-1e3, -0.01), "tiny.rho", "minimum of 0"),
     ((*TINY, "rho"), st.floats(2.01, 1e3), "instances.tiny.rho", "rho must lie in (0, L] = (0, 2]"),
-    ((*TINY, "n_layers"), st.integers(max_value=1), "tiny.n_layers", "minimum of 2"),
+    ((*TINY, "n_layers"), st.integers(max_value=0), "tiny.n_layers", "minimum of 1"),
     ((*TINY, "n_actions"), st.integers(max_value=1), "tiny.n_actions", "minimum of 2"),
     ((*TINY, "m"), st.integers(max_value=0), "tiny.m", "minimum of 1"),
     ((*TINY, "constraint_spread"), st.floats(1.01, 10), "tiny.constraint_spread", "maximum of 1"),
@@ -289,6 +289,8 @@ def parameter_values(schema: dict) -> st.SearchStrategy:
                 "number": st.sampled_from([-0.5, 0.0, 1e-3, 0.05, 0.3, 0.7, 0.99, 1.0, 1.5, 2.5, 4.0]),
                 "array": st.lists(st.integers(0, 3), max_size=2),
                 "string": st.sampled_from(["", "S"]),
+                "object": st.sampled_from([{}, {"reward": [[1, 0]]}]),
+                "boolean": st.booleans(),
             }[kind]
         )
     wrong_type = st.sampled_from([None, "x", [1], {"a": 1}, True])

@@ -92,10 +92,10 @@ WIDE = {"reward": [[1, 0], [0, 1], [0, 0]], "constraint": [[[-1, 1], [-1, 1], [-
 @pytest.mark.parametrize(
     ("edit", "field", "says"),
     [
-        (lambda e: e.update(n_layers=2), "one_layer.n_layers", "is not read with family explicit"),
+        (lambda e: e.update(n_layers=2), "one_layer.n_layers", "is not allowed with family explicit"),
         (lambda e: e.update(rho=0.5), "one_layer.rho", "ρ is computed"),
         (lambda e: e.pop("mdp"), "one_layer", "mdp is required with family explicit"),
-        (lambda e: e.update(family="binding"), "one_layer.mdp", "mdp is read with family explicit only"),
+        (lambda e: e.update(family="binding"), "one_layer.mdp", "mdp is allowed with family explicit only"),
         (lambda e: e["mdp"].update(reward=[[1, 0, 0], [0, 1, 0]]), "one_layer.mdp", "must be m tables"),
         (lambda e: e["mdp"].update(reward=[[2, 0, 0]]), "one_layer.mdp.reward[0][0]", "maximum of 1"),
         (lambda e: e["mdp"].update(constraint=[[[0.5, 1, 1]]]), "one_layer.mdp", "no occupancy satisfies"),

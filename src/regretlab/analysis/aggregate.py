@@ -91,9 +91,9 @@ def points_of(runs: pd.DataFrame, x_name: str) -> pd.DataFrame:
     return runs[runs["T"] == runs["T"].max()]
 
 
-def base_regime(name: str) -> str:
-    """The config regime a table's regime name stands for (an archived one drops :data:`ARCHIVED_SUFFIX`)."""
-    return name.removesuffix(ARCHIVED_SUFFIX)
+def with_archives(regimes: tuple[str, ...]) -> list[str]:
+    """The regime names whose tables stand for ``regimes``: theirs and their archives' (<regime>~power)."""
+    return [*regimes, *(regime + ARCHIVED_SUFFIX for regime in regimes)]
 
 
 def learner_params(run_paths: list[str]) -> dict[tuple, dict]:

@@ -8,7 +8,7 @@ import os
 
 import pandas as pd
 
-from regretlab.analysis.aggregate import ARCHIVED_SUFFIX
+from regretlab.analysis.aggregate import ARCHIVED_SUFFIX, with_archives
 from regretlab.analysis.evidence.figure import draw_evidence
 from regretlab.analysis.evidence.items import BLOCKS, GRADES, POWERS, Item, curve_items, point_items
 from regretlab.analysis.evidence.markdown import markdown
@@ -177,7 +177,7 @@ def _claim_rows(
     rows = summary[summary["bound_name"].isin(claim.bounds)]
     fits = exponents[exponents["bound_name"].isin(claim.bounds) & ~exponents["bound_explicit"].astype(bool)]
     if claim.regimes is not None:
-        counted = [*claim.regimes, *(regime + ARCHIVED_SUFFIX for regime in claim.regimes)]
+        counted = with_archives(claim.regimes)
         rows, fits = rows[rows["regime"].isin(counted)], fits[fits["regime"].isin(counted)]
     explicit = rows[rows["bound_explicit"].astype(bool) & (rows["direction"] != "reference")]
     return rows, fits, explicit
