@@ -46,16 +46,16 @@ def make_instance_cmdp(spec: dict, rng: np.random.Generator, horizon: int | None
             raise ValueError("mdp is required with family explicit: the CMDP by hand (reward, constraint, …)")
         if extra:
             raise ValueError(
-                f"{extra[0]} is not allowed with family explicit: mdp gives the sizes and ρ is computed from "
-                f"it (remove {', '.join(extra)})"
+                f"{extra[0]} is not read with family explicit: mdp gives the sizes and ρ is computed from it "
+                f"(remove {', '.join(extra)})"
             )
         return make_explicit_cmdp(spec["mdp"])
     if "mdp" in spec:
-        raise ValueError(f"mdp is allowed with family explicit only; family {spec['family']} draws the CMDP")
+        raise ValueError(f"mdp is read with family explicit only; family {spec['family']} draws the CMDP")
     missing = [field for field in GENERATOR_FIELDS if field not in spec]
     if missing:
         raise ValueError(
-            f"{', '.join(missing)} missing: family {spec['family']} needs {generated}"
+            f"{', '.join(missing)} missing: family {spec['family']} draws the CMDP from {generated}"
         )
     return make_cmdp(
         rng,

@@ -7,14 +7,39 @@ from __future__ import annotations
 
 import numpy as np
 
-from regretlab.cmdp.instance_builder import build_instance, rho_at
+from regretlab.cmdp.instance_builder import GENERATOR_FIELDS, build_instance, rho_at
 from regretlab.core.seeding import job_seed_sequence
 from regretlab.specs.kind_spec import Plan, Problem, at_field, named_field
 
 
+def _family_fields(where: str, spec: dict) -> list[Problem]:
+    """An entry that mixes the two ways of giving a CMDP (by hand in ``mdp``, or drawn by a family from
+    :data:`~regretlab.cmdp.instance_builder.GENERATOR_FIELDS`), as one line saying what is allowed."""
+    family = spec["family"]
+    if family == "explicit":
+        extra = [f for f in GENERATOR_FIELDS if f in spec]
+        extra += ["rho_exponent"] if spec["rho_exponent"] else []
+        if "mdp" not in spec:
+            return [(where, "mdp is required with family explicit: the CMDP by hand (reward, constraint, …)")]
+        if extra:
+            return [(f"{where}.{extra[0]}", f"{extra[0]} is not allowed with family explicit: mdp gives the "
+                     f"sizes and ρ is computed from it (remove {', '.join(extra)})")]  # fmt: skip
+        return []
+    if "mdp" in spec:
+        return [(f"{where}.mdp", f"mdp is allowed with family explicit only; family {family} draws the CMDP")]
+    missing = [f for f in GENERATOR_FIELDS if f not in spec]
+    if missing:
+        return [(where, f"{', '.join(missing)} missing: family {family} needs {', '.join(GENERATOR_FIELDS)}")]
+    return []
+
+
 def check_instance(regime_name: str, name: str, spec: dict, plan: Plan) -> list[Problem]:
-    """The instance builds (as its job builds it, same draw) at the ρ of every planned horizon: ρ(T) is
-    monotone in T and the ρ a draw attains form an interval, so the smallest and largest horizon suffice."""
+    """The entry gives its CMDP one way (:func:`_family_fields`), and the instance builds (as its job builds
+    it, same draw) at the ρ of every planned horizon: ρ(T) is monotone in T and the ρ a draw attains form an
+    interval, so the smallest and largest horizon suffice."""
+    mixed = _family_fields(f"regimes.{regime_name}.instances.{name}", spec)
+    if mixed:
+        return mixed
     horizons = sorted(plan.horizons, key=lambda field_and_T: field_and_T[1])
     at = [("", None)] if spec["rho_exponent"] == 0 else [horizons[0], horizons[-1]]
     for field, horizon in at:

@@ -99,7 +99,7 @@ def write_archive(
         "code": {algorithm: run_code_digest(entry["kind"], algorithm) for algorithm in algorithms},
         "tables": tables,
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-        "cpu_seconds": round(cpu_seconds, 1),
+        "cpu_seconds": round(cpu_seconds, 3),
         "machine": _machine(),
         "git_commit": git_commit(),
         "command": command,
