@@ -77,6 +77,25 @@ rule falsification:
         "../scripts/falsify.py"
 
 
+rule power_search:
+    """Per paper-000 bound, the smallest T at which it has power against uniform play on some admissible CMDP
+    (a differential-evolution search over small CMDPs), beside the floor below which no CMDP can speak."""
+    input:
+        code=library_code("power_search.py", entries="searched"),
+    output:
+        csv=report("figures/power_search.csv", caption="../report/power_search.rst", category="Evidence"),
+        types="figures/power_search.types.json",
+        md="figures/power_search.md",
+    params:
+        registry_entries=registry_entries("power_search.py", entries="searched"),
+    log:
+        "logs/power_search.log",
+    conda:
+        "../envs/regretlab.yaml"
+    script:
+        "../scripts/power_search.py"
+
+
 rule evidence_table:
     """One row per claim of both papers: tested where it speaks, or the horizon and cost at which it would."""
     input:
@@ -84,6 +103,7 @@ rule evidence_table:
         exponents=expand(EXPONENTS, regime=REGIMES),
         instances=all_instances(),
         falsification=rules.falsification.output.csv,
+        power_search=rules.power_search.output.csv,
         archived=expand("results/summary/{regime}~power.status.json", regime=ARCHIVED),
         code=library_code("evidence_table.py", learners="all"),
     output:

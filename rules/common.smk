@@ -15,6 +15,7 @@ from regretlab.workflow.config import (
 )
 from regretlab.workflow.jobs import run_parts, RunPart, runs_of_part
 from regretlab.workflow.imports import job_code, job_entries
+from regretlab.registry.theory import POWER_SEARCHES
 from regretlab.core.seeding import draws_of
 
 # The whole config — schema and cross-field rules (regretlab.workflow.checks) — is checked here, while the Snakefile is
@@ -77,13 +78,16 @@ def regime_run_config(wildcards):
 def job_scope(wildcards, learners, entries):
     """What a job builds and reads (regretlab.workflow.imports.job_code): the learners it builds, "none", "own" (a run
     job's algorithm) or "all", and the registry entries it reads: "none", "own" (a run job's algorithm's),
-    "regime" (a summary's: its regime's algorithms and bounds) or "all" (every registry, whole)."""
+    "regime" (a summary's: its regime's algorithms and bounds), "searched" (the bounds the kinds' power
+    searches read, regretlab.registry.theory.POWER_SEARCHES) or "all" (every registry, whole)."""
     builds = (wildcards.algorithm,) if learners == "own" else {"none": (), "all": None}[learners]
     if entries == "own":
         names = (wildcards.algorithm,)
     elif entries == "regime":
         entry = config["regimes"][wildcards.regime]
         names = tuple(sorted({*entry["algorithms"], *regime_bounds(entry)}))
+    elif entries == "searched":
+        names = tuple(sorted(POWER_SEARCHES))
     else:
         names = {"none": (), "all": None}[entries]
     return builds, names
@@ -170,7 +174,7 @@ def all_instances():
 def targets():
     """What the run produces: at scale power, the archive of the regimes with a power grid; at every other
     scale, every regime's table and figure, the archived regimes' (drawn from the archive), the evidence,
-    verdict, crossover and falsification tables. The aggregate tables are targets too, so that a fresh clone
+    verdict, crossover, falsification and power-search tables. The aggregate tables are targets too, so that a fresh clone
     (figures committed, results/ not) recomputes everything instead of trusting the committed figures; so
     are the instance files, so that a deleted one is rebuilt (Snakemake leaves a missing intermediate file
     alone while what was made from it is up to date) along with what reads it."""
@@ -185,5 +189,6 @@ def targets():
         "evidence": rules.evidence_table.output,
         "crossover": rules.crossover.output,
         "falsification": rules.falsification.output,
+        "power_search": rules.power_search.output,
         "kind_figures": KIND_FIGURES,
     }

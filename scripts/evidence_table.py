@@ -40,5 +40,6 @@ with job_log(snakemake) as log:
         snakemake.output.pdf,
         read_typed_csv(snakemake.input.falsification),
         archives,
+        read_typed_csv(snakemake.input.power_search),
     )
     log.info("wrote %s: %s", snakemake.output.csv, headline(table))

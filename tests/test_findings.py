@@ -4,6 +4,7 @@ falsification table, so that a finding that stops being true fails here instead 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -16,6 +17,7 @@ FINDINGS = (REPO / "docs" / "findings.md").read_text(encoding="utf-8")
 SUMMARY = pd.read_parquet(REPO / "tests" / "data" / "figures_quick" / "summary.parquet")
 EXPONENTS = pd.read_parquet(REPO / "tests" / "data" / "evidence_quick" / "exponents.parquet")
 FALSIFICATION = read_typed_csv(REPO / "figures" / "falsification.csv").set_index("search")
+POWER_SEARCH = read_typed_csv(REPO / "figures" / "power_search.csv").set_index("bound")
 
 
 def _point(regime: str, bound: str, horizon: int) -> pd.Series:
@@ -109,13 +111,21 @@ def _sci(value: float) -> str:
         ("Theorem 6, violation", ("theorem6_violation",)),
     ],
 )
-def test_finding_2_quotes_the_floors(label, names):
+def test_finding_2_quotes_the_floors_and_the_search(label, names):
+    """The floors by their function; the search's horizons and instances as figures/power_search.csv has
+    them (the run's output, which tests/cmdp/test_power_search.py checks against the search)."""
     from regretlab.cmdp.floors import floor
 
     found = {floor(name) for name in names}
     assert len(found) == 1, found
     (only,) = found
-    assert f"| {label} | {_sci(only.T)} | {only.L} |" in FINDINGS
+    searched = POWER_SEARCH.loc[list(names)]
+    horizons = ", ".join(dict.fromkeys(_sci(T) for T in searched["T_search"]))
+    sizes = "; ".join(dict.fromkeys(
+        re.sub(r"L = (\d+), \|X\| = \d+, \|A\| = (\d+), m = 1", r"L = \1, \2 actions", text)
+        for text in searched["sizes"]
+    ))  # fmt: skip
+    assert f"| {label} | {_sci(only.T)} | {only.L} | {horizons} | {sizes} |" in FINDINGS
 
 
 def test_finding_2_quotes_the_power_scale_margins():

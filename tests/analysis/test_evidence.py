@@ -555,7 +555,7 @@ def test_run_seconds_is_the_job_cost_of_one_batch():
 
 
 def test_markdown_is_compact_and_counts_the_claims_tested_with_power():
-    blank = {c: "" for c in evidence.CSV_COLUMNS} | {"T_floor": math.nan} | {
+    blank = {c: "" for c in evidence.CSV_COLUMNS} | {"T_floor": math.nan, "T_search": math.nan} | {
         "T_power": math.nan,
         "cpu_hours_power_run": math.nan,
         "cpu_hours_power_seeds": math.nan,
@@ -594,7 +594,7 @@ def test_markdown_cells_of_each_horizon_and_cost():
     """Each way a T_informative / T_power cell is written (two significant digits, exponents without +), the
     CPU-hours cell, the dash of an empty power or outcome, and the mechanism's measured value beside an
     untested claim's blocks."""
-    blank = {c: "" for c in evidence.CSV_COLUMNS} | {"T_floor": math.nan} | {
+    blank = {c: "" for c in evidence.CSV_COLUMNS} | {"T_floor": math.nan, "T_search": math.nan} | {
         "role": "claim",
         "check": "explicit bound",
         "paper": "000",
@@ -614,7 +614,7 @@ def test_markdown_cells_of_each_horizon_and_cost():
     table = pd.DataFrame(
         [
             {**blank, "name": name, "tested": tested, "power": power, "T_informative": t_inf,
-             "T_floor": 8.5e8 if name == "A" else math.nan,
+             "T_floor": 8.5e8 if name == "A" else math.nan, "T_search": 1.5e10 if name == "A" else math.nan,
              "T_informative_note": inf_note, "T_power": t_pow, "T_power_note": pow_note,
              "cpu_hours_power_run": hours[0], "cpu_hours_power_seeds": hours[1], "seeds": hours[2],
              "why": "" if tested else "vacuous 2", "mechanism": mechanism,
@@ -633,7 +633,7 @@ def test_markdown_cells_of_each_horizon_and_cost():
     assert cells["A (000)"][8:] == [
         "vacuous 2", "3.1e11 (vacuous below)",
         "4.3e16 (uniform play passes too below); on any admissible instance: not below T ≈ 8.5e8 "
-        "(docs/findings.md)", "2.5 / 25 (9)",
+        "(docs/findings.md); instance search: T ≈ 1.5e10 (figures/power_search.md)", "2.5 / 25 (9)",
     ]  # fmt: skip
     assert cells["B (000)"][9:] == [
         "never: no null value (the metric is the learner's own state)",
@@ -653,7 +653,7 @@ def test_markdown_cells_of_each_horizon_and_cost():
 
 
 def test_claims_without_a_check_are_listed_apart_with_their_reason():
-    blank = {c: "" for c in evidence.CSV_COLUMNS} | {"T_floor": math.nan}
+    blank = {c: "" for c in evidence.CSV_COLUMNS} | {"T_floor": math.nan, "T_search": math.nan}
     blank |= {"role": "claim", "paper": "001", "tested": False}
     table = pd.DataFrame(
         [{**blank, "claim": "lemma9_001", "name": "Lemma 9", "check": "proof-internal",

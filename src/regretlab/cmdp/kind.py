@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import importlib
 import json
-from functools import cache
+from functools import cache, partial
 
 import numpy as np
 
 from regretlab.cmdp import nulls
 from regretlab.cmdp.algorithms import ALGORITHMS
 from regretlab.cmdp.bound_registry import BOUNDS, CEILINGS, TRIVIAL_BOUNDS
-from regretlab.cmdp.floors import floor_horizon
+from regretlab.cmdp.floors import FLOOR_BOUNDS, floor_horizon
 from regretlab.cmdp.instance import FAMILIES
 from regretlab.cmdp.instance_builder import build_instance
 from regretlab.cmdp.instance_checks import check_instance
+from regretlab.cmdp.power_search import search_row
 from regretlab.core.seeding import job_seed_sequence
 from regretlab.specs.kind_spec import FamilySection, Kind, KindCost, Metric
 
@@ -173,4 +174,5 @@ KIND = Kind(
     ),  # fmt: skip
     valid_on=lambda algorithm: ("-", "layered loop-free CMDPs (paper 000 §3)"),
     speaking_floor=floor_horizon,
+    power_searches={name: partial(search_row, name) for name in FLOOR_BOUNDS},
 )

@@ -75,3 +75,15 @@ def bounds_for(regime: dict, algorithm: str, constants: str) -> list[str]:
     """
     names = regime["bounds"][algorithm]
     return list(names.get(constants, [])) if isinstance(names, dict) else list(names)
+
+
+def power_searches(names: tuple[str, ...] | None = None) -> list[dict]:
+    """Every kind's search for the smallest ``T_power`` over admissible instances
+    (:attr:`~regretlab.specs.kind_spec.Kind.power_searches`), one row per bound (``names``: those only)."""
+    return [search() for name, search in POWER_SEARCHES.items() if names is None or name in names]
+
+
+#: The bounds some kind searches admissible instances for (:func:`power_searches`), with their searches.
+POWER_SEARCHES: dict[str, Callable[[], dict]] = {
+    name: search for kind in KINDS.values() for name, search in kind.power_searches.items()
+}

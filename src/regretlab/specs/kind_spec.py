@@ -166,6 +166,11 @@ class Kind:
         speaking_floor: bound name → the horizon below which the bound is above its metric's trivial bound
             on every admissible instance, from its form alone (``inf``: never below the largest searched;
             NaN: no floor declared). The evidence table names it beside ``T_power``.
+        power_searches: bound name → a function that searches admissible instances for the bound's smallest
+            ``T_power`` and returns its row (``bound``, ``metric``, ``T_search``, ``T_floor`` and the instance
+            found; :mod:`regretlab.cmdp.power_search`); the ``power_search`` job writes the rows to
+            ``figures/power_search.csv`` and the evidence table names ``T_search`` beside the floor. Empty:
+            no search.
     """
 
     description: str
@@ -189,6 +194,7 @@ class Kind:
     searches: Mapping[str, SearchSpec] = field(default_factory=dict)
     trials: str = ""
     speaking_floor: Callable[[str], float] = lambda name: math.nan
+    power_searches: Mapping[str, Callable[[], dict]] = field(default_factory=dict)
 
     @property
     def presets(self) -> dict[str, tuple[str, ...]]:

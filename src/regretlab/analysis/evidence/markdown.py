@@ -40,12 +40,17 @@ def _horizon(value: float, note: str, power: bool = False) -> str:
     return f"{text} ({note})" if note else text
 
 
-def _floor_note(floor: float) -> str:
-    """What the bound's form allows at best (:func:`regretlab.registry.theory.speaking_floor`)."""
+def _floor_note(floor: float, searched: float) -> str:
+    """What the bound's form allows at best (:func:`regretlab.registry.theory.speaking_floor`) and the best
+    a search over admissible instances found (``T_search``, figures/power_search.md)."""
     if math.isnan(floor):
         return ""
     where = "never" if math.isinf(floor) else f"not below T ≈ {short_number(floor)}"
-    return f"; on any admissible instance: {where} (docs/findings.md)"
+    note = f"; on any admissible instance: {where} (docs/findings.md)"
+    if math.isnan(searched):
+        return note
+    found = "none up to 1e24" if math.isinf(searched) else f"T ≈ {short_number(searched)}"
+    return f"{note}; instance search: {found} (figures/power_search.md)"
 
 
 def _linked(row) -> str:
@@ -150,9 +155,11 @@ def markdown(table: pd.DataFrame, archives: dict[str, dict] | None = None) -> st
                 for t, note in zip(table["T_informative"], table["T_informative_note"], strict=True)
             ],
             "T_power": [
-                "" if p in ("uniform", "reference") else _horizon(t, note, power=True) + _floor_note(floor)
-                for t, note, p, floor in
-                zip(table["T_power"], table["T_power_note"], table["power"], table["T_floor"], strict=True)
+                "" if p in ("uniform", "reference") else _horizon(t, note, power=True) + _floor_note(lo, s)
+                for t, note, p, lo, s in zip(
+                    table["T_power"], table["T_power_note"], table["power"], table["T_floor"],
+                    table["T_search"], strict=True,
+                )
             ],
             "CPU-h at T_power: run / seeds": [
                 _hours(a, b, s) for a, b, s in

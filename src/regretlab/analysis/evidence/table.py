@@ -29,7 +29,7 @@ CSV_COLUMNS = [
     "identical",
     "T_informative", "T_informative_curve", "T_informative_note", "cpu_hours_run", "cpu_hours_seeds", "seeds",
     "T_power", "T_power_curve", "T_power_note", "cpu_hours_power_run", "cpu_hours_power_seeds", "T_floor",
-    "searches", "search_runs", "search_worst_ratio", "search_outcome",
+    "T_search", "searches", "search_runs", "search_worst_ratio", "search_outcome",
 ]  # fmt: skip
 
 
@@ -170,6 +170,15 @@ def _floor(claim: Claim) -> float:
     return min(values) if values else math.nan
 
 
+def _searched(claim: Claim, power_search: pd.DataFrame | None) -> float:
+    """The smallest ``T_power`` the search over admissible instances found for one of the claim's bounds
+    (``figures/power_search.csv``, :mod:`regretlab.analysis.power_search`); NaN when none was searched."""
+    if power_search is None:
+        return math.nan
+    values = power_search.loc[power_search["bound"].isin(claim.bounds), "T_search"]
+    return float(values.min()) if len(values) else math.nan
+
+
 def _claim_rows(
     claim: Claim, summary: pd.DataFrame, exponents: pd.DataFrame
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -197,10 +206,12 @@ def claim_row(
     config: dict,
     items: list[Item] | None = None,
     falsification: pd.DataFrame | None = None,
+    power_search: pd.DataFrame | None = None,
 ) -> dict:
     """One row of the evidence table (module docstring); ``items``: the claim's :func:`claim_items`, when the
     caller has them already; ``falsification``: the falsification table, whose searches of the claim's
-    bounds the row names (:func:`_search_columns`)."""
+    bounds the row names (:func:`_search_columns`); ``power_search``: the power-search table
+    (:func:`_searched`)."""
     rows, fits, explicit = _claim_rows(claim, summary, exponents)
     if items is None:
         items = claim_items(claim, summary, exponents, instances)
@@ -247,6 +258,7 @@ def claim_row(
         **_found_columns(found, config, "informative", ""),
         **_found_columns(found_power, config, "power", "_power"),
         "T_floor": _floor(claim),
+        "T_search": _searched(claim, power_search),
         **_search_columns(claim, falsification),
     }
     return result
@@ -258,12 +270,14 @@ def evidence_table(
     instances: dict,
     config: dict,
     falsification: pd.DataFrame | None = None,
+    power_search: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """The evidence table (module docstring), one row per claim the config draws (a claim none of whose
     bounds any regime draws has no row): ``instances`` maps ``(regime, instance)`` to its instance file's
     contents, ``config`` is the validated config (for the cost model), ``falsification`` the falsification
-    table (``figures/falsification.csv``; None: no search columns)."""
-    return _table_and_items(summaries, exponents, instances, config, falsification)[0]
+    table (``figures/falsification.csv``; None: no search columns), ``power_search`` the power-search table
+    (``figures/power_search.csv``; None: no ``T_search``)."""
+    return _table_and_items(summaries, exponents, instances, config, falsification, power_search)[0]
 
 
 def _table_and_items(
@@ -272,6 +286,7 @@ def _table_and_items(
     instances: dict,
     config: dict,
     falsification: pd.DataFrame | None = None,
+    power_search: pd.DataFrame | None = None,
 ) -> tuple[pd.DataFrame, dict[str, list[Item]]]:
     """The evidence table and each claim's items (computed once: the table's rows and the claim pages read
     them)."""
@@ -279,7 +294,9 @@ def _table_and_items(
     fits = pd.concat(exponents, ignore_index=True)
     items = {claim.key: claim_items(claim, summary, fits, instances) for claim in CLAIMS}
     rows = [
-        claim_row(claim, summary, fits, instances, config, items.get(claim.key, []), falsification)
+        claim_row(
+            claim, summary, fits, instances, config, items.get(claim.key, []), falsification, power_search
+        )
         for claim in CLAIMS + UNCHECKED_CLAIMS
     ]
     kept = [row for row in rows if row["points"] or row["check"] in UNCHECKED]
@@ -298,12 +315,13 @@ def write_evidence_table(
     pdf_path: str | os.PathLike,
     falsification: pd.DataFrame | None = None,
     archives: dict[str, dict] | None = None,
+    power_search: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Write ``figures/evidence.csv``, ``figures/evidence.md``, its figure (:mod:`.figure`) and one page per
     claim into ``pages`` (:mod:`.pages`), each atomically; return the table. ``archives``: the status of
     each power-scale archive (:func:`regretlab.workflow.archive.archive_status`), by regime; the fresh ones'
-    tables are among ``summaries`` and ``exponents``."""
-    table, items = _table_and_items(summaries, exponents, instances, config, falsification)
+    tables are among ``summaries`` and ``exponents``; ``power_search``: the power-search table."""
+    table, items = _table_and_items(summaries, exponents, instances, config, falsification, power_search)
     write_typed_csv(table, csv_path, float_format="%.6g")
     write_text(md_path, markdown(table, archives or {}))
     save_figure(draw_evidence(table), png_path, pdf_path)
