@@ -350,6 +350,8 @@ def bounds_page(root: Path) -> str:
             ["formula", _text(spec.label)],
             ["constants", _text(spec.constants) if spec.explicit else "unit constant"],
             ["exponents", ", ".join(f"`{x}`: {e:g}" for x, e in spec.exponents.items())],
+            ["logs its Õ hides", ", ".join(f"`{x}`: (ln {x})^{k:g}" for x, k in spec.log_powers.items())],
+            ["where the proof puts them", _text(spec.log_note)],
             ["evaluated by", _function(spec.evaluate)],
             ["hypotheses", _function(spec.hypotheses) or ("yes" if spec.hypotheses else "")],
             [

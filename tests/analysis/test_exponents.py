@@ -5,11 +5,12 @@ with the module's own formulas."""
 from __future__ import annotations
 
 import math
+import re
 import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from regretlab.analysis.exponents import (
@@ -19,6 +20,7 @@ from regretlab.analysis.exponents import (
     bound_regime,
     bound_slope,
     fit_exponent,
+    log_slack,
     loglog_slope,
     loglog_slopes,
     rate_verdict,
@@ -168,26 +170,56 @@ def test_band_edges_belong_to_the_band():
     assert not band.meets(0.8, 0.9) and not band.meets(0.0, 0.2)
 
 
+HIDDEN = "ln^1 hidden: widened by 0.10"
+
+
 @pytest.mark.parametrize(
     ("exponent", "drawn", "sense", "low", "high", "text", "against"),
     [
-        # An upper rate accepts up to the larger of exponent and drawn slope, plus 0.1.
-        (0.5, 0.75, "upper", -math.inf, 0.85, "≤ 0.85", "0.50 (drawn 0.75)"),
-        (0.75, 0.5, "upper", -math.inf, 0.85, "≤ 0.85", "0.75 (drawn 0.50)"),
-        # A lower rate from the smaller, minus 0.1; a tight one between both.
-        (0.5, 0.75, "lower", 0.4, math.inf, "≥ 0.40", "0.50 (drawn 0.75)"),
-        (0.5, 0.75, "tight", 0.4, 0.85, "0.40–0.85", "0.50 (drawn 0.75)"),
+        # An upper rate accepts up to the larger of exponent and drawn slope, plus the hidden logs' slack.
+        (0.5, 0.75, "upper", -math.inf, 0.85, "≤ 0.85", f"0.50 (drawn 0.75; {HIDDEN})"),
+        (0.75, 0.5, "upper", -math.inf, 0.85, "≤ 0.85", f"0.75 (drawn 0.50; {HIDDEN})"),
+        # A lower rate from the smaller, minus the slack; a tight one between both.
+        (0.5, 0.75, "lower", 0.4, math.inf, "≥ 0.40", f"0.50 (drawn 0.75; {HIDDEN})"),
+        (0.5, 0.75, "tight", 0.4, 0.85, "0.40–0.85", f"0.50 (drawn 0.75; {HIDDEN})"),
         # A drawn slope that is NaN is left out; one that rounds to the exponent is not repeated.
-        (0.5, math.nan, "tight", 0.4, 0.6, "0.40–0.60", "0.50"),
-        (0.5, 0.501, "tight", 0.4, 0.601, "0.40–0.60", "0.50"),
-        (2 / 3, 0.67, "upper", -math.inf, 0.77, "≤ 0.77", "0.67"),
+        (0.5, math.nan, "tight", 0.4, 0.6, "0.40–0.60", f"0.50 ({HIDDEN})"),
+        (0.5, 0.501, "tight", 0.4, 0.601, "0.40–0.60", f"0.50 ({HIDDEN})"),
+        (2 / 3, 0.67, "upper", -math.inf, 0.77, "≤ 0.77", f"0.67 ({HIDDEN})"),
     ],
 )
 def test_accepted_band_by_sense(exponent, drawn, sense, low, high, text, against):
-    band = accepted_band(exponent, drawn, sense)
+    band = accepted_band(exponent, drawn, sense, 0.1, 1.0)
     assert (band.low, band.high) == pytest.approx((low, high), rel=1e-12)
     assert band.text() == text
     assert band.against == against
+
+
+def test_a_rate_that_hides_no_log_accepts_no_slope_above_its_own():
+    """No fixed tolerance: without hidden logs the band ends at the larger of exponent and drawn slope."""
+    band = accepted_band(0.5, 0.41, "upper")
+    assert (band.low, band.high) == (-math.inf, 0.5) and band.against == "0.50 (drawn 0.41; no log hidden)"
+    assert not band.meets(0.51, 0.6) and band.meets(0.5, 0.6)
+
+
+@given(
+    st.floats(0.0, 1.0),
+    st.floats(0.0, 3.0),
+    st.lists(st.floats(2.0, 1e9), min_size=2, max_size=8, unique=True),
+)
+def test_log_slack_is_exactly_what_hidden_logs_add_to_a_fitted_slope(a, k, xs):
+    """Least squares is linear: the slope fitted to x^a (ln x)^k over any points is a + log_slack(x, k)."""
+    x = np.array(xs)
+    assume(np.ptp(np.log(x)) > 1e-3)
+    assert loglog_slope(x, x**a * np.log(x) ** k) == pytest.approx(a + log_slack(x, k), abs=1e-9)
+
+
+def test_log_slack_by_hand():
+    # ln ln x against ln x over 10³…10⁶ (four decades' points): ≈ 0.1 per power of the log.
+    x = 10.0 ** np.arange(3, 7)
+    by_hand = np.polyfit(np.log(x), np.log(np.log(x)), 1)[0]
+    assert log_slack(x, 2.0) == pytest.approx(2 * by_hand) and 0.099 < by_hand < 0.102
+    assert log_slack(x, 0.0) == 0.0 and log_slack(np.array([0.5, 4.0]), 1.0) == 0.0  # ln 0.5 < 0
 
 
 @pytest.mark.parametrize(
@@ -203,7 +235,7 @@ def test_accepted_band_by_sense(exponent, drawn, sense, low, high, text, against
 )
 def test_rate_verdict_is_the_interval_against_the_band(ci, sense, verdict):
     low, high = ci
-    assert rate_verdict((low + high) / 2, low, high, 0.5, 0.75, sense) == verdict
+    assert rate_verdict((low + high) / 2, low, high, 0.5, 0.75, sense, 0.1) == verdict
 
 
 @pytest.mark.parametrize(
@@ -241,3 +273,18 @@ def test_no_slope_for_any_row_when_x_has_none():
     rows = np.ones((3, 2))
     assert np.isnan(loglog_slopes(np.array([5.0, 5.0]), rows)).all()
     assert np.isnan(loglog_slopes(np.array([-1.0, 5.0]), rows)).all()
+
+
+def test_every_rate_declares_the_logs_its_o_tilde_hides():
+    """A rate's accepted band widens only by the logs its proof puts there: each rate names, for each variable
+    it is fitted in, the power it hides (0 allowed) and where the paper puts it (a named statement)."""
+    from regretlab.registry.theory import BOUNDS
+
+    named = re.compile(r"Theorem|Lemma|Corollary|App\.|Appendix|proof|Proof|eq\.|§|Algorithm|line")
+    for name, spec in BOUNDS.items():
+        if spec.explicit or spec.direction == "reference":
+            assert not spec.log_powers, name  # an explicit bound carries its logs in its formula
+            continue
+        assert set(spec.log_powers) == set(spec.exponents), (name, spec.log_powers, spec.exponents)
+        assert all(k >= 0 for k in spec.log_powers.values()), name
+        assert named.search(spec.log_note), (name, spec.log_note)

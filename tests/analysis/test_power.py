@@ -45,22 +45,23 @@ def test_construction_checks_and_lower_bounds_name_their_own_power():
 
 
 def test_the_band_an_upper_rate_accepts_reaches_the_larger_of_exponent_and_drawn_slope():
-    band = accepted_band(0.5, 0.41, "upper")
+    band = accepted_band(0.5, 0.41, "upper", 0.1)  # one hidden log over 10³–10⁶ widens it by ≈ 0.1
     assert (band.low, band.high) == (-math.inf, pytest.approx(0.6))
-    band = accepted_band(0.5, 0.62, "upper")  # logarithms steepen the drawn rate: it predicts 0.62
+    band = accepted_band(0.5, 0.62, "upper", 0.1)  # drawn logarithms steepen the rate: it predicts 0.62
     assert band.high == pytest.approx(0.72)
-    tight = accepted_band(0.5, 0.45, "tight")
+    tight = accepted_band(0.5, 0.45, "tight", 0.1)
     assert (tight.low, tight.high) == (pytest.approx(0.35), pytest.approx(0.6))
-    lower = accepted_band(1.0, math.nan, "lower")
+    lower = accepted_band(1.0, math.nan, "lower", 0.1)
     assert (lower.low, lower.high) == (pytest.approx(0.9), math.inf)
 
 
 def test_a_slope_steeper_than_an_upper_rate_is_rejected_and_a_shallower_one_is_not():
-    assert rate_verdict(0.96, 0.94, 0.97, 0.75, 0.75, "upper") == REJECTED
-    assert rate_verdict(0.80, 0.78, 0.86, 0.75, 0.75, "upper") == "consistent"  # reaches 0.85
+    assert rate_verdict(0.96, 0.94, 0.97, 0.75, 0.75, "upper", 0.1) == REJECTED
+    assert rate_verdict(0.80, 0.78, 0.86, 0.75, 0.75, "upper", 0.1) == "consistent"  # reaches 0.85
+    assert rate_verdict(0.80, 0.78, 0.86, 0.75, 0.75, "upper") == REJECTED  # no hidden log: ≤ 0.75
     assert rate_verdict(0.10, 0.05, 0.15, 0.5, 0.5, "upper") == "consistent"
-    assert rate_verdict(0.10, 0.05, 0.15, 0.5, 0.5, "tight") == REJECTED
-    assert rate_verdict(0.30, 0.25, 0.35, 1.0, math.nan, "lower") == REJECTED
+    assert rate_verdict(0.10, 0.05, 0.15, 0.5, 0.5, "tight", 0.1) == REJECTED
+    assert rate_verdict(0.30, 0.25, 0.35, 1.0, math.nan, "lower", 0.1) == REJECTED
     assert rate_verdict(math.nan, math.nan, math.nan, 0.5, 0.5, "upper") == ""
 
 
@@ -68,7 +69,7 @@ def _fit(null_slope: float, **extra) -> dict:
     return {
         "regime": "r", "algorithm": "algorithm6", "metric": "regret_best_S", "instance": "i",
         "bound_name": "theorem17_best_S", "theory_exponent": 0.5, "bound_slope": 0.47,
-        "null_slope": null_slope, **extra,
+        "null_slope": null_slope, "log_power": 1.0, "log_slack": 0.1, **extra,
     }  # fmt: skip
 
 

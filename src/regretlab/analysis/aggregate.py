@@ -47,6 +47,7 @@ from regretlab.analysis.exponents import (
     bound_regime,
     bound_slope,
     fit_exponent,
+    log_slack,
     rate_verdict,
     rejection_kind,
 )
@@ -444,8 +445,13 @@ def fit_exponents(
         # A rate's slope against the band it accepts, on the side of the bound's direction (the evidence
         # table judges a Θ̃ claim on both sides).
         sense = "lower" if bound is not None and bound.direction == "lower" else "upper"
+        # The logs the rate's Õ hides beyond the drawn expression widen the band it accepts.
+        power = bound.log_powers.get(x_name, 0.0) if bound is not None and not bound.explicit else 0.0
+        slack = log_slack(curve["x"].to_numpy(), power)
         verdict_of_rate = (
-            rate_verdict(slope, low, high, theory, drawn_slope, sense) if bound and not bound.explicit else ""
+            rate_verdict(slope, low, high, theory, drawn_slope, sense, slack)
+            if bound and not bound.explicit
+            else ""
         )
         rejection = ""
         if verdict_of_rate == REJECTED:  # persistent, or drifting toward the rate over the last decades
@@ -453,7 +459,9 @@ def fit_exponents(
             # Its own generator: the other curves' bootstrap draws stay what they were.
             label = "rejection " + "/".join(map(str, key))
             own = np.random.default_rng(job_seed_sequence(regime, "aggregate", label))
-            rejection = rejection_kind(x, per_point, own, n_resamples, scale, theory, drawn_slope, sense)
+            rejection = rejection_kind(
+                x, per_point, own, n_resamples, scale, theory, drawn_slope, sense, power
+            )
         rows.append(
             {
                 "regime": regime,
@@ -466,6 +474,8 @@ def fit_exponents(
                 "bound_slope": drawn_slope,
                 "null_slope": null_slope,
                 "bound_regime": bound_regime(drawn_slope, theory),
+                "log_power": power,
+                "log_slack": slack,
                 "rate_verdict": verdict_of_rate,
                 "rejection": rejection,
                 "onset": onset,

@@ -19,7 +19,8 @@ from regretlab.analysis.bootstrap import bootstrap_indices, percentile_interval
 #: "≈ 0": its logarithm measures noise or round-off, not a rate (e.g. an inert multiplier, ‖λ‖₁ ~ 1e-5).
 ZERO_TOLERANCE = 1e-5
 #: ``bound_regime`` is ``pre-asymptotic`` when the drawn bound's local slope is further than this from the
-#: asymptotic exponent: the lower-order terms (K² ln T, 1/η caps, log factors) still shape the bound.
+#: asymptotic exponent: the lower-order terms (K² ln T, 1/η caps, log factors) still shape the bound. (The
+#: slopes a rate check accepts are not set by it: :func:`accepted_band` widens by the declared log powers.)
 ASYMPTOTIC_TOLERANCE = 0.1
 
 
@@ -154,18 +155,34 @@ class Band:
         return f"{self.low:.2f}–{self.high:.2f}"
 
 
-def accepted_band(exponent: float, drawn: float, sense: str) -> Band:
-    """The slopes a rate of the claim's ``sense`` accepts over a curve: within :data:`ASYMPTOTIC_TOLERANCE`
-    (an Õ hides logarithms) of the theory's exponent *or* of the drawn rate's own local slope over the same
-    points (logarithms included, what the rate predicts over the measured range), on the side the rate allows:
-    up to the larger for an upper rate, from the smaller for a lower one, between them for a tight one."""
+def log_slack(x: np.ndarray, power: float) -> float:
+    """How much a hidden ``(ln x)^power`` steepens a power law's log–log slope fitted over the points ``x``:
+    ``power`` times the least-squares slope of ``ln ln x`` against ``ln x`` (≈ ``power / ln x`` at the
+    points' middle: 0.10 per power over 10³–10⁶). 0 for ``power`` 0, or where ``ln x`` is not positive at
+    every point (a log that changes sign hides no power law)."""
+    x = np.asarray(x, dtype=float)
+    if not power or x.size < 2 or not np.all(x > 1.0):
+        return 0.0
+    slope = loglog_slope(x, np.log(x))
+    return float(power * slope) if math.isfinite(slope) else 0.0
+
+
+def accepted_band(exponent: float, drawn: float, sense: str, slack: float = 0.0, power: float = 0.0) -> Band:
+    """The slopes a rate of the claim's ``sense`` accepts over a curve: the theory's exponent and the drawn
+    rate's own local slope over the same points (its lower-order terms included: what the rate predicts over
+    the measured range), widened by ``slack`` — the log powers the Õ hides beyond the drawn expression
+    (``power``, :attr:`regretlab.specs.bound_spec.BoundSpec.log_powers`) times the local slope of the log
+    (:func:`log_slack`) — on the side the rate allows: up to the larger plus the slack for an upper rate, from
+    the smaller minus it for a lower one, between the two for a tight one. No fixed tolerance: a rate that
+    hides no log accepts no slope above its own."""
     slopes = [exponent, *([drawn] if math.isfinite(drawn) else [])]
-    low, high = min(slopes) - ASYMPTOTIC_TOLERANCE, max(slopes) + ASYMPTOTIC_TOLERANCE
-    local = f" (drawn {drawn:.2f})" if math.isfinite(drawn) and round(drawn, 2) != round(exponent, 2) else ""
+    low, high = min(slopes) - slack, max(slopes) + slack
+    local = f"drawn {drawn:.2f}" if math.isfinite(drawn) and round(drawn, 2) != round(exponent, 2) else ""
+    logs = f"ln^{power:g} hidden: widened by {slack:.2f}" if power else "no log hidden"
     return Band(
         -math.inf if sense == "upper" else low,
         math.inf if sense == "lower" else high,
-        f"{exponent:.2f}{local}",
+        f"{exponent:.2f} ({'; '.join(p for p in (local, logs) if p)})",
     )
 
 
@@ -175,14 +192,14 @@ REJECTED = "rejected over the measured range"
 
 
 def rate_verdict(
-    slope: float, ci_low: float, ci_high: float, exponent: float, drawn: float, sense: str
+    slope: float, ci_low: float, ci_high: float, exponent: float, drawn: float, sense: str, slack: float = 0.0
 ) -> str:
     """``consistent`` where the fitted slope's interval reaches the band a rate of ``sense`` accepts
-    (:func:`accepted_band`), :data:`REJECTED` where it lies wholly beyond it; "" where there is no slope or
-    no exponent."""
+    (:func:`accepted_band`, widened by ``slack``), :data:`REJECTED` where it lies wholly beyond it; "" where
+    there is no slope or no exponent."""
     if not all(math.isfinite(v) for v in (slope, ci_low, ci_high, exponent)):
         return ""
-    return "consistent" if accepted_band(exponent, drawn, sense).meets(ci_low, ci_high) else REJECTED
+    return "consistent" if accepted_band(exponent, drawn, sense, slack).meets(ci_low, ci_high) else REJECTED
 
 
 #: How far back from the last point a rejection must persist: the last two decades of x measured.
@@ -198,10 +215,12 @@ def rejection_kind(
     exponent: float,
     drawn: float,
     sense: str,
+    power: float = 0.0,
 ) -> str:
     """A rejected rate's kind: ``persistent`` when the slope fitted over the last :data:`PERSISTENCE_DECADES`
     decades measured (all of them if the curve spans less) still lies wholly beyond the band the rate
-    accepts (no drift toward the rate), ``pre-asymptotic`` when it reaches the band there."""
+    accepts there (its hidden log ``power`` over those points; no drift toward the rate), ``pre-asymptotic``
+    when it reaches the band there."""
     x = np.asarray(x, dtype=float)
     last = x >= x.max() / 10**PERSISTENCE_DECADES
     if last.sum() < 2:
@@ -210,4 +229,5 @@ def rejection_kind(
     slope, low, high, _ = fit_exponent(x[last], values, rng, n_resamples, scale)
     if not (math.isfinite(low) and math.isfinite(high)):
         return "pre-asymptotic"
-    return "pre-asymptotic" if accepted_band(exponent, drawn, sense).meets(low, high) else "persistent"
+    band = accepted_band(exponent, drawn, sense, log_slack(x[last], power))
+    return "pre-asymptotic" if band.meets(low, high) else "persistent"

@@ -42,6 +42,11 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="√(αT ln K)",
         exponents={"T": 0.5, "L_star": 0.0},
+        log_powers={"T": 1, "L_star": 0},
+        log_note=(
+            "Alon et al. 2015 Lemma 5, quoted in the proof of Theorem 2 (line 416): ln(4KT/α) on ηαT, so at "
+            "η = 1/√(αT) one ln T beyond the drawn √(ln K); no L*"
+        ),
         source="paper 001 §3.1 (Alon et al. 2015): Reg = Õ(1/η + ηαT) = Õ(√(αT)) with η = 1/√(αT)",
     ),
     "theorem2_rate": BoundSpec(
@@ -50,6 +55,11 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="√(αT) + K²",
         exponents={"T": 0.5, "L_star": 0.0},
+        log_powers={"T": 1, "L_star": 0},
+        log_note=(
+            "proof of Theorem 2 (line 414): √(αT)·32 ln(4KT/α) + 64K² ln T, one ln T on each drawn term; no "
+            "L*"
+        ),
         source=(
             "paper 001 §3.1, Theorem 2: Reg ≤ Õ(1/η + ηαT + K²) = Õ(√(αT) + K²) with η = 1/√(αT); the "
             "proof's explicit bound is theorem2_bound"
@@ -101,6 +111,11 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="(s ln T + ln K)/η + ηL* + K² ln T, η = min{√((s+1)/L*), 1/(64K)}",
         exponents={"T": 0.5, "L_star": 0.5},
+        log_powers={"T": 0, "L_star": 0},
+        log_note=(
+            "Theorem 3 is O, not Õ (line 136); its proof (lines 480–482) has no log beyond the drawn s ln T "
+            "and K² ln T"
+        ),
         source=(
             "paper 001 §3.2, Theorem 3: Reg = O((s ln T + ln K)/η + ηL* + K² ln T) for η ≤ 1/(64K); "
             "η = min{√((s+1)/L*), 1/(64K)} gives Õ(√((s+1)L*) + K²). The 1/2 is asymptotic: the cap binds "
@@ -115,6 +130,12 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="min{√(αT), √(κL*)} + K²",
         exponents={"T": 0.5, "L_star": 0.5},
+        log_powers={"T": 1, "L_star": 0},
+        log_note=(
+            "proof of Theorem 14 (lines 777, 905, 939–941): up to log₂T meta-epochs of ln K·√(αT), then "
+            "Theorem 2's ln(4KT/α); at a fixed T every ln T is a constant and no log of L* multiplies "
+            "√(κL*)"
+        ),
         source=(
             "paper 001 App. D, Theorem 14: Algorithm 5 with η_init = 1/(4κ), ε = 1/(2κ) has "
             "Reg = Õ(min{√(αT), √(κL*)} + K²); the 1/2 in L* holds while κL* < αT."
@@ -128,6 +149,11 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="(κ ln T + ln K)/η + ηL* + β² ln T at the run's η = min{η_max, √((κ+1)/L*)}",
         exponents={"T": 0.5, "L_star": 0.5},
+        log_powers={"T": 2, "L_star": 0},
+        log_note=(
+            "proof of Theorem 4 (eqs. (13)–(14), lines 656–662): AM–GM leaves 1000η ln T ln²(KT) on the ηL* "
+            "term, drawn without logs (κ ln T/η draws one): ln² T beyond the drawn; at a fixed T a constant"
+        ),
         source=(
             "paper 001 §3.3, Theorem 4 (line 188, proof App. C.2): c = 64β, η ≤ η_max = min{1/(64β), "
             "1/(1000 ln T ln²(KT))}: Reg ≤ Õ((κ ln T + ln K)/η + ηL* + β² ln T); η = min{η_max, "
@@ -144,6 +170,12 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="√((κ+1)L*) + β²",
         exponents={"T": 0.5, "L_star": 0.5},
+        log_powers={"T": 3, "L_star": 0},
+        log_note=(
+            "proof of Theorem 13 (lines 727–733, 753–769): the failed reset folds 1000 ln T "
+            "ln²(KT)(κ+1)/η_λ into Õ((κ+1)/η_λ), so √((κ+1)L*) carries ln T ln²(KT); at a fixed T a "
+            "constant"
+        ),
         source=(
             "paper 001 App. C.3, Theorem 13: Algorithm 4 with c = 64β, "
             "η_1 = 1/(2000 ln T ln²(KT) + 80κ ln T) has Reg = Õ(√((κ+1)L*) + β²)"
@@ -157,6 +189,11 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="max{(κ+1)/η₁, 2√((κ+1)L*)} + β²",
         exponents={"T": 0.5, "L_star": 0.5},
+        log_powers={"T": 3, "L_star": 0},
+        log_note=(
+            "proof of Theorem 13 (lines 709, 723, 731): each epoch's (κ+1)/η_λ hides the factor 1000 ln T "
+            "ln²(KT); at a fixed T a constant"
+        ),
         source=(
             "paper 001 App. C.3, proof of Theorem 13 (Eq. (16), lines 755–765): Õ((κ+1)/η_λ* + β²λ*) with "
             "the constants of Lemma 12's O(·) hidden, so drawn with unit constant; flat in L* while "
@@ -286,6 +323,11 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="√(sL_{i*_S}) + s²",
         exponents={"L_star": 0.5, "L_best_S": 0.5, "T": 0.5},
+        log_powers={"L_star": 0, "L_best_S": 0, "T": 1},
+        log_note=(
+            "proof of Theorem 17 (eq. (21), line 1031; lines 1139–1145, 1195–1199): s ln T/η_λ per epoch "
+            "sums to ln T·√(sL_{i*_S}); at a fixed T a constant, and no log of L"
+        ),
         source="paper 001 App. E.3, Theorem 17 (line 1123): Algorithm 6, i* ∈ S: Õ(√(sL_{i*_S}) + s²)",
         metrics=("L_best_S",),
     ),
@@ -296,6 +338,11 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="L_{i*_S}^{2/3} + √(sL_{i*_S}) + s²",
         exponents={"L_best_S": 2.0 / 3.0, "T": 2.0 / 3.0},
+        log_powers={"L_best_S": 0, "T": 0},
+        log_note=(
+            "proof of Theorem 17 (eq. (22), line 1055; lines 1185–1207): the leading L^{2/3} carries only "
+            "ln(2s̄); ln T rides on √(sL), whose slope 1/2 + 1/ln T stays below 2/3"
+        ),
         source="paper 001 App. E.3, Theorem 17 (line 1123): Algorithm 6, i* ∈ S̄",
         metrics=("L_best_S",),
     ),
@@ -306,6 +353,11 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="max{δ₁^{1−1/γ}, (dL_D)^{1−γ}}, γ = 1/3 (first term: no reset yet)",
         exponents={"L_D": 2.0 / 3.0, "T": 2.0 / 3.0},
+        log_powers={"L_D": 0, "T": 0},
+        log_note=(
+            "proof of Theorem 18 (lines 1349–1373, 1413–1437): at γ = 1/3 ln T rides on s·δ_λ^{−3/2}, below "
+            "the leading δ_λ^{−2}; λ* enters only as an additive d·λ*"
+        ),
         source=(
             "paper 001 App. E.5, Theorem 18 (line 1335): Algorithm 7, γ = 1/3, i* ∈ S: Õ(L_D^{1−γ}); the "
             "epoch-1 term δ₁^{1−1/γ} its Õ hides is from the proof (eq. (26), lines 1411–1437)"
@@ -320,6 +372,11 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="max{δ₁^{−(1+γ)/(2γ)}, (dL_D)^{(1+γ)/2}}, γ = 1/3 (first term: no reset yet)",
         exponents={"L_D": 2.0 / 3.0, "T": 2.0 / 3.0},
+        log_powers={"L_D": 0, "T": 0},
+        log_note=(
+            "proof of Theorem 18 (lines 1379–1409): the leading δ_λ^{−2} carries only ln(2s̄); ln T rides "
+            "on the lower δ_λ^{−3/2}; λ* only as an additive d·λ*"
+        ),
         source=(
             "paper 001 App. E.5, Theorem 18 (line 1335): Algorithm 7, γ = 1/3, i* ∈ S̄: Õ(L_D^{(1+γ)/2}); the "
             "epoch-1 term δ₁^{−(1+γ)/(2γ)} its Õ hides is from the proof (eq. (26), lines 1411–1437)"
@@ -334,6 +391,11 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="max{δ₁^{1−1/γ}, (dL_D)^{1−γ}}, γ = 1/2 (first term: no reset yet)",
         exponents={"L_D": 0.5, "T": 0.5},
+        log_powers={"L_D": 0, "T": 1},
+        log_note=(
+            "proof of Theorem 18 (lines 1357, 1363): at γ = 1/2, η_λ = δ_λ, so 2s ln T/η_λ is ln T times "
+            "the leading δ_λ^{−1}; at a fixed T a constant"
+        ),
         source=(
             "paper 001 App. E.5, Theorem 18 (line 1335): Algorithm 7, γ = 1/2, i* ∈ S: Õ(L_D^{1−γ}); the "
             "epoch-1 term δ₁^{1−1/γ} its Õ hides is from the proof (eq. (26), lines 1411–1437)"
@@ -348,6 +410,11 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="max{δ₁^{−(1+γ)/(2γ)}, (dL_D)^{(1+γ)/2}}, γ = 1/2: i* ∈ S corrected (finding 1)",
         exponents={"L_D": 0.75, "T": 0.75},
+        log_powers={"L_D": 0, "T": 0},
+        log_note=(
+            "proof of Theorem 18 with finding 1's term (lines 1317, 1339): 1/(2η̄_λ) = δ_λ^{−3/2}/2 is "
+            "log-free; ln T rides on the lower δ_λ^{−1}"
+        ),
         source=(
             "paper 001 App. E.5, Theorem 18, i* ∈ S, with each epoch's 1/(2η̄_λ) its proof drops from "
             "D_ψ(u, p_1) (docs/findings.md, finding 1): η̄_λ = δ_λ^{1/2+1/(2γ)} (Algorithm 7, line 1317) "
@@ -364,6 +431,11 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="max{δ₁^{−(1+γ)/(2γ)}, (dL_D)^{(1+γ)/2}}, γ = 1/2 (first term: no reset yet)",
         exponents={"L_D": 0.75, "T": 0.75},
+        log_powers={"L_D": 0, "T": 0},
+        log_note=(
+            "proof of Theorem 18 (lines 1379–1409): the leading ln(2s̄)·δ_λ^{−3/2} is log-free in T; ln T "
+            "rides on the lower δ_λ^{−1}"
+        ),
         source=(
             "paper 001 App. E.5, Theorem 18 (line 1335): Algorithm 7, γ = 1/2, i* ∈ S̄: Õ(L_D^{(1+γ)/2}); the "
             "epoch-1 term δ₁^{−(1+γ)/(2γ)} its Õ hides is from the proof (eq. (26), lines 1411–1437)"
@@ -377,6 +449,11 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="|I| = T^{1−ε̂}: the construction's interval, ≈ T/(2⌈N⌉+1) (N: regret in environment 1)",
         exponents={"T": 1.0},
+        log_powers={"T": 0},
+        log_note=(
+            "Theorem 5 (line 208) is Ω(T^{1−ε}), not Ω̃; its proof (lines 955–957) bounds the regret below "
+            "by a constant times the drawn |I|"
+        ),
         source=(
             "paper 001 Theorem 5 (line 208), proof App. E.1: Ω(T^{1−ε}) for every ε ∈ (0, 1/3) if the "
             "algorithm has Õ(1) regret at L* = 0; the exponent 1 is the limit ε → 0. Drawn as the length "
@@ -412,6 +489,11 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="ln T: Õ(1) regret at L* = 0, Theorem 5's premise",
         exponents={"T": 0.0},
+        log_powers={"T": 0},
+        log_note=(
+            "Theorem 5's premise (line 208) says Õ(1) of no stated degree and its proof (line 955) needs "
+            "only O(T^ε): the drawn ln T, the exploration leader's regret, is the convention"
+        ),
         source=(
             "paper 001 Theorem 5 (line 208): the algorithm 'guarantees Õ(1) regret when L* = 0'; the proof "
             "(App. E.1, line 955) uses it on environment 1 only. Õ(1) hides polylog T: drawn as ln T"

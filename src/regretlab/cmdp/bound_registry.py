@@ -117,6 +117,11 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="ρ/(1+ρ) — Theorem 7 as stated, a lower bound on Σ r_t^T q_t / (T·OPT)",
         exponents={"T": 0.0},
+        log_powers={"T": 0},
+        log_note=(
+            "Theorem 7 (line 433), proof lines 1246–1284: the Ω hides an additive −O(√(ln T/T)) correction, "
+            "which only raises the ratio's slope toward 0, no multiplicative log"
+        ),
         source="paper 000 Theorem 7 (line 433): Σ r_t^T q_t ≥ Ω(ρ/(1+ρ) T·OPT); drawn with unit constant",
         hypotheses=_condition2,
         direction="lower",
@@ -128,6 +133,11 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="ρ/(L+ρ) — Theorem 7's proof with [G_tᵀq*]_i ≤ L (line 1248 says ≤ 1)",
         exponents={"T": 0.0},
+        log_powers={"T": 0},
+        log_note=(
+            "proof of Theorem 7 (lines 1246–1276, line 1248 corrected): ρ/(L+ρ) minus an additive O(√(ln "
+            "T/T)), no multiplicative log"
+        ),
         source=(
             "paper 000 Theorem 7, proof lines 1244-1262 corrected: the safe mixture is "
             "ρ/(L+ρ) q* + L/(L+ρ) q°; see regretlab.cmdp.bounds.theorem7_corrected_ratio"
@@ -152,6 +162,12 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="ζ√T",
         exponents={"T": 0.5},
+        log_powers={"T": 0.5},
+        log_note=(
+            "Theorem 5 (lines 365, 371), proof lines 1059–1114: the dominant ζE^q_δ and (1+ζ)E^q_δ carry "
+            "√ln(T|X||A|/δ) (Lemma 2, line 453), ζE^G_δ √ln(T²/δ) (line 353); no epoch adds a log (Lemma 8, "
+            "line 610)"
+        ),
         source="paper 000 Theorem 5 (lines 377-379): R_T = Õ(ζ√T); drawn with unit constant",
         hypotheses=_condition2,
         metrics=("rho",),
@@ -162,6 +178,11 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="ζ√T",
         exponents={"T": 0.5},
+        log_powers={"T": 0.5},
+        log_note=(
+            "Theorems 5 and 7 (lines 367, 423), proof lines 1066–1074: ζ/η with 1/η = 100m|X||A|√(T "
+            "ln(T²/δ)) (App. C, line 977) carries √ln T; E^q_δ too"
+        ),
         source="paper 000 Theorems 5 and 7 (lines 379, 435): V_T = Õ(ζ√T); drawn with unit constant",
         hypotheses=_condition2,
         metrics=("rho",),
@@ -172,6 +193,11 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="T^{3/4}",
         exponents={"T": 0.75},
+        log_powers={"T": 0.5},
+        log_note=(
+            "Theorem 6 (lines 395, 401), proof lines 1197–1223: mT^{1/4}E^q_δ carries √ln(T|X||A|/δ) (Lemma "
+            "2, line 453), mT^{1/4}E^G_δ √ln(T²/δ)"
+        ),
         source="paper 000 Theorem 6 (lines 407-409): R_T = Õ(T^{3/4}); drawn with unit constant",
         hypotheses=_condition2_fails,
         metrics=("rho",),
@@ -182,6 +208,11 @@ BOUNDS: dict[str, BoundSpec] = {
         explicit=False,
         label="T^{3/4}",
         exponents={"T": 0.75},
+        log_powers={"T": 0.5},
+        log_note=(
+            "Theorem 6 (lines 397, 403) with Lemma 16 (lines 1120–1193): (2 + 2L)T^{1/4}/η with 1/η ∝ √(T "
+            "ln(T²/δ)) (App. C, line 977) carries √ln T"
+        ),
         source="paper 000 Theorem 6 (lines 407-409): V_T = Õ(T^{3/4}); drawn with unit constant",
         hypotheses=_condition2_fails,
         metrics=("rho",),

@@ -92,6 +92,13 @@ class BoundSpec:
             theorem improves on — ``exp3g`` for §3's small-loss bounds, ``exp3g_weak`` for §4's — whose
             measured value at the same point the aggregate stores beside the bound (``null_reference``); ""
             for a bound that claims no improvement over a baseline.
+        log_powers: for a rate (``explicit`` False), per swept variable of ``exponents``, the power ``k`` of
+            its logarithm by which the bound as proved exceeds the drawn expression (the logs its Õ hides
+            beyond those drawn; 0: none). The slopes a rate check accepts widen by ``k`` times the local
+            slope of ``ln x`` over the fitted points (:func:`regretlab.analysis.exponents.accepted_band`).
+            ``log_note`` says where the proof puts them (the bounds reference page lists both); a test
+            checks that every rate declares each of its variables.
+        log_note: the derivation of ``log_powers`` from the paper (its lines).
     """
 
     evaluate: Callable[[Point], float]
@@ -109,6 +116,8 @@ class BoundSpec:
     at_checkpoint: bool = False
     trivial: Callable[[Point], float] | None = None
     reference: str = ""
+    log_powers: dict[str, float] = field(default_factory=dict)
+    log_note: str = ""
 
 
 @dataclass(frozen=True)

@@ -151,11 +151,18 @@ def curve_rows(fit: dict, summary: pd.DataFrame) -> pd.DataFrame:
     return rows if fit["instance"] == "all" else rows[rows["instance"] == fit["instance"]]
 
 
+def _logs(fit: dict) -> tuple[float, float]:
+    """The fit's hidden-log slack and power (:func:`regretlab.analysis.exponents.accepted_band`); 0 for a
+    fits table written before they were recorded."""
+    slack, power = fit.get("log_slack", 0.0), fit.get("log_power", 0.0)
+    return (float(slack) if _finite(slack) else 0.0), (float(power) if _finite(power) else 0.0)
+
+
 def slope_outcome(fit: dict, sense: str) -> str:
     """A fitted slope against the band its rate accepts (:func:`accepted_band`): ``consistent`` where the
     slope's interval reaches the band, :data:`REJECTED` where it lies wholly beyond it (steeper than an upper
     or tight rate, shallower than a lower or tight one)."""
-    band = accepted_band(fit["theory_exponent"], fit["bound_slope"], sense)
+    band = accepted_band(fit["theory_exponent"], fit["bound_slope"], sense, *_logs(fit))
     low, high = fit["ci_low"], fit["ci_high"]
     word = "consistent" if band.meets(low, high) else REJECTED
     kind = fit.get("rejection") or ""
@@ -187,7 +194,7 @@ def curve_power(claim: Claim, fit: dict, fits: pd.DataFrame) -> tuple[str, str]:
     against it."""
     if claim.rate_sense == "lower" and claim.alternative:
         return "", "alternative"
-    band = accepted_band(fit["theory_exponent"], fit["bound_slope"], claim.rate_sense)
+    band = accepted_band(fit["theory_exponent"], fit["bound_slope"], claim.rate_sense, *_logs(fit))
     null = fit.get("null_slope")
     if not _finite(null):
         return "no null", ""

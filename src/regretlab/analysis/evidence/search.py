@@ -12,7 +12,7 @@ import pandas as pd
 
 from regretlab.analysis.evidence.items import BLOCKS, curve_rows, mechanism_state
 from regretlab.analysis.evidence.points import mechanism_point, point_at
-from regretlab.analysis.exponents import accepted_band, bound_regime, bound_slope
+from regretlab.analysis.exponents import accepted_band, bound_regime, bound_slope, log_slack
 from regretlab.analysis.tables import short_number
 from regretlab.registry.claims import Claim
 from regretlab.registry.kinds import KINDS, algorithm_kind
@@ -264,7 +264,9 @@ def rate_search(
             null_slope, _ = bound_slope(x, np.array(nulls, dtype=float))
             if not math.isfinite(null_slope):
                 return "no null"
-            band = accepted_band(fit["theory_exponent"], slope, claim.rate_sense)
+            hidden = spec.log_powers.get(fit["x"], 0.0)
+            slack = log_slack(x, hidden)
+            band = accepted_band(fit["theory_exponent"], slope, claim.rate_sense, slack, hidden)
             return "powerless" if band.contains(null_slope) else ""
 
         search = search_horizon(block_at)
