@@ -88,6 +88,7 @@ rule power_search:
         md="figures/power_search.md",
     params:
         registry_entries=registry_entries("power_search.py", entries="searched"),
+        names=config["power_searches"],
     log:
         "logs/power_search.log",
     conda:

@@ -78,8 +78,9 @@ def regime_run_config(wildcards):
 def job_scope(wildcards, learners, entries):
     """What a job builds and reads (regretlab.workflow.imports.job_code): the learners it builds, "none", "own" (a run
     job's algorithm) or "all", and the registry entries it reads: "none", "own" (a run job's algorithm's),
-    "regime" (a summary's: its regime's algorithms and bounds), "searched" (the bounds the kinds' power
-    searches read, regretlab.registry.theory.POWER_SEARCHES) or "all" (every registry, whole)."""
+    "regime" (a summary's: its regime's algorithms and bounds), "searched" (the bounds the config's power
+    searches read, config power_searches of regretlab.registry.theory.POWER_SEARCHES) or "all" (every
+    registry, whole)."""
     builds = (wildcards.algorithm,) if learners == "own" else {"none": (), "all": None}[learners]
     if entries == "own":
         names = (wildcards.algorithm,)
@@ -87,7 +88,8 @@ def job_scope(wildcards, learners, entries):
         entry = config["regimes"][wildcards.regime]
         names = tuple(sorted({*entry["algorithms"], *regime_bounds(entry)}))
     elif entries == "searched":
-        names = tuple(sorted(POWER_SEARCHES))
+        chosen = config["power_searches"]
+        names = tuple(sorted(POWER_SEARCHES if chosen is None else chosen))
     else:
         names = {"none": (), "all": None}[entries]
     return builds, names

@@ -134,23 +134,21 @@ def test_adding_an_algorithm_reruns_no_run_job_and_editing_one_entry_reruns_its_
 
 def test_editing_one_bounds_entry_reruns_only_the_summaries_that_draw_it(library_copy):
     """A kind's bound registry is no input of a summary: an edit of one bound's entry reruns the summaries of
-    the regimes that draw it (and the tables, which read every bound; the power search, for a bound it
-    searches instances for), no run and no other summary; the reason names the bound."""
+    the regimes that draw it (and the tables, which read every bound), no run and no other summary; the
+    reason names the bound."""
     package = Path(library_copy[1]["PYTHONPATH"]) / "regretlab"
     bandit, cmdp = package / "bandits" / "bound_registry.py", package / "cmdp" / "bound_registry.py"
     edits = {
-        (bandit, 'label="√(αT ln K)",'): ("smoke_exp3g", "exp3g_rate", []),  # smoke_exp3g's Exp3.G
-        (cmdp, 'label="E^r_δ + ζE^G_δ + ζE^q_δ + R^D_T(0) + R^P_T(q*)",'): (
-            "smoke_cmdp", "theorem5_regret", [("power_search", "")]
-        ),
+        (bandit, 'label="√(αT ln K)",'): ("smoke_exp3g", "exp3g_rate"),  # smoke_exp3g's Exp3.G
+        (cmdp, 'label="E^r_δ + ζE^G_δ + ζE^q_δ + R^D_T(0) + R^P_T(q*)",'): ("smoke_cmdp", "theorem5_regret"),
     }
-    for (registry, old), (regime, bound, searches) in edits.items():
+    for (registry, old), (regime, bound) in edits.items():
         source = registry.read_text(encoding="utf-8")
         assert source.count(old) == 1, old
         done = dry_run_after(library_copy, {registry: source.replace(old, old.replace('",', ' (edited)",'))})
         summary = ("regime_summary", f"regime={regime}")
-        expected = [("crossover", ""), ("evidence_table", ""), ("falsification", ""), *searches, summary]
-        assert planned_jobs(done) == [*expected, ("tables", "")], done
+        expected = [("crossover", ""), ("evidence_table", ""), ("falsification", ""), summary, ("tables", "")]
+        assert planned_jobs(done) == expected, done
         assert "reason: Params have changed since last execution" in done and f"'{bound}': '" in done
     # A comment reruns no summary (the tables, which read the kinds' registries whole, rerun).
     source = bandit.read_text(encoding="utf-8")

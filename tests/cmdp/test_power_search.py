@@ -5,21 +5,27 @@ hand-made instances (or better); and the table and the evidence table say what i
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from regretlab.analysis.evidence.markdown import _floor_note
 from regretlab.analysis.evidence.table import _searched
-from regretlab.analysis.power_search import COLUMNS, markdown
+from regretlab.analysis.power_search import COLUMNS, markdown, write_power_search
+from regretlab.analysis.tables import read_typed_csv
 from regretlab.cmdp import power_search
 from regretlab.cmdp.floors import FLOOR_BOUNDS, floor
 from regretlab.cmdp.instance import condition2_holds, make_explicit_cmdp
 from regretlab.cmdp.power_search import SPACE, has_power, mdp_block, numbers, search, t_power, uniform_rate
 from regretlab.registry.claims import CLAIMS_BY_KEY
+from regretlab.workflow.config import ConfigError, validate_config
+
+REPO = Path(__file__).resolve().parents[2]
 
 ONE_LAYER = make_explicit_cmdp({"reward": [[1, 0, 0]], "constraint": [[[-1, 1, 1]]]})
 #: The two-layer chain of cmdp_theorem7_small with its constraint averaged (ḡ(a₁) = 0).
@@ -141,3 +147,18 @@ def test_the_search_is_deterministic():
         power_search._objective("theorem5_regret", np.array([1, 1, 3, 1, 1.0, -1.0, 0.0, 1.0, 0.0, 1.0])),
         np.log10(t_power("theorem5_regret", ONE_LAYER)),
     )
+
+
+def test_the_config_chooses_the_bounds_searched(tmp_path):
+    """`power_searches: []` (the smoke config) writes an empty table the evidence table reads; a list runs
+    those bounds only; a name no kind searches is one line naming the field before any job."""
+    csv, md = tmp_path / "power_search.csv", tmp_path / "power_search.md"
+    assert write_power_search(csv, md, ()).empty
+    empty = read_typed_csv(csv)
+    assert list(empty.columns) == COLUMNS and math.isnan(_searched(CLAIMS_BY_KEY["theorem5_000"], empty))
+    one = write_power_search(csv, md, ("theorem7_regret",))
+    assert list(one["bound"]) == ["theorem7_regret"]
+    assert read_typed_csv(csv)["T_search"].iloc[0] == pytest.approx(one["T_search"][0], rel=1e-5)  # %.6g
+    config = yaml.safe_load((REPO / "tests/config/smoke.yaml").read_text())
+    with pytest.raises(ConfigError, match="power_searches"):
+        validate_config({**config, "power_searches": ["theorem2_bound"]}, REPO / "schemas/config.schema.yaml")

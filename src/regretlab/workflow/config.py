@@ -23,7 +23,7 @@ import yaml
 
 from regretlab.core.names import did_you_mean, not_one_of
 from regretlab.registry.kinds import KINDS, declared_searches
-from regretlab.registry.theory import BOUNDS
+from regretlab.registry.theory import BOUNDS, POWER_SEARCHES
 from regretlab.workflow.checks import regime_problems
 
 
@@ -178,6 +178,7 @@ def load_schema(schema_path: str | os.PathLike) -> dict:
     is a valid name as soon as it exists, and an error lists the allowed names."""
     schema = yaml.safe_load(Path(schema_path).read_text(encoding="utf-8"))
     schema["properties"]["searches"]["items"]["enum"] = list(declared_searches())
+    schema["properties"]["power_searches"]["items"]["enum"] = list(POWER_SEARCHES)
     regime = schema["$defs"]["regime"]
     regime["properties"]["kind"]["enum"] = list(KINDS)
     presets = sorted({p for kind in KINDS.values() for allowed in kind.presets.values() for p in allowed})
