@@ -109,8 +109,9 @@ def rejects(config: dict, expected_field: str, allowed: str) -> None:
     assert allowed in lines[0], lines
 
 
-#: Types a field accepts besides the smoke config's: seeds may be one count or a list with one per horizon.
-ALSO_ALLOWED = {"seeds": {"array"}}
+#: Types a field accepts besides the smoke config's: seeds may be one count or a list with one per horizon;
+#: the searches' lists may be null (every search).
+ALSO_ALLOWED = {"seeds": {"array"}, "searches": {"null"}, "power_searches": {"null"}}
 
 
 @st.composite
