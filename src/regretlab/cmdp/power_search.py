@@ -39,7 +39,7 @@ import numpy as np
 from scipy.optimize import differential_evolution
 
 from regretlab.cmdp.bound_registry import BOUNDS
-from regretlab.cmdp.floors import DELTA, FLOOR_BOUNDS, floor
+from regretlab.cmdp.floors import DELTA, FLOOR_BOUNDS, floor, smallest_cmdp
 from regretlab.cmdp.instance import CMDP, condition2_holds, make_explicit_cmdp
 from regretlab.cmdp.nulls import uniform_occupancy
 
@@ -64,6 +64,11 @@ GENERATIONS = 20
 T_MAX = 10**24
 #: The objective's floor for a CMDP on which the bound never has power up to T_MAX (:func:`_objective`).
 NEVER = math.log10(T_MAX) + 1.0
+
+
+def _point(vector: np.ndarray) -> dict[str, float]:
+    """The optimiser's vector as :data:`SPACE`'s named coordinates."""
+    return {dim[0]: value for dim, value in zip(SPACE, vector, strict=True)}
 
 
 def mdp_block(x: dict) -> dict:
@@ -101,11 +106,10 @@ def numbers(cmdp: CMDP, T: int, delta: float = DELTA) -> dict:
     """The point a bound of :data:`~regretlab.cmdp.bound_registry.BOUNDS` is evaluated at, for a CMDP with
     fixed sequences at horizon ``T`` (the floors' :func:`~regretlab.cmdp.floors.smallest_cmdp`, with the
     CMDP's own sizes, ``ρ`` and ``OPT``)."""
-    return {
-        "T": T, "t": T, "delta": delta, "L": cmdp.L, "n_states": cmdp.n_states, "n_actions": cmdp.n_actions,
-        "m": cmdp.m, "rho": cmdp.rho, "opt": cmdp.opt, "stochastic_rewards": False,
-        "condition2": bool(condition2_holds(cmdp.rho, T, cmdp.L, cmdp.m)), "params": {},
-    }  # fmt: skip
+    return smallest_cmdp(cmdp.L, T, delta) | {
+        "n_states": cmdp.n_states, "n_actions": cmdp.n_actions, "m": cmdp.m, "rho": cmdp.rho, "opt": cmdp.opt,
+        "condition2": bool(condition2_holds(cmdp.rho, T, cmdp.L, cmdp.m)),
+    }
 
 
 def has_power(name: str, cmdp: CMDP, T: int, rate: float | None = None) -> bool:
@@ -155,9 +159,8 @@ def _shortfall(name: str, cmdp: CMDP) -> float:
 def _objective(name: str, vector: np.ndarray) -> float:
     """``log10 T_power`` of the CMDP at ``vector``; ``NEVER`` plus :func:`_shortfall` when it has none, and
     ``NEVER + 2`` when it is not admissible."""
-    x = {dim[0]: value for dim, value in zip(SPACE, vector, strict=True)}
     try:
-        cmdp = make_explicit_cmdp(mdp_block(x))
+        cmdp = make_explicit_cmdp(mdp_block(_point(vector)))
     except ValueError:  # ρ < 0: no occupancy satisfies the constraints
         return NEVER + 2.0
     found = t_power(name, cmdp)
@@ -233,20 +236,11 @@ def search(name: str) -> PowerSearch:
     found = floor(name).T
     if value >= NEVER:
         return PowerSearch(name, None, None, math.nan, math.nan, math.nan, found, int(result.nfev) + spent)
-    block = mdp_block({dim[0]: value for dim, value in zip(SPACE, best, strict=True)})
+    block = mdp_block(_point(best))
     cmdp = make_explicit_cmdp(block)
     rate = uniform_rate(cmdp, BOUNDS[name].metric)
     spent += int(result.nfev)
     return PowerSearch(name, t_power(name, cmdp), block, cmdp.rho, cmdp.opt, rate, found, spent)
-
-
-def searched_horizon(name: str) -> float:
-    """:func:`search`'s horizon as a float (``inf``: none up to :data:`T_MAX`; NaN for a bound without a
-    search)."""
-    if name not in FLOOR_BOUNDS:
-        return math.nan
-    found = search(name).T
-    return math.inf if found is None else float(found)
 
 
 def search_row(name: str) -> dict:
