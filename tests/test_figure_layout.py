@@ -101,6 +101,26 @@ def test_the_crossover_figure_has_no_overlapping_text_and_short_ticks():
         plt.close(fig)
 
 
+def test_the_evidence_figure_keeps_its_longest_claim_names_inside_at_the_saved_resolution():
+    """The claims' names are the left panel's tick labels; at 150 dpi, the saved PNG's, font hinting widens
+    them past what the layout solved at 100 dpi unless it leaves room (it cut "Theorem 18, i* ∈ S, …")."""
+    from pathlib import Path
+
+    from regretlab.analysis.evidence.figure import draw_evidence
+    from regretlab.analysis.tables import read_typed_csv
+
+    fig = draw_evidence(read_typed_csv(Path(__file__).resolve().parents[1] / "figures" / "evidence.csv"))
+    try:
+        fig.set_dpi(150)
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        labels = fig.axes[0].get_yticklabels()
+        assert min(label.get_window_extent(renderer).x0 for label in labels) >= 0.0
+        assert overlaps(fig) == []
+    finally:
+        plt.close(fig)
+
+
 def test_a_figure_is_the_same_bytes_whatever_the_string_hash_seed(tmp_path):
     """The constrained layout's last bits depend on Python's string hashing; the figure freezes it rounded, so
     the same table draws the same PNG in every process (README: committed figures rebuild byte for byte)."""

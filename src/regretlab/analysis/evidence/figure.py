@@ -63,6 +63,7 @@ def draw_evidence(table: pd.DataFrame):
     fig, (left, right) = plt.subplots(
         1, 2, figsize=(11, 0.28 * n + 1.6), sharey=True, layout="constrained", width_ratios=(1, 1.3)
     )
+    fig.get_layout_engine().set(w_pad=0.25)  # room for the labels' hinting at the saved resolution
     labels = [
         f"{r['name']} ({r['paper']})" + (" — reference" if r["role"] == "reference" else "")
         for r in rows.to_dict("records")
@@ -79,7 +80,7 @@ def draw_evidence(table: pd.DataFrame):
             left.text(0.01, yi, f"no margin ({row['check']})", color=colour, fontsize=7, va="center",
                       transform=left.get_yaxis_transform())  # fmt: skip
         if row["tested"] and row["power"] in ("uniform", "reference"):
-            right.text(0.01, yi, "tested with power at the quick scale", color=colour, fontsize=7,
+            right.text(0.01, yi, "tested with power", color=colour, fontsize=7,
                        va="center", transform=right.get_yaxis_transform())  # fmt: skip
             continue
         for key, marker in (("T_informative", "o"), ("T_power", "s")):
