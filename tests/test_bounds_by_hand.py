@@ -131,7 +131,7 @@ def test_theorem7_best_S_bound_equals_line_250_display(name):
     """Paper 001 line 250 (Theorem 7), i ∈ S: s ln T/η + 2ηL_i + 2s at i = i*_S, with s = 3, T = 5000,
     η = 0.1, η̄ = 0.01 (Theorem 7's η ≤ 1/5, η̄ ≤ 1/25 hold), L_{i*_S} = 400."""
     s, T, eta, l_best = 3, 5000, 0.1, 400.0
-    point = {"s": s, "T": T, "eta": eta, "eta_bar": 0.01, "L_best_S": l_best}
+    point = {"s": s, "K": 7, "T": T, "eta": eta, "eta_bar": 0.01, "L_best_S": l_best}
     terms = [s * math.log(T) / eta, 2 * eta * l_best, 2 * s]  # 255.5, 80, 6
     assert_by_hand(name, point, terms)
     assert BOUNDS[name].hypotheses(point)
@@ -142,7 +142,7 @@ def test_theorem7_best_S_corrected_adds_one_half_over_eta_bar(name):
     """docs/findings.md, finding 1: line 250's display plus the (1/η̄)·Σ_{S̄} p_{1,j} = 1/(2η̄) its proof drops,
     at the point of the case above (η̄ = 0.01: + 50)."""
     s, T, eta, eta_bar, l_best = 3, 5000, 0.1, 0.01, 400.0
-    point = {"s": s, "T": T, "eta": eta, "eta_bar": eta_bar, "L_best_S": l_best}
+    point = {"s": s, "K": 7, "T": T, "eta": eta, "eta_bar": eta_bar, "L_best_S": l_best}
     terms = [s * math.log(T) / eta, 1 / (2 * eta_bar), 2 * eta * l_best, 2 * s]  # 255.5, 50, 80, 6
     assert_by_hand(name, point, terms)
     assert BOUNDS[name].hypotheses(point)
@@ -167,6 +167,7 @@ def test_theorem7_best_Sbar_bound_equals_line_250_display_with_the_proofs_line_1
     point = {
         "s": s,
         "s_bar": s_bar,
+        "K": s + s_bar,
         "T": T,
         "eta": eta,
         "eta_bar": eta_bar,
@@ -190,7 +191,7 @@ def test_theorem8_best_S_bound_equals_line_264_display(name):
     T = 10⁴, η = 1/25, δ = 0.005, η̄ = 0.0008 ≤ δ^{4/3} (line 262's conditions hold), L_{i*_S} = 300,
     L_D = 2000. γ only sets the run's δ, η, η̄, so both γ share the case."""
     s, d, T, eta, delta, l_best, l_d = 2, 3, 10_000, 0.04, 0.005, 300.0, 2000.0
-    point = {"s": s, "d": d, "T": T, "eta": eta, "eta_bar": 0.0008, "delta": delta}
+    point = {"s": s, "K": 7, "d": d, "T": T, "eta": eta, "eta_bar": 0.0008, "delta": delta}
     point |= {"L_best_S": l_best, "L_D": l_d}
     terms = [2 * s * math.log(T) / eta, 2 * eta * l_best, 2 * delta * d * l_d, 2 * s]  # 921, 24, 60, 4
     assert_by_hand(name, point, terms)
@@ -202,7 +203,7 @@ def test_theorem8_best_S_corrected_adds_one_half_over_eta_bar(name):
     """docs/findings.md, finding 1: line 264's display plus the 1/(2η̄) its proof drops, at the point of the
     case above (η̄ = 0.0008: + 625)."""
     s, d, T, eta, delta, eta_bar, l_best, l_d = 2, 3, 10_000, 0.04, 0.005, 0.0008, 300.0, 2000.0
-    point = {"s": s, "d": d, "T": T, "eta": eta, "eta_bar": eta_bar, "delta": delta}
+    point = {"s": s, "K": 7, "d": d, "T": T, "eta": eta, "eta_bar": eta_bar, "delta": delta}
     point |= {"L_best_S": l_best, "L_D": l_d}
     terms = [2 * s * math.log(T) / eta, 1 / (2 * eta_bar), 2 * eta * l_best, 2 * delta * d * l_d, 2 * s]
     assert_by_hand(name, point, terms)  # 921, 625, 24, 60, 4
@@ -216,7 +217,8 @@ def test_theorem8_best_Sbar_bound_equals_line_264_display(name):
     δ = 0.005, η̄ = 0.0008 ≤ δ^{4/3}, L_i = 500, L_D = 2000."""
     s, s_bar, d, T, eta, eta_bar, delta = 2, 5, 3, 10_000, 0.04, 0.0008, 0.005
     l_best_sbar, l_d = 500.0, 2000.0
-    point = {"s": s, "s_bar": s_bar, "d": d, "T": T, "eta": eta, "eta_bar": eta_bar, "delta": delta}
+    point = {"s": s, "s_bar": s_bar, "K": s + s_bar, "d": d, "T": T, "eta": eta, "eta_bar": eta_bar}
+    point["delta"] = delta
     point |= {"L_best_Sbar": l_best_sbar, "L_D": l_d}
     terms = [
         s * math.log(T) / eta,  # 460.5

@@ -99,13 +99,25 @@ def test_theorem3_bound_is_infinite_from_eta_one_sixteenth():
 def test_theorem7_hypotheses_at_the_caps(eta, eta_bar, holds):
     """η ≤ 1/5 and η̄ ≤ 1/25 (line 248), a run's rate at the cap counting as at it (relative slack 1e-9)."""
     for name in ("theorem7_best_S", "theorem7_best_Sbar"):
-        assert BOUNDS[name].hypotheses({"eta": eta, "eta_bar": eta_bar}) is holds
+        assert BOUNDS[name].hypotheses({"eta": eta, "eta_bar": eta_bar, "T": 14, "K": 7}) is holds
+
+
+@pytest.mark.parametrize(("T", "holds"), [(14, True), (13, False)])
+def test_algorithm2_theorems_need_T_at_least_2K(T, holds):
+    """T ≥ 2K (line 50; the proofs use u = (1 − K/T)e_i + …, lines 1029, 1265): at K = 7 the edge is
+    T = 14."""
+    for name in ("theorem7_best_S", "theorem7_best_S_corrected", "theorem7_best_Sbar"):
+        assert BOUNDS[name].hypotheses({"eta": 0.2, "eta_bar": 0.04, "T": T, "K": 7}) is holds
+    # Theorem 8 needs T ≥ 1/δ ≥ 125 besides: at K = 70 the edge is T = 140 (δ = 1/125 ≥ 1/139 either way).
+    for name in ("theorem8_best_S_third", "theorem8_best_S_corrected", "theorem8_best_Sbar_half"):
+        assert BOUNDS[name].hypotheses(theorem8_point(K=70, T=T + 126)) is holds
 
 
 def theorem8_point(**change) -> dict:
     """δ = 1/125 at the caps: 1/T = δ (T = 125), min{1/125, 1/(4s), 1/(4d)} = δ (s = d = 1), η = 1/25,
     η̄ = δ^{4/3}."""
-    return {"T": 125, "s": 1, "d": 1, "delta": 0.008, "eta": 0.04, "eta_bar": 0.008 ** (4 / 3)} | change
+    point = {"T": 125, "K": 8, "s": 1, "d": 1, "delta": 0.008, "eta": 0.04, "eta_bar": 0.008 ** (4 / 3)}
+    return point | change
 
 
 @pytest.mark.parametrize(
@@ -127,6 +139,56 @@ def test_theorem8_hypotheses_at_each_cap(change, holds):
     """Theorem 8's conditions (line 262): 1/T ≤ δ ≤ min{1/125, 1/(4s), 1/(4d)}, η ≤ 1/25, η̄ ≤ δ^{4/3}."""
     for name in ("theorem8_best_S_third", "theorem8_best_Sbar_half"):
         assert BOUNDS[name].hypotheses(theorem8_point(**change)) is holds
+
+
+def theorem18_point(gamma: float, **change) -> dict:
+    """Algorithm 7 at T = 10⁴ with its last δ_λ = 1/T (Theorem 8's floor, line 262, in the last epoch) and the
+    best arm in S by one unit of loss."""
+    params = {"gamma": gamma, "delta_start": 0.008, "d": 2, "delta_final": 1e-4}
+    point = {"T": 10_000, "s": 2, "L_D": 500.0, "L_best_S": 299.0, "L_best_Sbar": 300.0, "params": params}
+    return point | change
+
+
+@pytest.mark.parametrize(
+    ("names", "gamma"),
+    [
+        (("theorem18_best_S_third", "theorem18_best_Sbar_third"), 1 / 3),
+        (("theorem18_best_S_half", "theorem18_best_S_half_corrected", "theorem18_best_Sbar_half"), 0.5),
+    ],
+)
+def test_theorem18_hypotheses(names, gamma):
+    """Theorem 18 (line 1335): every epoch within Theorem 8's δ ≥ 1/T (line 1339), the rate's own γ, and for
+    the i* ∈ S rates the case they state (the best arm overall has a self-loop; ties count as in S)."""
+    other = 0.5 if gamma < 0.5 else 1 / 3
+    for name in names:
+        hypotheses = BOUNDS[name].hypotheses
+        point = theorem18_point(gamma)
+        assert hypotheses(point), name
+        assert hypotheses(point | {"L_best_S": 300.0}), name
+        assert not hypotheses(theorem18_point(other)), name
+        assert not hypotheses(point | {"params": point["params"] | {"delta_final": 0.99e-4}}), name
+        in_s = name.startswith("theorem18_best_S_") and "corrected" not in name
+        assert hypotheses(point | {"L_best_S": 301.0}) is not in_s, name
+
+
+def test_theorem17_best_S_needs_the_best_arm_in_S():
+    """Theorem 17's i* ∈ S rate (line 1123) speaks of runs whose best arm overall has a self-loop; its S̄ rate,
+    the larger, holds wherever i* sits (no hypothesis)."""
+    hypotheses = BOUNDS["theorem17_best_S"].hypotheses
+    assert hypotheses({"L_best_S": 300.0, "L_best_Sbar": 300.0})
+    assert not hypotheses({"L_best_S": 300.5, "L_best_Sbar": 300.0})
+    assert BOUNDS["theorem17_best_Sbar"].hypotheses is None
+
+
+@pytest.mark.parametrize(
+    ("started", "c", "holds"),
+    [(False, 7.0, True), (True, 448.0, True), (True, 7.0, False), (True, 447.9, False)],
+)
+def test_theorem14_needs_stage_2_at_c_64K(started, c, holds):
+    """Theorem 14's Algorithm 5 runs Theorem 2's algorithm in stage 2 with c = 64K (lines 789–791): at K = 7
+    a stage 2 at c = 448 qualifies, the `tuned` c = K does not once it has started."""
+    point = {"K": 7, "params": {"stage2_started": started, "stage2": {"c": c}}}
+    assert BOUNDS["theorem14_rate"].hypotheses(point) is holds
 
 
 def test_theorem17_rates():
@@ -238,12 +300,82 @@ def test_theorem5_values_are_nan_without_a_measured_epsilon():
 # ---- Paper 000: Condition 2, ceilings (``implied``), trivial bounds (``vacuous``), the presets' bounds ----
 
 
+def app_c(point: dict) -> dict:
+    """App. C's constants written out: C = 5|X||A|/L (paper 000 line 959) and η = 1/(100m|X||A|√(T ln(T²/δ)))
+    (line 977)."""
+    sizes, T = point["n_states"] * point["n_actions"], point["T"]
+    eta = 1 / (100 * point["m"] * sizes * math.sqrt(T * math.log(T**2 / point["delta"])))
+    return {"C": 5 * sizes / point["L"], "eta": eta}
+
+
+def paper000_point(**change) -> dict:
+    """m = 5, L = 1, |X| = 2, |A| = 2, δ = 0.1, T = 2⁸, ρ = 5 (Condition 2 at its threshold, below), with the
+    run's constants App. C's (``params``)."""
+    point = {"rho": 5.0, "T": 256, "L": 1, "m": 5, "n_states": 2, "n_actions": 2, "delta": 0.1} | change
+    return point | {"params": app_c(point)}
+
+
 @pytest.mark.parametrize(("rho", "T", "holds"), [(5.0, 256, True), (4.99, 256, False), (5.0, 255, False)])
 def test_condition2_at_its_threshold(rho, T, holds):
     """ρ ≥ T^{−1/8} L √(20m) (paper 000 §3.5): at m = 5, L = 1, T = 2⁸ the threshold is 0.5 · 10 = 5."""
-    point = {"rho": rho, "T": T, "L": 1, "m": 5}
-    for name in ("theorem5_regret", "theorem5_violation", "theorem7_regret"):
+    point = paper000_point(rho=rho, T=T)
+    for name in ("theorem5_regret", "theorem5_violation", "theorem7_regret", "theorem4_zeta"):
         assert BOUNDS[name].hypotheses(point) is holds
+    for name in ("theorem6_regret", "theorem6_violation_rate"):
+        assert BOUNDS[name].hypotheses(point) is not holds
+
+
+#: The specs whose theorem's proof runs PDGD-OPS with App. C's constants (lines 959, 977), by the side of
+#: Condition 2 they are stated on (Lemma 16: either; its proof does not use it).
+APP_C_SPECS = {
+    True: ("theorem4_dual_never_clipped", "theorem4_zeta", "theorem5_regret", "theorem5_violation",
+           "theorem5_regret_rate", "theorem5_violation_rate", "theorem7_regret", "theorem7_violation",
+           "theorem7_reward_ratio", "theorem7_reward_ratio_corrected", "theorem7_regret_corrected",
+           "lemma16_violation"),
+    False: ("theorem6_regret", "theorem6_violation", "theorem6_regret_rate", "theorem6_violation_rate",
+            "lemma16_violation"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("condition2", [True, False])
+def test_paper000_theorems_hold_for_app_c_constants_only(condition2):
+    """A `tuned` run (C = √(|X||A|/(2L)) = √2, η = D/(L√(mT)) = 0.2/√1280) is not the learner of Theorems 4–7
+    or Lemma 16: its points are greyed; App. C's hold, and a relative 10⁻⁶ off either constant does not."""
+    point = paper000_point(rho=5.0 if condition2 else 4.99)
+    paper = point["params"]
+    tuned = {"C": math.sqrt(2), "eta": 0.2 / math.sqrt(1280)}
+    for name in APP_C_SPECS[condition2]:
+        hypotheses = BOUNDS[name].hypotheses
+        assert hypotheses(point), name
+        assert not hypotheses(point | {"params": tuned}), name
+        for key in ("C", "eta"):
+            assert not hypotheses(point | {"params": paper | {key: paper[key] * (1 + 1e-6)}}), (name, key)
+
+
+def test_theorems_5_and_6_need_stochastic_constraints():
+    """Theorems 5 and 6 are stated for stochastic constraints (lines 363, 393): an instance with an
+    adversarial ρ is out of them; Theorem 7 and the violation rate it shares with Theorem 5 are not (the
+    setting is no condition at their points: the claims name the adversarial regimes)."""
+    adversarial = paper000_point() | {"rho_adversarial": 5.0}
+    for name in ("theorem5_regret", "theorem5_violation", "theorem5_regret_rate"):
+        assert BOUNDS[name].hypotheses(paper000_point()) and not BOUNDS[name].hypotheses(adversarial)
+    for name in ("theorem7_regret", "theorem7_violation", "theorem5_violation_rate"):
+        assert BOUNDS[name].hypotheses(adversarial)
+    adversarial = paper000_point(rho=4.99) | {"rho_adversarial": 4.99}
+    assert not BOUNDS["theorem6_regret"].hypotheses(adversarial)
+
+
+def test_dual_regret_bounds_hold_at_their_own_step():
+    """OGD's R^D_t(0) ≤ ηmL²t/2 (App. C.1.1) at App. C's η for `dual_regret_paper`, and at most the tuned
+    η = D/(L√(mT)), D = min{L/ρ, √m T^{1/4}} = 0.2, for `dual_regret_tuned` (a smaller step has a smaller
+    bound)."""
+    point = paper000_point()
+    eta = point["params"]["eta"]
+    assert BOUNDS["dual_regret_paper"].hypotheses(point)
+    assert not BOUNDS["dual_regret_paper"].hypotheses(point | {"params": {"eta": eta * 1.01}})
+    tuned = 0.2 / math.sqrt(1280)
+    for step, holds in ((tuned, True), (tuned / 2, True), (tuned * 1.01, False)):
+        assert BOUNDS["dual_regret_tuned"].hypotheses(point | {"params": {"eta": step}}) is holds
 
 
 def test_zeta_root_t_rate_is_at_the_horizon():
@@ -342,3 +474,27 @@ def test_every_cmdp_bound_says_whether_it_is_explicit_and_its_exponent():
     ]
     for index, (bound, explicit, exponent) in enumerate(cases):
         assert bound.explicit is explicit and bound.exponent == exponent, (index, bound)
+
+
+def test_combined_hypotheses_read_every_condition_and_join_their_first_sentences():
+    """`all_of` evaluates each condition (so the registry test sees every key read) and its docstring, which
+    the bounds reference page prints, is theirs joined."""
+    from regretlab.specs.bound_spec import all_of
+
+    read = []
+
+    def first(point):
+        """First condition.
+
+        More."""
+        read.append("first")
+        return False
+
+    def second(point):
+        """Second condition."""
+        read.append("second")
+        return True
+
+    combined = all_of(first, second)
+    assert combined({}) is False and read == ["first", "second"]
+    assert combined.__doc__ == "First condition; Second condition."

@@ -183,7 +183,10 @@ POINT = {
     "theorem5_environment": 2, "lambda_l1_max": 0.2, "dual_eta": 0.001, "q_error_l1": 50.0,
     "dual_clipped": 0.0,
 }  # fmt: skip
-PARAMS = {"eta": 0.01, "c": 64.0, "gamma": 0.1, "eta_start": 0.001, "delta_start": 0.008, "d": 2}
+PARAMS = {
+    "eta": 0.01, "c": 64.0, "gamma": 0.1, "eta_start": 0.001, "delta_start": 0.008, "d": 2, "C": 1.0,
+    "delta_final": 0.004, "stage2_started": True, "stage2": {"c": 512.0},
+}  # fmt: skip
 
 
 @pytest.mark.parametrize("name", sorted(BOUNDS))

@@ -48,12 +48,13 @@ def trajectory_runs(covered: list[int]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-#: The learners' parameters the aggregate reads from the run metadata (App. C's dual step at T = 4096).
+#: The learners' parameters the aggregate reads from the run metadata (App. C's dual step at T = 4096 and its
+#: C = 5|X||A|/L = 20, line 959).
 ETA = bounds.dual_learning_rate(bounds.paper_K(1, 6, 2), HORIZON, 0.1)
 
 
 def params(n_seeds: int) -> dict:
-    return {("i", "pdgd_ops", "paper", HORIZON, seed): {"eta": ETA} for seed in range(n_seeds)}
+    return {("i", "pdgd_ops", "paper", HORIZON, seed): {"eta": ETA, "C": 20.0} for seed in range(n_seeds)}
 
 
 TRAJECTORY = {
@@ -161,7 +162,9 @@ def test_the_ceiling_column_is_the_largest_ceiling_over_the_seeds():
     """App. C's dual moves ‖λ‖₁ by at most ηmL per step inside [0, T^{1/4}]^m: at checkpoint t the ceiling on
     max ‖λ‖₁ is min{mT^{1/4}, ηmLt} (m = 1, L = 3, T^{1/4} = 8), the larger over the seeds (η and 2η here);
     a metric without a ceiling (Σ‖q − q̂‖₁) has +∞."""
-    per_seed = {("i", "pdgd_ops", "paper", HORIZON, seed): {"eta": ETA * (1 + seed)} for seed in range(2)}
+    per_seed = {
+        ("i", "pdgd_ops", "paper", HORIZON, seed): {"eta": ETA * (1 + seed), "C": 20.0} for seed in range(2)
+    }
     summary = summarise("r", TRAJECTORY, INSTANCES, trajectory_runs([1, 1]), 50, per_seed)
     zeta = rows_of(summary, "theorem4_zeta")
     np.testing.assert_allclose(zeta["ceiling"], [min(8.0, 2 * ETA * 3 * t) for t in (16, 256, 4096)], 1e-12)

@@ -12,7 +12,19 @@ import math
 from collections.abc import Callable
 
 from regretlab.bandits import bounds as bandit_bounds
-from regretlab.specs.bound_spec import BoundSpec
+from regretlab.specs.bound_spec import BoundSpec, all_of
+
+#: Algorithm 2's theorems: their step-size conditions and T ≥ 2K (Algorithm 2 reports no T_at_least_2K).
+_THEOREM7 = all_of(bandit_bounds.theorem7_hypotheses, bandit_bounds.horizon_at_least_2K)
+_THEOREM8 = all_of(bandit_bounds.theorem8_hypotheses, bandit_bounds.horizon_at_least_2K)
+#: Theorem 18's rate at the γ it is drawn for, every epoch within Theorem 8's δ range, and for the i* ∈ S
+#: rates the case they are stated for (the i* ∈ S̄ rate is the larger one: it holds wherever i* sits).
+_THEOREM18_THIRD = all_of(bandit_bounds.gamma_is(1.0 / 3.0), bandit_bounds.theorem18_epochs)
+_THEOREM18_HALF = all_of(bandit_bounds.gamma_is(0.5), bandit_bounds.theorem18_epochs)
+_THEOREM18_S_THIRD = all_of(bandit_bounds.best_arm_in_S, bandit_bounds.gamma_is(1.0 / 3.0),
+                            bandit_bounds.theorem18_epochs)  # fmt: skip
+_THEOREM18_S_HALF = all_of(bandit_bounds.best_arm_in_S, bandit_bounds.gamma_is(0.5),
+                           bandit_bounds.theorem18_epochs)  # fmt: skip
 
 
 def _exp3g_weak_bound(metric: str, against: str) -> BoundSpec:
@@ -140,6 +152,8 @@ BOUNDS: dict[str, BoundSpec] = {
             "paper 001 App. D, Theorem 14: Algorithm 5 with η_init = 1/(4κ), ε = 1/(2κ) has "
             "Reg = Õ(min{√(αT), √(κL*)} + K²); the 1/2 in L* holds while κL* < αT."
         ),
+        hypotheses=bandit_bounds.theorem14_learner,
+        params=("stage2_started", "stage2"),
         metrics=("L_star",),
     ),
     "algorithm1_rate": BoundSpec(
@@ -216,7 +230,7 @@ BOUNDS: dict[str, BoundSpec] = {
             "paper 001 Theorem 7 (lines 248–250), i ∈ S, at the run's η = min{√(s/L_{i*_S}), 1/5}: "
             "Õ(√(sL_i) + s) (line 252)"
         ),
-        hypotheses=bandit_bounds.theorem7_hypotheses,
+        hypotheses=_THEOREM7,
         params=("eta", "eta_bar"),
         metrics=("L_best_S",),
     ),
@@ -232,7 +246,7 @@ BOUNDS: dict[str, BoundSpec] = {
             "paper 001 Theorem 7 (line 250), i ∈ S, with the 1/(2η̄) its proof drops from D_ψ(u, p_1) "
             "(App. E.2, lines 1015–1021; the Bregman divergence of line 947): docs/findings.md, finding 1"
         ),
-        hypotheses=bandit_bounds.theorem7_hypotheses,
+        hypotheses=_THEOREM7,
         params=("eta", "eta_bar"),
         metrics=("L_best_S",),
     ),
@@ -247,7 +261,7 @@ BOUNDS: dict[str, BoundSpec] = {
             "paper 001 Theorem 7 (line 250) with the proof's ln(2s̄)/η̄ (line 1055) for the statement's "
             "2 ln K/η̄, at the run's η, η̄ = min{L_{i*_S}^{-2/3}, 1/25}: Õ(L_{i*_S}^{2/3} + √(sL_{i*_S}) + s)"
         ),
-        hypotheses=bandit_bounds.theorem7_hypotheses,
+        hypotheses=_THEOREM7,
         params=("eta", "eta_bar"),
         metrics=("L_best_S", "L_best_Sbar"),
     ),
@@ -259,7 +273,7 @@ BOUNDS: dict[str, BoundSpec] = {
         label="2s ln T/η + 2ηL_i + 2δdL_D + 2s",
         exponents={"T": 2.0 / 3.0, "L_D": 2.0 / 3.0},
         source="paper 001 Theorem 8 (line 264), i ∈ S, γ = 1/3: Õ(L_D^{1−γ}) (line 266)",
-        hypotheses=bandit_bounds.theorem8_hypotheses,
+        hypotheses=_THEOREM8,
         params=("eta", "eta_bar", "delta"),
         metrics=("L_best_S", "L_D"),
     ),
@@ -271,7 +285,7 @@ BOUNDS: dict[str, BoundSpec] = {
         label="2s ln T/η + 2ηL_i + 2δdL_D + 2s",
         exponents={"L_D": 0.5},
         source="paper 001 Theorem 8 (line 264), i ∈ S, γ = 1/2: Õ(L_D^{1−γ}) (line 266)",
-        hypotheses=bandit_bounds.theorem8_hypotheses,
+        hypotheses=_THEOREM8,
         params=("eta", "eta_bar", "delta"),
         metrics=("L_best_S", "L_D"),
     ),
@@ -288,7 +302,7 @@ BOUNDS: dict[str, BoundSpec] = {
             "(App. E.4, lines 1255–1259; the Bregman divergence of line 947): docs/findings.md, finding 1; "
             "the exponent is γ = 1/3's (γ = 1/2's becomes 3/4: 1/η̄ = L_D^{3/4} at its tuning)"
         ),
-        hypotheses=bandit_bounds.theorem8_hypotheses,
+        hypotheses=_THEOREM8,
         params=("eta", "eta_bar", "delta"),
         metrics=("L_best_S", "L_D"),
     ),
@@ -300,7 +314,7 @@ BOUNDS: dict[str, BoundSpec] = {
         label="s ln T/η + ln(2s̄)/η̄ + 2η̄L_i/δ + 2δdL_D + 2s",
         exponents={"L_D": 2.0 / 3.0},
         source="paper 001 Theorem 8 (line 264), i ∈ S̄, γ = 1/3: Õ(L_D^{(1+γ)/2}) (line 266)",
-        hypotheses=bandit_bounds.theorem8_hypotheses,
+        hypotheses=_THEOREM8,
         params=("eta", "eta_bar", "delta"),
         metrics=("L_best_Sbar", "L_D"),
     ),
@@ -312,7 +326,7 @@ BOUNDS: dict[str, BoundSpec] = {
         label="s ln T/η + ln(2s̄)/η̄ + 2η̄L_i/δ + 2δdL_D + 2s",
         exponents={"L_D": 0.75},
         source="paper 001 Theorem 8 (line 264), i ∈ S̄, γ = 1/2: Õ(L_D^{(1+γ)/2}) (line 266)",
-        hypotheses=bandit_bounds.theorem8_hypotheses,
+        hypotheses=_THEOREM8,
         params=("eta", "eta_bar", "delta"),
         metrics=("L_best_Sbar", "L_D"),
     ),
@@ -329,7 +343,8 @@ BOUNDS: dict[str, BoundSpec] = {
             "sums to ln T·√(sL_{i*_S}); at a fixed T a constant, and no log of L"
         ),
         source="paper 001 App. E.3, Theorem 17 (line 1123): Algorithm 6, i* ∈ S: Õ(√(sL_{i*_S}) + s²)",
-        metrics=("L_best_S",),
+        hypotheses=bandit_bounds.best_arm_in_S,
+        metrics=("L_best_S", "L_best_Sbar"),
     ),
     "theorem17_best_Sbar": BoundSpec(
         reference="exp3g_weak",
@@ -362,8 +377,9 @@ BOUNDS: dict[str, BoundSpec] = {
             "paper 001 App. E.5, Theorem 18 (line 1335): Algorithm 7, γ = 1/3, i* ∈ S: Õ(L_D^{1−γ}); the "
             "epoch-1 term δ₁^{1−1/γ} its Õ hides is from the proof (eq. (26), lines 1411–1437)"
         ),
-        params=("delta_start", "d"),
-        metrics=("L_D",),
+        hypotheses=_THEOREM18_S_THIRD,
+        params=("delta_start", "d", "delta_final", "gamma"),
+        metrics=("L_D", "L_best_S", "L_best_Sbar"),
     ),
     "theorem18_best_Sbar_third": BoundSpec(
         reference="exp3g_weak",
@@ -381,7 +397,8 @@ BOUNDS: dict[str, BoundSpec] = {
             "paper 001 App. E.5, Theorem 18 (line 1335): Algorithm 7, γ = 1/3, i* ∈ S̄: Õ(L_D^{(1+γ)/2}); the "
             "epoch-1 term δ₁^{−(1+γ)/(2γ)} its Õ hides is from the proof (eq. (26), lines 1411–1437)"
         ),
-        params=("delta_start", "d"),
+        hypotheses=_THEOREM18_THIRD,
+        params=("delta_start", "d", "delta_final", "gamma"),
         metrics=("L_D",),
     ),
     "theorem18_best_S_half": BoundSpec(
@@ -400,8 +417,9 @@ BOUNDS: dict[str, BoundSpec] = {
             "paper 001 App. E.5, Theorem 18 (line 1335): Algorithm 7, γ = 1/2, i* ∈ S: Õ(L_D^{1−γ}); the "
             "epoch-1 term δ₁^{1−1/γ} its Õ hides is from the proof (eq. (26), lines 1411–1437)"
         ),
-        params=("delta_start", "d"),
-        metrics=("L_D",),
+        hypotheses=_THEOREM18_S_HALF,
+        params=("delta_start", "d", "delta_final", "gamma"),
+        metrics=("L_D", "L_best_S", "L_best_Sbar"),
     ),
     "theorem18_best_S_half_corrected": BoundSpec(
         reference="exp3g_weak",
@@ -421,7 +439,8 @@ BOUNDS: dict[str, BoundSpec] = {
             "makes it the i* ∈ S̄ epoch cost δ_λ^{−(1+γ)/(2γ)}, so the i* ∈ S rate becomes the S̄ one: "
             "L_D^{3/4}"
         ),
-        params=("delta_start", "d"),
+        hypotheses=_THEOREM18_HALF,
+        params=("delta_start", "d", "delta_final", "gamma"),
         metrics=("L_D",),
     ),
     "theorem18_best_Sbar_half": BoundSpec(
@@ -440,7 +459,8 @@ BOUNDS: dict[str, BoundSpec] = {
             "paper 001 App. E.5, Theorem 18 (line 1335): Algorithm 7, γ = 1/2, i* ∈ S̄: Õ(L_D^{(1+γ)/2}); the "
             "epoch-1 term δ₁^{−(1+γ)/(2γ)} its Õ hides is from the proof (eq. (26), lines 1411–1437)"
         ),
-        params=("delta_start", "d"),
+        hypotheses=_THEOREM18_HALF,
+        params=("delta_start", "d", "delta_final", "gamma"),
         metrics=("L_D",),
     ),
     "theorem5_lower": BoundSpec(

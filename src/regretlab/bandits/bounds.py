@@ -246,6 +246,42 @@ def theorem8_hypotheses(numbers: dict) -> bool:
     )
 
 
+def horizon_at_least_2K(numbers: dict) -> bool:
+    """T ≥ 2K, paper 001's standing assumption (line 50), used by the proofs of Theorems 7 and 8 (lines 1029,
+    1047, 1265, 1289)."""
+    return numbers["T"] >= 2 * numbers["K"]
+
+
+def best_arm_in_S(numbers: dict) -> bool:
+    """The case i* ∈ S of Theorems 17 and 18 (lines 1123, 1335): the best arm overall has a self-loop,
+    L_{i*_S} ≤ L_{i*_S̄}."""
+    return numbers["L_best_S"] <= numbers["L_best_Sbar"]
+
+
+def theorem18_epochs(numbers: dict) -> bool:
+    """Theorem 8's δ ≥ 1/T (line 262) in every epoch of Algorithm 7 (line 1339): its last δ_λ, the smallest,
+    is at least 1/T."""
+    return _at_most(1.0 / numbers["T"], numbers["params"]["delta_final"])
+
+
+def gamma_is(gamma: float):
+    """The hypothesis that the run's γ is ``gamma``, for a rate whose exponent is γ's (Theorem 18, line
+    1335)."""
+
+    def holds(numbers: dict) -> bool:
+        return math.isclose(numbers["params"]["gamma"], gamma, rel_tol=1e-9)
+
+    holds.__doc__ = f"The run's γ is {gamma:.3g}, the one whose rate is drawn (Theorem 18, line 1335)."
+    return holds
+
+
+def theorem14_learner(numbers: dict) -> bool:
+    """Algorithm 5 as Theorem 14 runs it: its stage 2 is Theorem 2's algorithm with c ≥ 64K (lines 789–791),
+    which the ``tuned`` preset's is not, so a tuned run qualifies until its stage 2 starts."""
+    params = numbers["params"]
+    return not params["stage2_started"] or params["stage2"]["c"] >= 64 * numbers["K"]
+
+
 # ------------------------------------------------------------------------------------------------------------
 # Section 4, adaptive versions (App. E.3, E.5) and the lower bound (App. E.1): Theorems 17, 18 and 5 give Õ/Ω
 # only, so these are rates with unit constant.

@@ -10,8 +10,10 @@ import math
 from collections.abc import Callable
 
 from regretlab.cmdp import bounds as cmdp_bounds
+from regretlab.cmdp.dual import dual_learning_rate, paper_K, tuned_dual_learning_rate
 from regretlab.cmdp.instance import condition2_holds
-from regretlab.specs.bound_spec import BoundSpec, Ceiling
+from regretlab.cmdp.uc_o_gdps import paper_C
+from regretlab.specs.bound_spec import BoundSpec, Ceiling, all_of
 
 
 def _cmdp_args(n: dict) -> tuple:
@@ -28,6 +30,48 @@ def _condition2_fails(n: dict) -> bool:
     """Theorem 6's hypothesis (line 393: "when Condition 2 does not hold"): past the T at which Condition 2
     holds, the instance is Theorem 5's, not Theorem 6's."""
     return not _condition2(n)
+
+
+def app_c_constants(n: dict) -> dict[str, float]:
+    """App. C's primal ``C = 5|X||A|/L`` (line 959) and dual ``η = [100m|X||A| √(T ln(T²/δ))]^{-1}`` (line
+    977) at the point's sizes, horizon and ``δ``: the constants the proofs of Theorems 4–7 and Lemma 16 run
+    PDGD-OPS with (reused at lines 1065, 1114, 1164, 1176–1188, 1241, 1284), as ``{"C": …, "eta": …}``."""
+    K = paper_K(n["m"], n["n_states"], n["n_actions"])
+    return {
+        "C": paper_C(n["n_states"], n["n_actions"], n["L"]),
+        "eta": dual_learning_rate(K, int(n["T"]), n["delta"]),
+    }
+
+
+def _app_c_dual_step(n: dict) -> bool:
+    """The run's dual step is App. C's η (line 977), as in the proofs of Theorems 4–7 and Lemma 16."""
+    return math.isclose(n["params"]["eta"], app_c_constants(n)["eta"], rel_tol=1e-9)
+
+
+def _app_c_primal_constant(n: dict) -> bool:
+    """The run's primal constant is App. C's C = 5|X||A|/L (line 959), as in the proofs of Theorems 4–7 and
+    Lemma 16."""
+    return math.isclose(n["params"]["C"], app_c_constants(n)["C"], rel_tol=1e-9)
+
+
+def _stochastic_constraints(n: dict) -> bool:
+    """Stochastic constraints (Theorems 5 and 6, lines 363 and 393): the instance has no adversarial ρ."""
+    return "rho_adversarial" not in n
+
+
+def _tuned_dual_step_at_most(n: dict) -> bool:
+    """The run's dual step is at most the tuned η at the point's ρ, where OGD's bound at that η covers it."""
+    return n["params"]["eta"] <= tuned_dual_learning_rate(n["L"], n["m"], int(n["T"]), n["rho"]) * (1 + 1e-9)
+
+
+#: Theorems 5 and 6 (and Theorem 4 under Condition 2) as stated: PDGD-OPS with App. C's constants.
+_APP_C = (_app_c_primal_constant, _app_c_dual_step)
+_THEOREM5 = all_of(_condition2, _stochastic_constraints, *_APP_C)
+_THEOREM6 = all_of(_condition2_fails, _stochastic_constraints, *_APP_C)
+#: Theorem 7 (its ρ the adversarial one, line 165, which the point's ``rho`` is on adversarial instances),
+#: Theorem 4 and the violation rate of Theorems 5 and 7: the setting is not a condition at the point (a
+#: fixed sequence, as the power search's, is both; the claims name the adversarial regimes).
+_UNDER_CONDITION2 = all_of(_condition2, *_APP_C)
 
 
 def _theorem5(n: dict):
@@ -58,7 +102,8 @@ BOUNDS: dict[str, BoundSpec] = {
         label="E^r_δ + ζE^G_δ + ζE^q_δ + R^D_T(0) + R^P_T(q*)",
         exponents={"T": 0.5},
         source="paper 000 Theorem 5 (lines 365/371), constants of App. C; see regretlab.cmdp.bounds",
-        hypotheses=_condition2,
+        hypotheses=_THEOREM5,
+        params=("C", "eta"),
         metrics=("rho",),
     ),
     "theorem5_violation": BoundSpec(
@@ -68,7 +113,8 @@ BOUNDS: dict[str, BoundSpec] = {
         label="ζ/η + E^q_δ",
         exponents={"T": 0.5},
         source="paper 000 Theorem 5 (lines 367/373)",
-        hypotheses=_condition2,
+        hypotheses=_THEOREM5,
+        params=("C", "eta"),
         metrics=("rho",),
     ),
     "theorem6_regret": BoundSpec(
@@ -78,7 +124,8 @@ BOUNDS: dict[str, BoundSpec] = {
         label="E^r_δ + mT^{1/4}(E^G_δ + E^q_δ) + R^D_T(0) + R^P_T(q*)",
         exponents={"T": 0.75},
         source="paper 000 Theorem 6 (lines 395/401)",
-        hypotheses=_condition2_fails,
+        hypotheses=_THEOREM6,
+        params=("C", "eta"),
         metrics=("rho",),
     ),
     "theorem6_violation": BoundSpec(
@@ -88,7 +135,8 @@ BOUNDS: dict[str, BoundSpec] = {
         label="(2 + 2L)T^{1/4}/η + E^q_δ",
         exponents={"T": 0.75},
         source="paper 000 Theorem 6 (lines 397/403)",
-        hypotheses=_condition2_fails,
+        hypotheses=_THEOREM6,
+        params=("C", "eta"),
         metrics=("rho",),
     ),
     "theorem7_regret": BoundSpec(
@@ -98,7 +146,8 @@ BOUNDS: dict[str, BoundSpec] = {
         label="T·OPT/(1+ρ) + E^r_δ + ζE^q_δ + R^D_T(0) + R^P_T(q̃)",
         exponents={"T": 1.0},
         source="paper 000 Theorem 7 (lines 421/427): the ρ/(1+ρ) share of T·OPT is all that is guaranteed",
-        hypotheses=_condition2,
+        hypotheses=_UNDER_CONDITION2,
+        params=("C", "eta"),
         metrics=("rho", "opt"),
     ),
     "theorem7_violation": BoundSpec(
@@ -108,7 +157,8 @@ BOUNDS: dict[str, BoundSpec] = {
         label="ζ/η + E^q_δ",
         exponents={"T": 0.5},
         source="paper 000 Theorem 7 (lines 423/429)",
-        hypotheses=_condition2,
+        hypotheses=_UNDER_CONDITION2,
+        params=("C", "eta"),
         metrics=("rho", "opt"),
     ),
     "theorem7_reward_ratio": BoundSpec(
@@ -123,7 +173,8 @@ BOUNDS: dict[str, BoundSpec] = {
             "which only raises the ratio's slope toward 0, no multiplicative log"
         ),
         source="paper 000 Theorem 7 (line 433): Σ r_t^T q_t ≥ Ω(ρ/(1+ρ) T·OPT); drawn with unit constant",
-        hypotheses=_condition2,
+        hypotheses=_UNDER_CONDITION2,
+        params=("C", "eta"),
         direction="lower",
         metrics=("rho",),
     ),
@@ -142,7 +193,8 @@ BOUNDS: dict[str, BoundSpec] = {
             "paper 000 Theorem 7, proof lines 1244-1262 corrected: the safe mixture is "
             "ρ/(L+ρ) q* + L/(L+ρ) q°; see regretlab.cmdp.bounds.theorem7_corrected_ratio"
         ),
-        hypotheses=_condition2,
+        hypotheses=_UNDER_CONDITION2,
+        params=("C", "eta"),
         direction="lower",
         metrics=("rho",),
     ),
@@ -153,7 +205,8 @@ BOUNDS: dict[str, BoundSpec] = {
         label="L·T·OPT/(L+ρ) + E^r_δ + ζE^q_δ + R^D_T(0) + R^P_T(q̃)",
         exponents={"T": 1.0},
         source="paper 000 Theorem 7 (lines 421/427) with line 1248 corrected to [G_tᵀq*]_i ≤ L",
-        hypotheses=_condition2,
+        hypotheses=_UNDER_CONDITION2,
+        params=("C", "eta"),
         metrics=("rho", "opt"),
     ),
     "theorem5_regret_rate": BoundSpec(
@@ -169,7 +222,8 @@ BOUNDS: dict[str, BoundSpec] = {
             "line 610)"
         ),
         source="paper 000 Theorem 5 (lines 377-379): R_T = Õ(ζ√T); drawn with unit constant",
-        hypotheses=_condition2,
+        hypotheses=_THEOREM5,
+        params=("C", "eta"),
         metrics=("rho",),
     ),
     "theorem5_violation_rate": BoundSpec(
@@ -184,7 +238,8 @@ BOUNDS: dict[str, BoundSpec] = {
             "ln(T²/δ)) (App. C, line 977) carries √ln T; E^q_δ too"
         ),
         source="paper 000 Theorems 5 and 7 (lines 379, 435): V_T = Õ(ζ√T); drawn with unit constant",
-        hypotheses=_condition2,
+        hypotheses=_UNDER_CONDITION2,
+        params=("C", "eta"),
         metrics=("rho",),
     ),
     "theorem6_regret_rate": BoundSpec(
@@ -199,7 +254,8 @@ BOUNDS: dict[str, BoundSpec] = {
             "2, line 453), mT^{1/4}E^G_δ √ln(T²/δ)"
         ),
         source="paper 000 Theorem 6 (lines 407-409): R_T = Õ(T^{3/4}); drawn with unit constant",
-        hypotheses=_condition2_fails,
+        hypotheses=_THEOREM6,
+        params=("C", "eta"),
         metrics=("rho",),
     ),
     "theorem6_violation_rate": BoundSpec(
@@ -214,7 +270,8 @@ BOUNDS: dict[str, BoundSpec] = {
             "ln(T²/δ)) (App. C, line 977) carries √ln T"
         ),
         source="paper 000 Theorem 6 (lines 407-409): V_T = Õ(T^{3/4}); drawn with unit constant",
-        hypotheses=_condition2_fails,
+        hypotheses=_THEOREM6,
+        params=("C", "eta"),
         metrics=("rho",),
     ),
     "dual_regret_paper": BoundSpec(
@@ -229,6 +286,8 @@ BOUNDS: dict[str, BoundSpec] = {
         exponents={"T": 0.5, "t": 1.0},
         source="paper 000 App. C.1.1 (lines 711-715) with λ_1 = 0 and η of line 977 (for horizon T)",
         at_checkpoint=True,
+        hypotheses=_app_c_dual_step,
+        params=("eta",),
     ),
     "dual_regret_tuned": BoundSpec(
         evaluate=lambda n: (
@@ -239,6 +298,8 @@ BOUNDS: dict[str, BoundSpec] = {
         label="R^D_t(0) ≤ ηmL²t/2, tuned η = D/(L√(mT))",
         exponents={"T": 0.5, "t": 1.0},
         at_checkpoint=True,
+        hypotheses=_tuned_dual_step_at_most,
+        params=("eta",),
         source=(
             "paper 000 App. C.1.1 (lines 711-715; OGD's bound holds for any η) at the tuned preset's η "
             "(regretlab.cmdp.dual.tuned_dual_learning_rate). With adversarial constraints the point's ρ "
@@ -307,7 +368,8 @@ BOUNDS: dict[str, BoundSpec] = {
             "paper 000 §6 (line 315) and Theorem 4: under Condition 2 ‖λ_t‖₁ ≤ ζ ≤ T^{1/4}, so the "
             "Lagrangian vector never touches the boundary of 𝒟; where Condition 2 fails (Theorem 6) it may"
         ),
-        hypotheses=_condition2,
+        hypotheses=_UNDER_CONDITION2,
+        params=("C", "eta"),
         metrics=("rho",),
     ),
     "theorem4_zeta": BoundSpec(
@@ -317,7 +379,8 @@ BOUNDS: dict[str, BoundSpec] = {
         label="ζ = 20mL²/ρ²",
         exponents={"T": 0.0, "t": 0.0},
         source="paper 000 Theorem 4 (line 319): max_t ||λ_t||_1 ≤ ζ under Condition 2",
-        hypotheses=_condition2,
+        hypotheses=_UNDER_CONDITION2,
+        params=("C", "eta"),
         metrics=("rho",),
     ),
     "lemma2_q_error": BoundSpec(
@@ -374,8 +437,11 @@ BOUNDS: dict[str, BoundSpec] = {
         exponents={"T": 0.75, "t": 0.0},
         source=(
             "paper 000 Lemma 16 (line 1120): V̂_{T,i} ≤ (2 + 2L)T^{1/4}/η where Condition 2 fails (its proof "
-            "needs only ρ ≥ 0), plus Lemma 15's measured Σ‖q − q̂‖₁ (line 1037), at the run's η"
+            "needs only ρ ≥ 0), plus Lemma 15's measured Σ‖q − q̂‖₁ (line 1037), at the run's η, which the "
+            "proof needs to be App. C's (lines 1164–1188: LT ≤ √T/η, R^D_T(λ̃) ≤ L√T/η)"
         ),
+        hypotheses=all_of(*_APP_C),
+        params=("C", "eta"),
         metrics=("dual_eta", "q_error_l1"),
         at_checkpoint=True,
     ),

@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 from functools import cache
 
-from regretlab.cmdp.bound_registry import BOUNDS
+from regretlab.cmdp.bound_registry import BOUNDS, app_c_constants
 
 #: δ of the floors (the config's default, regretlab.workflow's schema).
 DELTA = 0.1
@@ -42,11 +42,13 @@ class Floor:
 
 def smallest_cmdp(L: int, T: int, delta: float = DELTA) -> dict:
     """The numbers of the smallest admissible CMDP with ``L`` layers at horizon ``T`` (module docstring):
-    one state per layer, two actions, one constraint, ``ρ = OPT = L``, adversarial rewards."""
-    return {
+    one state per layer, two actions, one constraint, ``ρ = OPT = L``, adversarial rewards; PDGD-OPS with App.
+    C's constants (``params``)."""
+    numbers = {
         "T": T, "t": T, "delta": delta, "L": L, "n_states": L + 1, "n_actions": 2, "m": 1, "rho": float(L),
-        "opt": float(L), "stochastic_rewards": False, "condition2": True, "params": {},
+        "opt": float(L), "stochastic_rewards": False, "condition2": True,
     }  # fmt: skip
+    return numbers | {"params": app_c_constants(numbers)}
 
 
 def speaks(name: str, numbers: dict) -> bool:

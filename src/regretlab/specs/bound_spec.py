@@ -55,6 +55,21 @@ class Point(Mapping[str, Any]):
         return len(self._values)
 
 
+def all_of(*conditions: Callable[[Point], bool]) -> Callable[[Point], bool]:
+    """A theorem's hypotheses made of several conditions, true where every one holds.
+
+    Each condition is evaluated (no short cut), so what the hypotheses read is what each condition reads.
+    The docstring joins the first paragraphs of theirs, each one sentence (the bounds reference page prints
+    it)."""
+
+    def holds(point: Point) -> bool:
+        return all([bool(condition(point)) for condition in conditions])
+
+    firsts = [" ".join((c.__doc__ or c.__name__).split("\n\n")[0].split()).rstrip(".") for c in conditions]
+    holds.__doc__ = "; ".join(firsts) + "."
+    return holds
+
+
 @dataclass(frozen=True)
 class BoundSpec:
     """A theorem's bound on one metric.
