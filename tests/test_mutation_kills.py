@@ -365,6 +365,15 @@ def test_theorems_5_and_6_need_stochastic_constraints():
     assert not BOUNDS["theorem6_regret"].hypotheses(adversarial)
 
 
+@pytest.mark.parametrize(("covered", "holds"), [(1.0, True), (0.75, False), (0.0, False)])
+def test_theorem3_speaks_where_every_epoch_covers_P(covered, holds):
+    """Theorem 3 (line 305) bounds the regret against ∩_i Δ(𝒫_i), which holds the true occupancies Δ(M) the
+    measured regret maximises over only where every epoch's set contains P (Lemma 5's E^Δ, lines 443–447): a
+    seed without it (or a mean over seeds below 1, at an extrapolated point) is out."""
+    for name in ("theorem3_primal_regret", "theorem3_interval_regret"):
+        assert BOUNDS[name].hypotheses({"all_epochs_covered": covered}) is holds
+
+
 def test_dual_regret_bounds_hold_at_their_own_step():
     """OGD's R^D_t(0) ≤ ηmL²t/2 (App. C.1.1) at App. C's η for `dual_regret_paper`, and at most the tuned
     η = D/(L√(mT)), D = min{L/ρ, √m T^{1/4}} = 0.2, for `dual_regret_tuned` (a smaller step has a smaller

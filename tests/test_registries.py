@@ -181,7 +181,7 @@ POINT = {
     "C": 1.0, "ell_bar": 1.0, "lambda_star_l1": 0.4, "L_star": 100.0, "L_best_S": 100.0, "L_best_Sbar": 200.0,
     "L_D": 150.0, "eta": 0.01, "eta_bar": 0.0005, "theorem5_epsilon": 0.1, "b": 0.5,
     "theorem5_environment": 2, "lambda_l1_max": 0.2, "dual_eta": 0.001, "q_error_l1": 50.0,
-    "dual_clipped": 0.0,
+    "dual_clipped": 0.0, "all_epochs_covered": 1.0,
 }  # fmt: skip
 PARAMS = {
     "eta": 0.01, "c": 64.0, "gamma": 0.1, "eta_start": 0.001, "delta_start": 0.008, "d": 2, "C": 1.0,

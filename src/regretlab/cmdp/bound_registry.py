@@ -64,6 +64,12 @@ def _tuned_dual_step_at_most(n: dict) -> bool:
     return n["params"]["eta"] <= tuned_dual_learning_rate(n["L"], n["m"], int(n["T"]), n["rho"]) * (1 + 1e-9)
 
 
+def _all_epochs_covered(n: dict) -> bool:
+    """Every epoch's confidence set so far contains P (Lemma 5's event E^Δ): then the true occupancies Δ(M),
+    over which the measured regret maximises, lie in Theorem 3's comparator set ∩_i Δ(𝒫_i) (lines 443–447)."""
+    return n["all_epochs_covered"] == 1
+
+
 #: Theorems 5 and 6 (and Theorem 4 under Condition 2) as stated: PDGD-OPS with App. C's constants.
 _APP_C = (_app_c_primal_constant, _app_c_dual_step)
 _THEOREM5 = all_of(_condition2, _stochastic_constraints, *_APP_C)
@@ -323,6 +329,8 @@ BOUNDS: dict[str, BoundSpec] = {
             "is computed per interval by regretlab.cmdp.simulate"
         ),
         constants="paper's constants (Theorem 3 holds for any C), at each run's C and ℓ̄",
+        hypotheses=_all_epochs_covered,
+        metrics=("all_epochs_covered",),
     ),
     "lemma5_all_epochs_covered": BoundSpec(
         evaluate=lambda n: 1.0 - n["delta"],
@@ -454,8 +462,9 @@ BOUNDS: dict[str, BoundSpec] = {
         label="ℓ̄ E^q_δ + ℓ̄ L C√T + ℓ̄ (|X||A|/2) T/(C√T)",
         exponents={"T": 0.5},
         source="paper 000 Theorem 3 (line 305) on [1..T], with the run's C and ℓ̄_T",
-        metrics=("C", "ell_bar"),
+        metrics=("C", "ell_bar", "all_epochs_covered"),
         constants="paper's constants (Theorem 3 holds for any C), at each run's C and ℓ̄_T",
+        hypotheses=_all_epochs_covered,
     ),
 }
 
