@@ -3,6 +3,7 @@
 # they no longer count (stale).
 ARCHIVE = "archive/power/{regime}"
 ARCHIVED_SUMMARY = "results/summary/{regime}~power.parquet"
+ARCHIVED_FIGURE = "figures/{regime}~power.{ext}"
 
 if config["scale"] == "power":
     ARCHIVED = []
@@ -41,8 +42,10 @@ else:
             summary=ARCHIVED_SUMMARY,
             exponents="results/summary/{regime}~power.exponents.parquet",
             status="results/summary/{regime}~power.status.json",
-            png=report("figures/{regime}~power.png", caption="../report/figure.rst", category="Power scale"),
-            pdf="figures/{regime}~power.pdf",
+            png=report(
+                ARCHIVED_FIGURE.replace("{ext}", "png"), caption="../report/figure.rst", category="Power scale"
+            ),
+            pdf=ARCHIVED_FIGURE.replace("{ext}", "pdf"),
         params:
             bootstrap_resamples=config["bootstrap_resamples"],
             entry=lambda wildcards: config["regimes"][wildcards.regime],

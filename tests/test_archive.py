@@ -181,6 +181,21 @@ def test_the_default_run_aggregates_an_archive_as_a_regime_named_with_its_scale(
     assert Path(outputs["png"]).stat().st_size > 0
 
 
+def test_the_default_run_wants_an_archives_figures(archived, tmp_path):
+    """A drawn archive's figure is a target of the default run: deleted (or removed by the integrity check as
+    corrupt) it is redrawn, although the archive's summary, also a target, is up to date."""
+    root, _ = archived
+    cfg = tmp_path / "quick.yaml"
+    cfg.write_text(yaml.safe_dump({"searches": [], "power_searches": [], "regimes": {"tiny": ENTRY}}))
+    out = subprocess.run(
+        [sys.executable, "-m", "snakemake", "-n", "--snakefile", str(REPO / "Snakefile"), "--configfile",
+         str(cfg), "--cores", "1", "all"],
+        cwd=root, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    wanted = re.search(r"^rule all:\n\s+input: (.*)$", out, flags=re.M).group(1).split(", ")
+    assert {"figures/tiny~power.png", "figures/tiny~power.pdf", "results/summary/tiny~power.parquet"} <= set(wanted)
+
+
 def test_the_evidence_says_which_archives_count_and_how_to_refresh_a_stale_one(archived):
     _, directory = archived
     fresh = archive.archive_status(directory, config()["regimes"]["tiny"])
