@@ -196,6 +196,12 @@ def test_theorem17_rates():
     point = {"s": 3, "L_best_S": 27.0}
     assert value("theorem17_best_S", point) == pytest.approx(9 + 9, rel=REL)
     assert value("theorem17_best_Sbar", point) == pytest.approx(9 + 9 + 9, rel=REL)
+    # Finding 1's correction of the i* ∈ S case: the last epoch's dropped 1/(2η̄_λ) ≈ L_{i*_S}^{2/3}, the S̄
+    # rate on the S metric, with its exponent 2/3 and no hidden log.
+    spec = BOUNDS["theorem17_best_S_corrected"]
+    assert value("theorem17_best_S_corrected", point) == pytest.approx(9 + 9 + 9, rel=REL)
+    assert spec.metric == "regret_best_S" and spec.exponents["L_star"] == spec.exponents["T"] == 2 / 3
+    assert set(spec.log_powers.values()) == {0} and spec.hypotheses is None
 
 
 #: The registry's Theorem 18 entries by (γ, whether the arm compared with is in S).

@@ -346,6 +346,28 @@ BOUNDS: dict[str, BoundSpec] = {
         hypotheses=bandit_bounds.best_arm_in_S,
         metrics=("L_best_S", "L_best_Sbar"),
     ),
+    "theorem17_best_S_corrected": BoundSpec(
+        reference="exp3g_weak",
+        evaluate=bandit_bounds.theorem17_best_s_bar,
+        metric="regret_best_S",
+        explicit=False,
+        label="L_{i*_S}^{2/3} + √(sL_{i*_S}) + s²: i* ∈ S corrected (finding 1)",
+        exponents={"L_star": 2.0 / 3.0, "L_best_S": 2.0 / 3.0, "T": 2.0 / 3.0},
+        log_powers={"L_star": 0, "L_best_S": 0, "T": 0},
+        log_note=(
+            "proof of Theorem 17 with finding 1's term (lines 1093, 1127, 1193): the epochs' 1/(2η̄_λ) "
+            "grow by 2^{4/3} each, their sum ≈ 2.1·L̂^{2/3} is log-free; ln T rides on √(sL), whose slope "
+            "1/2 + 1/ln T stays below 2/3"
+        ),
+        source=(
+            "paper 001 App. E.3, Theorem 17, i* ∈ S, with each epoch's 1/(2η̄_λ) its proof drops from "
+            "D_ψ(u, p_1) (docs/findings.md, finding 1): Algorithm 6 restarts from p_1, half of it on S̄ "
+            "(lines 1090, 1093), with η̄_λ = s^{−2/3}η_λ^{4/3}; the reset test (line 1193) makes the last "
+            "epoch's term ≈ L_{i*_S}^{2/3}, so the i* ∈ S rate becomes the i* ∈ S̄ one "
+            "(docs/notes/theorem17-corrected.md)"
+        ),
+        metrics=("L_best_S",),
+    ),
     "theorem17_best_Sbar": BoundSpec(
         reference="exp3g_weak",
         evaluate=bandit_bounds.theorem17_best_s_bar,

@@ -322,6 +322,13 @@ CLAIMS: tuple[Claim, ...] = (
         ("theorem8_best_S_corrected",), presets=ANY_IN_RANGE, role="reference",
     ),
     Claim(
+        "theorem17_S_corrected", "001", "Theorem 17, i* ∈ S, corrected (finding 1)",
+        "Algorithm 6, no oracle, i* ∈ S: Õ(L_{i*_S}^{2/3} + √(sL_{i*_S}) + s²) (each epoch's dropped "
+        "1/(2η̄_λ), the last ≈ L_{i*_S}^{2/3}), where the theorem says Õ(√(sL_{i*_S}) + s²)",
+        "App. E.3, lines 1127–1199, with line 947's Bregman divergence corrected", "rate",
+        ("theorem17_best_S_corrected",), mechanism=RESETS, role="reference",
+    ),
+    Claim(
         "theorem18_S_corrected", "001", "Theorem 18, i* ∈ S, γ = 1/2, corrected (finding 1)",
         "Algorithm 7, no oracle, i* ∈ S: Õ(L_D^{(1+γ)/2}) (each epoch's dropped 1/(2η̄) = δ^{−(1+γ)/(2γ)}/2), "
         "L_D^{3/4} at γ = 1/2 where the theorem says L_D^{1/2}",
