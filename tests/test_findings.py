@@ -101,6 +101,24 @@ def test_theorem18s_persistent_rejection_is_the_corrected_rate():
     assert [round(in_t[c], 2) for c in ("exponent", "ci_low", "ci_high")] == [0.73, 0.72, 0.74]
 
 
+def test_theorem17s_l_star_slope_is_above_the_stated_rate_and_below_the_corrected():
+    text = FINDINGS.replace("\n", " ")
+    assert "slope there, 0.54 [0.52, 0.56] on `weak_adaptive_bipartite_best_in_S`" in text
+    assert "in T, 0.54 [0.53, 0.56] on `weak_adaptive_bipartite_vs_T` is inside both bands" in text
+    fits = EXPONENTS[EXPONENTS["algorithm"] == "algorithm6"].set_index(["regime", "bound_name"])
+    for regime, x, quoted, verdicts in (
+        ("weak_adaptive_bipartite_best_in_S", "L_star", [0.54, 0.52, 0.56],
+         ("rejected over the measured range", "consistent")),
+        ("weak_adaptive_bipartite_vs_T", "T", [0.54, 0.53, 0.56], ("consistent", "consistent")),
+    ):  # fmt: skip
+        for bound, verdict in zip(("theorem17_best_S", "theorem17_best_S_corrected"), verdicts, strict=True):
+            fit = fits.loc[(regime, bound)]
+            assert fit["x"] == x and fit["rate_verdict"] == verdict, (regime, bound)
+            if bound == "theorem17_best_S":  # the same slope, its interval bootstrapped for each bound
+                assert [round(fit[c], 2) for c in ("exponent", "ci_low", "ci_high")] == quoted, regime
+            assert round(fit["exponent"], 2) == quoted[0], (regime, bound)
+
+
 def _sci(value: float) -> str:
     """3.59e7 → '3.6·10⁷', as findings.md writes a horizon."""
     exponent = int(f"{value:.1e}".split("e")[1])
