@@ -21,11 +21,6 @@ for configfile_path in ["config.yaml", *workflow.overwrite_configfiles]:
 for folder in ("results", "figures"):
     if Path(folder).exists() and not Path(folder).is_dir():
         sys.exit(f"regretlab: {folder!r} is a file; the workflow writes its outputs into a folder of that name")
-# A file changed since it was written (a flipped bit, a truncation, a planted table) is removed with what must
-# be rebuilt with it, one line each, before the DAG is built: this run rebuilds it (regretlab.workflow.integrity).
-if workflow.is_main_process:
-    for healed in heal():
-        print(f"regretlab: {healed}", file=sys.stderr)
 
 
 configfile: "config.yaml"
@@ -40,6 +35,14 @@ include: "rules/bandits.smk"
 include: "rules/cmdp.smk"
 include: "rules/power.smk"
 include: "rules/analysis.smk"
+
+
+# A file changed since it was written (a flipped bit, a truncation, a planted table) is removed with what must
+# be rebuilt with it, one line each, before the DAG is built: this run rebuilds it (regretlab.workflow.integrity).
+# Only the run tables this config's run jobs write count when missing (rules/common.smk, all_run_tables).
+if workflow.is_main_process:
+    for healed in heal(run_tables=all_run_tables()):
+        print(f"regretlab: {healed}", file=sys.stderr)
 
 
 rule all:

@@ -2,6 +2,7 @@
 import sys
 from dataclasses import asdict
 from pathlib import Path
+from types import SimpleNamespace
 
 from regretlab.workflow.config import (
     ConfigError,
@@ -147,6 +148,11 @@ def regime_run_tables(wildcards):
         for part in run_parts(config, wildcards.regime)
         for job in runs_of_part(config, part)
     ]
+
+
+def all_run_tables():
+    """Every run table the config's run jobs write, at its scale."""
+    return {table for regime in REGIMES for table in regime_run_tables(SimpleNamespace(regime=regime))}
 
 
 def instance_files(regime):

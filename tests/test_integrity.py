@@ -136,6 +136,24 @@ def test_the_next_snakemake_heals_every_damage_at_once(clean, tmp_path):
     assert (copy / "figures/evidence.csv").read_bytes() == (clean / "figures/evidence.csv").read_bytes()
 
 
+def test_a_run_table_of_another_scale_deleted_by_a_rerun_rebuilds_nothing(clean, tmp_path):
+    """The power scale's tables share the run-job directories: when Snakemake reruns a job for this config it
+    deletes them, and their records (written, then deleted) would have the heal remove the directory at every
+    run, forever. A missing table no run job of this config writes only has its record dropped, one line."""
+    copy = tmp_path / "run"
+    shutil.copytree(clean, copy, symlinks=True)
+    other = f"{EXP3G}/cliques_2x3/T~4000000/seeds~0-3.parquet"
+    record = copy / "results" / ".digests" / f"{other}.sha256"
+    record.parent.mkdir(parents=True, exist_ok=True)
+    record.write_text(hashlib.sha256(b"a power-scale table").hexdigest() + "\n")
+    done = snakemake("--configfile", str(SMOKE), "-n", cwd=copy)
+    healed = [line for line in done.stderr.splitlines() if line.startswith("regretlab: ")]
+    assert healed == [f"regretlab: {other}: written, then deleted; no run job of this config writes it: its "
+                      "record is dropped"], done.stderr  # fmt: skip
+    assert "Nothing to be done" in done.stdout and (copy / EXP3G).is_dir() and not record.exists()
+    assert verify(copy).returncode == 0
+
+
 def _removed_with(named: str, line: str) -> bool:
     """Whether ``line`` removed the run-job directory or summary file holding ``named``."""
     removed = line.split("; removed", 1)[-1]

@@ -15,7 +15,7 @@ import json
 import re
 import shutil
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -108,10 +108,15 @@ def _removal(path: Path) -> list[Path]:
     return [Path(match.group(0)), *(Path(p.format(regime=match["regime"])) for p in _SUMMARIES)]
 
 
-def heal(roots: tuple[str, ...] = digests.RECORDED) -> list[str]:
+def heal(roots: tuple[str, ...] = digests.RECORDED, run_tables: Collection[str] | None = None) -> list[str]:
     """Remove every corrupt file under ``roots`` (and what must be rebuilt with it); one line each. A
     missing run table counts (a directory output is rebuilt only whole); other missing files are
     Snakemake's to rebuild. The temporary files of writes a hard kill interrupted are removed too.
+
+    ``run_tables``: the tables the config's run jobs write. A missing one that is not among them was written
+    by a run job of another config or scale (the power scale's tables share the run-job directories) and
+    deleted when Snakemake reran that job: its record is dropped, with a line, and nothing is rebuilt (else
+    every run would rebuild the directory). None: every missing run table counts.
 
     Nothing is touched while another Snakemake holds the directory's lock (its jobs may be writing)."""
     if any(Path(_LOCKS).glob("*.lock")):
@@ -123,6 +128,11 @@ def heal(roots: tuple[str, ...] = digests.RECORDED) -> list[str]:
     for found in file_states(roots):
         in_run_dir = _RUN_PART.match(found.path.as_posix()) is not None
         if found.state in ("ok", "unrecorded") or (found.state == "missing" and not in_run_dir):
+            continue
+        if found.state == "missing" and run_tables is not None and found.path.as_posix() not in run_tables:
+            digests.forget(found.path)
+            lines.append(f"{found.path}: {found.reason}; no run job of this config writes it: "
+                         "its record is dropped")  # fmt: skip
             continue
         targets = _removal(found.path)
         if targets[0] in removed:
