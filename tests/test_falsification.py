@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -22,9 +23,10 @@ from regretlab.bandits.instance import build_instance
 from regretlab.bandits.presets import with_step
 from regretlab.bandits.searches import SEARCHES
 from regretlab.falsification import report
+from regretlab.falsification import search as search_module
 from regretlab.falsification.cost import predicted_seconds
-from regretlab.falsification.report import NOTHING, SURVIVED, WITNESS, markdown, outcome, table
-from regretlab.falsification.search import Evaluation, SearchResult, search
+from regretlab.falsification.report import NOTHING, STEEPER, SURVIVED, WITNESS, markdown, outcome, table
+from regretlab.falsification.search import Confirmation, Evaluation, SearchResult, rate_trial, search
 from regretlab.registry.claims import CLAIMS_BY_KEY
 from regretlab.registry.kinds import KINDS, declared_searches
 from regretlab.registry.unit_costs import STARTUP_SECONDS
@@ -32,6 +34,8 @@ from regretlab.specs.bound_spec import Point
 from regretlab.specs.search_spec import Budget, Candidate, Trial
 from regretlab.workflow.config import validate_config
 
+#: The falsification table the default run wrote (committed).
+REPO_FALSIFICATION = Path(__file__).resolve().parents[1] / "figures" / "falsification.csv"
 #: A budget small enough for a test: 2·3·(1 + 1) search runs of 2000 rounds, one finalist on two seeds.
 TINY = Budget(horizon=2000, generations=1, population=3, finalists=1, confirm_seeds=2, confirm_horizon=2000)
 
@@ -125,6 +129,7 @@ def test_the_search_finds_a_planted_violation(monkeypatch):
     real = BOUNDS["theorem3_bound"]
     planted = replace(real, evaluate=lambda point: real.evaluate(point) / 100.0)
     monkeypatch.setitem(trials.BOUNDS, "planted_theorem3", planted)
+    monkeypatch.setitem(search_module.BOUNDS, "planted_theorem3", planted)  # the search's: an explicit bound
     result = search("planted", _spec("theorem3_bound", "planted_theorem3"), "quick", trials.trial)
     assert result.worst is not None and result.worst.witness
     assert outcome(result) == WITNESS
@@ -154,11 +159,57 @@ def test_every_declared_search_names_a_claim_of_its_bound_and_an_upper_explicit_
     assert declared, "no kind declares a falsification search"
     for name, spec in declared.items():
         bound = KINDS["bandit"].bounds[spec.bound]
-        assert bound.explicit and bound.direction == "upper", name
+        # An explicit upper bound, or a rate in T (its search judges the slope over a decade).
+        assert bound.direction == "upper" and (bound.explicit or "T" in bound.exponents), name
         assert spec.bound in CLAIMS_BY_KEY[spec.claim].bounds, name
         assert {"quick", "paper"} <= set(spec.scales), name
         for dimension in spec.dimensions:
             assert dimension.low < dimension.high, (name, dimension.name)
+
+
+def _fixed(low: Trial, high: Trial):
+    """A kind's trial that returns ``low`` at T = 1000 and ``high`` at 10⁴."""
+    return lambda candidate, bound, horizon, seed: {1000: low, 10_000: high}[horizon]
+
+
+def test_a_rates_trial_is_its_growth_over_a_decade_against_its_band():
+    """exp3g_rate (exponent 1/2 in T, one ln T hidden): over 10³ → 10⁴ the band is 1/2 plus the slope of
+    ln ln T, (ln ln 10⁴ − ln ln 10³)/ln 10 = 0.12494; the drawn rate grows by 10^0.4 (below 1/2), so the
+    allowed growth is 10^0.62494 = 4.2166; a regret growing 100 → 400 is inside it."""
+    low = Trial(measured=100.0, bound=10.0, trivial=1e3, uniform=1000.0, hypotheses=True)
+    high = Trial(measured=400.0, bound=10.0 * 10**0.4, trivial=1e4, uniform=10_000.0, hypotheses=True)
+    rated = rate_trial(_fixed(low, high))(Candidate({}, "exp3g", {}), "exp3g_rate", 1000, 0)
+    slack = (math.log(math.log(1e4)) - math.log(math.log(1e3))) / math.log(10)
+    assert slack == pytest.approx(0.12494, abs=1e-5)
+    assert rated.bound == pytest.approx(10 ** (0.5 + slack), rel=1e-12)
+    assert rated.measured == 4.0 and rated.trivial == 10.0 and rated.uniform == 10.0 and rated.hypotheses
+    assert rated.ratio == pytest.approx(4.0 / 4.2166, rel=1e-4)
+    # The drawn rate's own slope, when steeper than the exponent, is the band (as the fits accept it).
+    steep = rate_trial(_fixed(low, replace(high, bound=10.0 * 10**0.8)))(Candidate({}, "exp3g", {}),
+                                                                         "exp3g_rate", 1000, 0)  # fmt: skip
+    assert steep.bound == pytest.approx(10 ** (0.8 + slack), rel=1e-12)
+    # Not learning at T (regret ≥ half of uniform play's) or a hypothesis failing at 10T: not admissible.
+    for lows, highs in ((replace(low, measured=500.0), high), (low, replace(high, hypotheses=False))):
+        rated = rate_trial(_fixed(lows, highs))(Candidate({}, "exp3g", {}), "exp3g_rate", 1000, 0)
+        assert not rated.hypotheses
+
+
+def test_a_rate_steeper_at_every_seed_is_a_rejection_over_its_decade_not_a_violation():
+    candidate = Candidate({}, "exp3g", {})
+    steeper = Trial(measured=5.0, bound=4.0, trivial=10.0, uniform=10.0, hypotheses=True)
+    confirmed = Confirmation(Evaluation({}, candidate, steeper), 20_000, (steeper, steeper))
+    result = SearchResult("exp3g_rate", SEARCHES["exp3g_rate"], "quick", TINY, (), (confirmed,))
+    assert outcome(result) == STEEPER
+    explicit = replace(result, spec=SEARCHES["theorem3_bound"])
+    assert outcome(explicit) == WITNESS
+
+
+def test_the_exp3g_fixed_gap_rate_survives_its_search():
+    """Exp3.G never restarts: over strongly observable graphs and fixed gaps, no candidate that learns at
+    2·10³ grows faster than its band over the decade (the committed table's row, from the default run)."""
+    row = read_typed_csv(REPO_FALSIFICATION).set_index("search").loc["exp3g_rate"]
+    assert row["claim"] == "exp3g_fixed_gap" and row["outcome"] == SURVIVED and row["worst_ratio"] < 1.0
+    assert row["T_search"] == 2000 and row["T_confirm"] == 20_000 and row["admissible_share"] > 0.5
 
 
 def test_the_report_says_what_the_search_found():

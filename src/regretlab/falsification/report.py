@@ -20,7 +20,7 @@ import pandas as pd  # noqa: E402
 from regretlab.analysis.tables import to_markdown, write_typed_csv  # noqa: E402
 from regretlab.core.figure_files import freeze_layout, save_figure  # noqa: E402
 from regretlab.core.io import write_text  # noqa: E402
-from regretlab.falsification.search import SearchResult, search  # noqa: E402
+from regretlab.falsification.search import SearchResult, is_rate, search  # noqa: E402
 from regretlab.registry.claims import CLAIMS_BY_KEY  # noqa: E402
 from regretlab.registry.kinds import declared_searches  # noqa: E402
 
@@ -30,6 +30,9 @@ WITNESS = "violated within the hypotheses"
 #: … of one whose worst confirmed candidate does not; and of one that found no admissible candidate.
 SURVIVED = "survived"
 NOTHING = "no admissible candidate"
+#: A rate's: its worst confirmed candidate grows faster than the rate's band over the decade at every seed,
+#: inside the hypotheses (a rejection over that decade, not a counterexample: an Õ allows any constant).
+STEEPER = "steeper than its band at every seed"
 
 
 def run_searches(scale: str, only: tuple[str, ...] | None = None) -> list[SearchResult]:
@@ -57,11 +60,13 @@ COLUMNS = (
 
 
 def outcome(result: SearchResult) -> str:
-    """:data:`WITNESS`, :data:`SURVIVED` or :data:`NOTHING`."""
+    """:data:`WITNESS` (for a rate :data:`STEEPER`), :data:`SURVIVED` or :data:`NOTHING`."""
     worst = result.worst
     if worst is None:
         return NOTHING
-    return WITNESS if worst.witness else SURVIVED
+    if worst.witness:
+        return STEEPER if is_rate(result.spec.bound) else WITNESS
+    return SURVIVED
 
 
 def table(results: list[SearchResult]) -> pd.DataFrame:
@@ -124,16 +129,23 @@ def _candidate_text(row: pd.Series) -> str:
 def markdown(frame: pd.DataFrame) -> str:
     """The summary line and the table, as Markdown."""
     witnesses = int((frame["outcome"] == WITNESS).sum())
+    rates = frame["bound"].map(is_rate).astype(bool) if len(frame) else pd.Series(dtype=bool)
+    steeper = int((frame["outcome"] == STEEPER).sum())
     lines = [
-        "# Falsification search: each explicit bound attacked over its theorem's hypotheses\n",
-        f"**Of {len(frame)} explicit bounds searched, {witnesses} {'is' if witnesses == 1 else 'are'} "
-        f"violated within the hypotheses (a candidate above the bound at every seed, every hypothesis "
-        f"holding at every seed); {len(frame) - witnesses} survived the budget shown.**\n",
+        "# Falsification search: each bound attacked over its theorem's hypotheses\n",
+        f"**Of {int((~rates).sum())} explicit bounds searched, {witnesses} "
+        f"{'is' if witnesses == 1 else 'are'} violated within the hypotheses (a candidate above the bound at "
+        f"every seed, every hypothesis holding at every seed); of {int(rates.sum())} rates searched, "
+        f"{steeper} {'is' if steeper == 1 else 'are'} steeper than the band its fits accept over a decade at "
+        "every seed (a rejection over that decade, not a counterexample: an Õ allows any constant).**\n",
         "Differential evolution maximises one run's measured / bound (the bound at the run's own step sizes "
         "and totals) over the space each theorem quantifies over; the best distinct candidates are rerun "
         "with fresh seeds. `inside hypotheses`: the share of the search's runs where every hypothesis held "
         "(the others score 0); `bound spoke`: of those, the share where the bound was below the metric's "
-        "trivial bound — where it could have failed at all. How the search works and what each finding "
+        "trivial bound — where it could have failed at all. A rate's run is a pair, T and 10T: its "
+        "measured / bound is the regret's growth over the decade against the growth the rate's band allows, "
+        "10^(slope − band), and it counts only where the learner learns at T (regret below half of uniform "
+        "play's). How the search works and what each finding "
         "means: docs/findings.md; every column (and the worst candidate, regenerable): "
         "figures/falsification.csv.\n",
     ]
@@ -184,7 +196,8 @@ def draw(results: list[SearchResult]):
     ax.set_yticklabels(labels, fontsize=7)
     ax.invert_yaxis()
     ax.tick_params(axis="x", labelsize=7)
-    ax.set_xlabel("measured / bound (right of the dashed line: the run exceeds the bound)", fontsize=8)
+    ax.set_xlabel("measured / bound (rates: growth over a decade / the growth their band allows); right of "
+                  "the dashed line: the run exceeds it", fontsize=8)  # fmt: skip
     ax.set_title(
         "Falsification search over each theorem's hypotheses\ngrey: one search run each; diamond: the worst "
         "candidate confirmed,\nbar: its seeds' range (red: above the bound at every seed)",

@@ -1,5 +1,6 @@
-"""The falsification search (issue 33): for each explicit bound a kind lets it attack
-(:class:`regretlab.specs.search_spec.SearchSpec`), the largest measured / bound over the theorem's hypotheses.
+"""The falsification search: for each bound a kind lets it attack
+(:class:`regretlab.specs.search_spec.SearchSpec`), the largest measured / bound over the theorem's hypotheses
+(for a rate, the steepest slope over a decade against its band: last paragraph).
 
 Differential evolution (:func:`scipy.optimize.differential_evolution`, seeded, no polishing) maximises one
 run's ratio over the space: every candidate runs at the search horizon with the same seed (common random
@@ -10,6 +11,15 @@ with every hypothesis holding at every seed, is a *witness* against the display;
 *survived* the budget spent. What the search reports with it says how much the survival means: the share of
 runs inside the hypotheses and, of those, the share where the bound was below the metric's trivial bound
 (where it could have failed at all).
+
+A rate (a bound drawn with unit constant, :attr:`~regretlab.specs.bound_spec.BoundSpec.explicit` False) has
+no value to exceed, only a slope: its search maximises the growth of one run's regret over a decade, T to
+10T, against the growth the rate allows there (:func:`rate_trial`), so that "measured / bound" is
+10^(slope − band), above 1 where the slope is steeper than the band the exponent fits accept
+(:func:`regretlab.analysis.exponents.accepted_band`: the exponent or the drawn rate's own local slope, plus
+the logs its Õ hides), and a run counts only where the learner learns at T (regret below half of uniform
+play's, as the fits' onset). A candidate steeper at every seed is a rejection over that decade, not a
+counterexample: an Õ rate allows any constant, and a decade may be pre-asymptotic.
 """
 
 from __future__ import annotations
@@ -22,6 +32,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.optimize import differential_evolution
 
+from regretlab.analysis.exponents import accepted_band, log_slack
+from regretlab.registry.theory import BOUNDS
 from regretlab.specs.search_spec import Budget, Candidate, SearchSpec, Trial
 
 #: The differential evolution's seed (one per search: the searches do not share a stream).
@@ -31,6 +43,40 @@ SEARCH_RUN_SEED = 0
 
 #: ``(candidate, bound, T, seed) → Trial``: a kind's pipeline's ``trial``.
 TrialFunction = Callable[[Candidate, str, int, int], Trial]
+
+
+#: A rate's trial runs at T and at DECADE·T: its slope over one decade.
+DECADE = 10
+
+
+def is_rate(bound: str) -> bool:
+    """The bound is a rate (unit constant): its search judges a slope (:func:`rate_trial`)."""
+    return not BOUNDS[bound].explicit
+
+
+def rate_trial(trial: TrialFunction) -> TrialFunction:
+    """A kind's ``trial`` turned into a rate's: the candidate run at T and at 10T with the same seed, as one
+    :class:`~regretlab.specs.search_spec.Trial` whose ``measured`` is the regret's growth R(10T)/R(T) and
+    ``bound`` the growth the rate allows, 10^band (the upper end of
+    :func:`~regretlab.analysis.exponents.accepted_band` over the two horizons: the exponent in T or the
+    drawn rate's local slope, plus the log powers its Õ hides); ``trivial`` is 10 (linear growth), ``uniform``
+    uniform play's growth. Its hypotheses hold where the theorem's hold at both runs and the learner learns at
+    T (regret below half of uniform play's); ``params`` are the 10T run's."""
+
+    def run(candidate: Candidate, bound: str, horizon: int, seed: int) -> Trial:
+        spec = BOUNDS[bound]
+        low, high = trial(candidate, bound, horizon, seed), trial(candidate, bound, DECADE * horizon, seed)
+        x = np.array([horizon, DECADE * horizon], dtype=float)
+        drawn = math.log10(high.bound / low.bound) if low.bound > 0 and high.bound > 0 else math.nan
+        power = spec.log_powers.get("T", 0.0)
+        band = accepted_band(spec.exponents["T"], drawn, "upper", log_slack(x, power), power)
+        measured = high.measured / low.measured if low.measured > 0 else math.nan
+        learns = low.measured < 0.5 * low.uniform
+        uniform = high.uniform / low.uniform if low.uniform > 0 else math.nan
+        hypotheses = low.hypotheses and high.hypotheses and learns
+        return Trial(measured, float(DECADE**band.high), float(DECADE), uniform, hypotheses, high.params)
+
+    return run
 
 
 @dataclass(frozen=True)
@@ -144,6 +190,7 @@ def _evaluate(spec: SearchSpec, x: dict, horizon: int, seed: int, trial: TrialFu
 def search(name: str, spec: SearchSpec, scale: str, trial: TrialFunction) -> SearchResult:
     """Run the search ``name`` at ``scale``'s budget, then confirm its best distinct candidates."""
     budget = spec.scales[scale]
+    trial = rate_trial(trial) if is_rate(spec.bound) else trial
     evaluations: list[Evaluation] = []
 
     def objective(vector: np.ndarray) -> float:

@@ -104,11 +104,12 @@ class Budget:
 
 @dataclass(frozen=True)
 class SearchSpec:
-    """The falsification search of one explicit bound.
+    """The falsification search of one bound.
 
     Attributes:
         claim: the evidence table's claim the bound speaks for (:data:`regretlab.registry.claims.CLAIMS`).
-        bound: the bound's registry name; it must be an upper bound with the paper's (or derived) constants.
+        bound: the bound's registry name: an upper bound with the paper's (or derived) constants, or a rate
+            in ``T`` (its search judges the slope over a decade: ``regretlab.falsification.search``).
         quantifies: what the theorem quantifies over, in words, with its line (the space searched).
         dimensions: the space, in the optimiser's units.
         candidate: ``(point of the space (name → value), T) → the`` :class:`Candidate` it runs at horizon T

@@ -258,10 +258,11 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--out", default="exports", metavar="DIR", help="default: %(default)s")
     falsify = commands.add_parser(
         "falsify",
-        help="search each explicit bound's hypotheses for a run that exceeds it",
-        description="Attack each explicit bound a kind declares a search for: a seeded differential-"
+        help="search each bound's hypotheses for a run that exceeds it (a rate: a steeper decade)",
+        description="Attack each bound a kind declares a search for: a seeded differential-"
         "evolution search over the step sizes, graphs and loss sequences its theorem quantifies over for the "
-        "largest measured / bound, the best candidates rerun with fresh seeds. Writes "
+        "largest measured / bound (a rate: the regret's growth over a decade against its band's), the best "
+        "candidates rerun with fresh seeds. Writes "
         "DIR/falsification.csv (with its .types.json), .md, .png and .pdf — what the workflow's "
         "falsification job writes to figures/. "
         "The quick scale takes about half a minute.",

@@ -21,6 +21,16 @@ def _short_regimes(cell: str) -> str:
     return cell if len(parts) <= 2 else ", ".join(parts[:2]) + f" +{len(parts) - 2} more"
 
 
+def _search_cell(outcome: str, runs: int, ratio: float, check: str) -> str:
+    """The falsification search's outcome, budget and worst confirmed ratio; for a rate, whose ratio is
+    10^(slope − band) over a decade (``regretlab.falsification.search.rate_trial``), the slope's margin."""
+    if not outcome:
+        return "—"
+    if check == "rate" and ratio > 0:
+        return f"{outcome} ({runs} runs, steepest decade: slope − band {math.log10(ratio):+.2f})"
+    return f"{outcome} ({runs} runs, worst measured / bound {ratio:.2g})"
+
+
 def _horizon(value: float, note: str, power: bool = False) -> str:
     """A ``T_informative`` (or ``T_power``) cell: the horizon (``≤ 1e2`` at the bottom of the search,
     ``> 1e18`` beyond its top, ``never`` for a bound implied by the learner's construction, or with no null
@@ -143,9 +153,9 @@ def markdown(table: pd.DataFrame, archives: dict[str, dict] | None = None) -> st
             ],
             "outcome": table["outcome"].replace("", "—"),
             "falsification search": [
-                f"{o} ({n} runs, worst measured / bound {r:.2g})" if o else "—"
-                for o, n, r in
-                zip(table["search_outcome"], table["search_runs"], table["search_worst_ratio"], strict=True)
+                _search_cell(o, n, r, c)
+                for o, n, r, c in zip(table["search_outcome"], table["search_runs"],
+                                      table["search_worst_ratio"], table["check"], strict=True)  # fmt: skip
             ],
             "why not": table["why"]
             + [f"; {m}: measured {v}" if m and v and not t else "" for m, v, t in
