@@ -135,7 +135,8 @@ def markdown(frame: pd.DataFrame) -> str:
         "# Falsification search: each bound attacked over its theorem's hypotheses\n",
         f"**Of {int((~rates).sum())} explicit bounds searched, {witnesses} "
         f"{'is' if witnesses == 1 else 'are'} violated within the hypotheses (a candidate above the bound at "
-        f"every seed, every hypothesis holding at every seed); of {int(rates.sum())} rates searched, "
+        f"every seed, every hypothesis holding at every seed); of {int(rates.sum())} "
+        f"rate{'' if int(rates.sum()) == 1 else 's'} searched, "
         f"{steeper} {'is' if steeper == 1 else 'are'} steeper than the band its fits accept over a decade at "
         "every seed (a rejection over that decade, not a counterexample: an Õ allows any constant).**\n",
         "Differential evolution maximises one run's measured / bound (the bound at the run's own step sizes "
