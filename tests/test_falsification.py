@@ -29,7 +29,7 @@ from regretlab.falsification.report import NOTHING, STEEPER, SURVIVED, WITNESS, 
 from regretlab.falsification.search import Confirmation, Evaluation, SearchResult, rate_trial, search
 from regretlab.registry.claims import CLAIMS_BY_KEY
 from regretlab.registry.kinds import KINDS, declared_searches
-from regretlab.registry.unit_costs import STARTUP_SECONDS
+from regretlab.registry.unit_costs import STARTUP_SECONDS, unit_cost
 from regretlab.specs.bound_spec import Point
 from regretlab.specs.search_spec import Budget, Candidate, Trial
 from regretlab.workflow.config import validate_config
@@ -295,4 +295,11 @@ def test_the_predicted_cost_counts_the_chosen_searches_only():
     each = {name: predicted_seconds("quick", [name]) - STARTUP_SECONDS for name in declared_searches()}
     assert all(seconds > 0 for seconds in each.values()), each
     assert predicted_seconds("quick", []) == STARTUP_SECONDS
+    # A rate's trial is two runs, T and 10T: Exp3.G's search at 2·10³ (and 2·10⁴ confirmed), written out.
+    spec, cost = SEARCHES["exp3g_rate"], unit_cost("exp3g")
+    budget, per_round = spec.scales["quick"], (cost.round_us + cost.size_us * 8) * 1e-6
+    searched = budget.population * len(spec.dimensions) * (budget.generations + 1)
+    expected = searched * (2 * 0.03 + 11 * 2000 * per_round)
+    expected += budget.finalists * budget.confirm_seeds * (2 * 0.03 + 11 * 20_000 * per_round)
+    assert each["exp3g_rate"] == pytest.approx(expected, rel=1e-12)
     assert predicted_seconds("quick") == pytest.approx(STARTUP_SECONDS + sum(each.values()))

@@ -34,7 +34,7 @@ from scipy.optimize import differential_evolution
 
 from regretlab.analysis.exponents import accepted_band, log_slack
 from regretlab.registry.theory import BOUNDS
-from regretlab.specs.search_spec import Budget, Candidate, SearchSpec, Trial
+from regretlab.specs.search_spec import DECADE, Budget, Candidate, SearchSpec, Trial
 
 #: The differential evolution's seed (one per search: the searches do not share a stream).
 SEARCH_SEED = 20_261_204
@@ -43,10 +43,6 @@ SEARCH_RUN_SEED = 0
 
 #: ``(candidate, bound, T, seed) → Trial``: a kind's pipeline's ``trial``.
 TrialFunction = Callable[[Candidate, str, int, int], Trial]
-
-
-#: A rate's trial runs at T and at DECADE·T: its slope over one decade.
-DECADE = 10
 
 
 def is_rate(bound: str) -> bool:

@@ -16,6 +16,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+#: A rate's search judges its slope over one decade: each of its trials runs at T and at DECADE·T
+#: (``regretlab.falsification.search.rate_trial``).
+DECADE = 10
+
 
 @dataclass(frozen=True)
 class Dimension:
