@@ -17,14 +17,13 @@ from regretlab.specs.bound_spec import BoundSpec, all_of
 #: Algorithm 2's theorems: their step-size conditions and T ≥ 2K (Algorithm 2 reports no T_at_least_2K).
 _THEOREM7 = all_of(bandit_bounds.theorem7_hypotheses, bandit_bounds.horizon_at_least_2K)
 _THEOREM8 = all_of(bandit_bounds.theorem8_hypotheses, bandit_bounds.horizon_at_least_2K)
-#: Theorem 18's rate at the γ it is drawn for, every epoch within Theorem 8's δ range, and for the i* ∈ S
-#: rates the case they are stated for (the i* ∈ S̄ rate is the larger one: it holds wherever i* sits).
-_THEOREM18_THIRD = all_of(bandit_bounds.gamma_is(1.0 / 3.0), bandit_bounds.theorem18_epochs)
-_THEOREM18_HALF = all_of(bandit_bounds.gamma_is(0.5), bandit_bounds.theorem18_epochs)
-_THEOREM18_S_THIRD = all_of(bandit_bounds.best_arm_in_S, bandit_bounds.gamma_is(1.0 / 3.0),
-                            bandit_bounds.theorem18_epochs)  # fmt: skip
-_THEOREM18_S_HALF = all_of(bandit_bounds.best_arm_in_S, bandit_bounds.gamma_is(0.5),
-                           bandit_bounds.theorem18_epochs)  # fmt: skip
+
+
+def _theorem18(gamma: float, best_in_s: bool):
+    """Theorem 18's hypotheses for its rate at ``gamma``: that γ, every epoch within Theorem 8's δ range,
+    and for an i* ∈ S rate the case it is stated for (the i* ∈ S̄ rate, the larger, holds wherever i* sits)."""
+    case = (bandit_bounds.best_arm_in_S,) if best_in_s else ()
+    return all_of(*case, bandit_bounds.gamma_is(gamma), bandit_bounds.theorem18_epochs)
 
 
 def _exp3g_weak_bound(metric: str, against: str) -> BoundSpec:
@@ -399,7 +398,7 @@ BOUNDS: dict[str, BoundSpec] = {
             "paper 001 App. E.5, Theorem 18 (line 1335): Algorithm 7, γ = 1/3, i* ∈ S: Õ(L_D^{1−γ}); the "
             "epoch-1 term δ₁^{1−1/γ} its Õ hides is from the proof (eq. (26), lines 1411–1437)"
         ),
-        hypotheses=_THEOREM18_S_THIRD,
+        hypotheses=_theorem18(1.0 / 3.0, best_in_s=True),
         params=("delta_start", "d", "delta_final", "gamma"),
         metrics=("L_D", "L_best_S", "L_best_Sbar"),
     ),
@@ -419,7 +418,7 @@ BOUNDS: dict[str, BoundSpec] = {
             "paper 001 App. E.5, Theorem 18 (line 1335): Algorithm 7, γ = 1/3, i* ∈ S̄: Õ(L_D^{(1+γ)/2}); the "
             "epoch-1 term δ₁^{−(1+γ)/(2γ)} its Õ hides is from the proof (eq. (26), lines 1411–1437)"
         ),
-        hypotheses=_THEOREM18_THIRD,
+        hypotheses=_theorem18(1.0 / 3.0, best_in_s=False),
         params=("delta_start", "d", "delta_final", "gamma"),
         metrics=("L_D",),
     ),
@@ -439,7 +438,7 @@ BOUNDS: dict[str, BoundSpec] = {
             "paper 001 App. E.5, Theorem 18 (line 1335): Algorithm 7, γ = 1/2, i* ∈ S: Õ(L_D^{1−γ}); the "
             "epoch-1 term δ₁^{1−1/γ} its Õ hides is from the proof (eq. (26), lines 1411–1437)"
         ),
-        hypotheses=_THEOREM18_S_HALF,
+        hypotheses=_theorem18(0.5, best_in_s=True),
         params=("delta_start", "d", "delta_final", "gamma"),
         metrics=("L_D", "L_best_S", "L_best_Sbar"),
     ),
@@ -461,7 +460,7 @@ BOUNDS: dict[str, BoundSpec] = {
             "makes it the i* ∈ S̄ epoch cost δ_λ^{−(1+γ)/(2γ)}, so the i* ∈ S rate becomes the S̄ one: "
             "L_D^{3/4}"
         ),
-        hypotheses=_THEOREM18_HALF,
+        hypotheses=_theorem18(0.5, best_in_s=False),
         params=("delta_start", "d", "delta_final", "gamma"),
         metrics=("L_D",),
     ),
@@ -481,7 +480,7 @@ BOUNDS: dict[str, BoundSpec] = {
             "paper 001 App. E.5, Theorem 18 (line 1335): Algorithm 7, γ = 1/2, i* ∈ S̄: Õ(L_D^{(1+γ)/2}); the "
             "epoch-1 term δ₁^{−(1+γ)/(2γ)} its Õ hides is from the proof (eq. (26), lines 1411–1437)"
         ),
-        hypotheses=_THEOREM18_HALF,
+        hypotheses=_theorem18(0.5, best_in_s=False),
         params=("delta_start", "d", "delta_final", "gamma"),
         metrics=("L_D",),
     ),

@@ -36,22 +36,26 @@ def app_c_constants(n: dict) -> dict[str, float]:
     """App. C's primal ``C = 5|X||A|/L`` (line 959) and dual ``η = [100m|X||A| √(T ln(T²/δ))]^{-1}`` (line
     977) at the point's sizes, horizon and ``δ``: the constants the proofs of Theorems 4–7 and Lemma 16 run
     PDGD-OPS with (reused at lines 1065, 1114, 1164, 1176–1188, 1241, 1284), as ``{"C": …, "eta": …}``."""
-    K = paper_K(n["m"], n["n_states"], n["n_actions"])
-    return {
-        "C": paper_C(n["n_states"], n["n_actions"], n["L"]),
-        "eta": dual_learning_rate(K, int(n["T"]), n["delta"]),
-    }
+    return {"C": _app_c_C(n), "eta": _app_c_eta(n)}
+
+
+def _app_c_C(n: dict) -> float:
+    return paper_C(n["n_states"], n["n_actions"], n["L"])
+
+
+def _app_c_eta(n: dict) -> float:
+    return dual_learning_rate(paper_K(n["m"], n["n_states"], n["n_actions"]), int(n["T"]), n["delta"])
 
 
 def _app_c_dual_step(n: dict) -> bool:
     """The run's dual step is App. C's η (line 977), as in the proofs of Theorems 4–7 and Lemma 16."""
-    return math.isclose(n["params"]["eta"], app_c_constants(n)["eta"], rel_tol=1e-9)
+    return math.isclose(n["params"]["eta"], _app_c_eta(n), rel_tol=1e-9)
 
 
 def _app_c_primal_constant(n: dict) -> bool:
     """The run's primal constant is App. C's C = 5|X||A|/L (line 959), as in the proofs of Theorems 4–7 and
     Lemma 16."""
-    return math.isclose(n["params"]["C"], app_c_constants(n)["C"], rel_tol=1e-9)
+    return math.isclose(n["params"]["C"], _app_c_C(n), rel_tol=1e-9)
 
 
 def _stochastic_constraints(n: dict) -> bool:

@@ -40,14 +40,15 @@ class Floor:
     L: int
 
 
-def smallest_cmdp(L: int, T: int, delta: float = DELTA) -> dict:
+def smallest_cmdp(L: int, T: int, delta: float = DELTA, **other) -> dict:
     """The numbers of the smallest admissible CMDP with ``L`` layers at horizon ``T`` (module docstring):
-    one state per layer, two actions, one constraint, ``ρ = OPT = L``, adversarial rewards; PDGD-OPS with App.
-    C's constants (``params``)."""
+    one state per layer, two actions, one constraint, ``ρ = OPT = L``, adversarial rewards, with ``other``
+    numbers in their place (another CMDP's sizes, ``ρ``, ``OPT``); PDGD-OPS with App. C's constants for the
+    result (``params``)."""
     numbers = {
         "T": T, "t": T, "delta": delta, "L": L, "n_states": L + 1, "n_actions": 2, "m": 1, "rho": float(L),
         "opt": float(L), "stochastic_rewards": False, "condition2": True,
-    }  # fmt: skip
+    } | other  # fmt: skip
     return numbers | {"params": app_c_constants(numbers)}
 
 

@@ -38,7 +38,7 @@ from functools import cache
 import numpy as np
 from scipy.optimize import differential_evolution
 
-from regretlab.cmdp.bound_registry import BOUNDS, app_c_constants
+from regretlab.cmdp.bound_registry import BOUNDS
 from regretlab.cmdp.floors import DELTA, FLOOR_BOUNDS, floor, smallest_cmdp
 from regretlab.cmdp.instance import CMDP, condition2_holds, make_explicit_cmdp
 from regretlab.cmdp.nulls import uniform_occupancy
@@ -106,11 +106,10 @@ def numbers(cmdp: CMDP, T: int, delta: float = DELTA) -> dict:
     """The point a bound of :data:`~regretlab.cmdp.bound_registry.BOUNDS` is evaluated at, for a CMDP with
     fixed sequences at horizon ``T`` (the floors' :func:`~regretlab.cmdp.floors.smallest_cmdp`, with the
     CMDP's own sizes, ``ρ`` and ``OPT``, and App. C's constants for them: the paper's learner)."""
-    point = smallest_cmdp(cmdp.L, T, delta) | {
-        "n_states": cmdp.n_states, "n_actions": cmdp.n_actions, "m": cmdp.m, "rho": cmdp.rho, "opt": cmdp.opt,
-        "condition2": bool(condition2_holds(cmdp.rho, T, cmdp.L, cmdp.m)),
-    }
-    return point | {"params": app_c_constants(point)}
+    return smallest_cmdp(
+        cmdp.L, T, delta, n_states=cmdp.n_states, n_actions=cmdp.n_actions, m=cmdp.m, rho=cmdp.rho,
+        opt=cmdp.opt, condition2=bool(condition2_holds(cmdp.rho, T, cmdp.L, cmdp.m)),
+    )  # fmt: skip
 
 
 def has_power(name: str, cmdp: CMDP, T: int, rate: float | None = None) -> bool:
