@@ -4,6 +4,7 @@ import matplotlib.colors as mcolors
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.lines import Line2D
 
 from regretlab.analysis.figure_layout import (
     EXPLICIT_BOUND_COLOUR,
@@ -233,9 +234,14 @@ def test_two_explicit_bounds_on_one_algorithm_are_told_apart_in_the_legend():
             "theorem7_regret: theorem7_regret formula",
             "theorem7_regret_corrected: theorem7_regret_corrected formula",
         ], labels
-        assert handles[told[0]].get_linestyle() != handles[told[1]].get_linestyle()
-        drawn = {line.get_linestyle() for line in _lines(fig.axes[0]) if len(line.get_xdata()) == 2}
-        assert {handles[i].get_linestyle() for i in told} <= drawn  # the lines drawn are those of the legend
+        dashes = [(handles[i].get_linestyle(), handles[i]._unscaled_dash_pattern) for i in told]
+        assert dashes[0] != dashes[1]
+        # Neither is uniform play's dashed line nor the trivial bound's dotted one.
+        taken = {(style, Line2D([], [], linestyle=style)._unscaled_dash_pattern) for style in ("--", ":")}
+        assert not set(dashes) & taken
+        drawn = {(line.get_linestyle(), line._unscaled_dash_pattern) for line in _lines(fig.axes[0])
+                 if len(line.get_xdata()) == 2}  # fmt: skip
+        assert set(dashes) <= drawn  # the lines drawn are those of the legend
         assert "explicit bound, paper's constants" in labels
     finally:
         _close(fig)

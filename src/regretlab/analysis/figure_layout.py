@@ -29,8 +29,9 @@ EXPLICIT_BOUND_COLOUR = "#1a1a1a"
 RATE_COLOUR = "#8c8c8c"
 VACUOUS_ALPHA = 0.3
 #: Line styles telling apart the bounds of one kind (direction, explicit or not) that one algorithm draws in
-#: one panel, in bound-name order; the first keeps its kind's style. Dotted is the trivial bound's.
-TOLD_APART_LINESTYLES = ("--", (0, (6, 1.5, 1, 1.5)), (0, (1, 1.5, 4, 1.5)))
+#: one panel, in bound-name order; the first keeps its kind's style. Dotted is the trivial bound's and dashed
+#: uniform play's (a corrected rate drawn dashed and grey read as uniform play), so neither is among them.
+TOLD_APART_LINESTYLES = ((0, (6, 1.5, 1, 1.5)), (0, (1, 1.5, 4, 1.5)), (0, (5, 1.5, 1, 1.5, 1, 1.5)))
 #: How footers write the learner parameters bounds are evaluated at (any other by its name).
 PARAMETER_SYMBOLS = {"eta": "η", "eta_bar": "η̄", "delta": "δ", "gamma": "γ", "eta_start": "η₁"}
 #: The swept variables that are not metrics, by name: their axis label given the kind's time unit.

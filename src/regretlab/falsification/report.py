@@ -197,7 +197,7 @@ def draw(results: list[SearchResult]):
     ax.set_yticklabels(labels, fontsize=7)
     ax.invert_yaxis()
     ax.tick_params(axis="x", labelsize=7)
-    ax.set_xlabel("measured / bound (rates: growth over a decade / the growth their band allows); right of "
+    ax.set_xlabel("measured / bound (rates: growth over a decade / the growth their band allows)\nright of "
                   "the dashed line: the run exceeds it", fontsize=8)  # fmt: skip
     ax.set_title(
         "Falsification search over each theorem's hypotheses\ngrey: one search run each; diamond: the worst "
