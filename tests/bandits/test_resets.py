@@ -12,6 +12,7 @@ from regretlab.analysis.evidence.items import mechanism_state
 from regretlab.bandits.algorithms import ALGORITHMS, make_learner
 from regretlab.bandits.instance import BanditInstance, build_instance
 from regretlab.bandits.simulate import COUNTER_COLUMNS, run_seeds, simulate
+from regretlab.bandits.tracking import PER_ARM_COLUMNS
 from regretlab.core.seeding import environment_and_learner_rngs, job_seed_sequence
 from regretlab.registry.claims import CLAIMS_BY_KEY
 from regretlab.registry.kinds import KINDS
@@ -73,3 +74,36 @@ def test_a_learner_without_resets_has_none_recorded_and_the_aggregate_summarises
     assert mechanism_state(claim, row["metric"], {**row, "resets_mean": 0.5})[0] == "mechanism"
     missing = {k: v for k, v in row.items() if k != "resets_mean"}
     assert mechanism_state(claim, row["metric"], missing)[0] == "mechanism not recorded"
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "constants", "graph", "losses"),
+    [
+        ("algorithm6", "paper", BIPARTITE, PARTS),
+        ("algorithm7_half", "tuned", STARS, {**PARTS, "best_in_D": True}),
+        ("algorithm4", "tuned", {"family": "figure1"}, {"kind": "bernoulli", "best_mean": 0.1, "gap": 0.3}),
+    ],
+)
+def test_epoch_ends_are_the_checkpoint_metrics_at_the_reset_rounds(algorithm, constants, graph, losses):
+    """The metrics a learner records at its reset rounds equal those a second run of the same seed records
+    at checkpoints placed on those rounds (so the kernel copies the tracker after round t, not before it, and
+    every metric column is the checkpoint's own)."""
+    instance = instance_of(graph, losses)
+    horizon = 20_000
+
+    def run(checkpoints=None):
+        env_rng, learner_rng = environment_and_learner_rngs(job_seed_sequence("r", "i", 0))
+        learner = make_learner(algorithm, instance, horizon, learner_rng, constants)
+        return learner, simulate(learner, instance, horizon, env_rng, checkpoints)
+
+    learner, _ = run()
+    ends = learner.params["epoch_ends"]
+    assert len(ends) == learner.n_resets >= 1
+    assert [end["t"] for end in ends] == learner.params["reset_rounds"]
+    _, frame = run(np.array([end["t"] for end in ends]))
+    for end, row in zip(ends, frame.to_dict("records"), strict=True):
+        assert row["t"] == end["t"]
+        for metric, value in end.items():
+            assert value == pytest.approx(row[metric], rel=1e-12, abs=1e-9), (metric, end["t"])
+        defined = {column for column in PER_ARM_COLUMNS if not np.isnan(row[column])}
+        assert set(end) == {"t", "pseudo_regret", "L_star", *defined}

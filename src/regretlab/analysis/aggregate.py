@@ -42,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from regretlab.analysis.bootstrap import mean_interval, proportion_interval
+from regretlab.analysis.epoch_ends import epoch_end_points
 from regretlab.analysis.exponents import (
     REJECTED,
     bound_regime,
@@ -374,7 +375,12 @@ def learning_onset(curve: pd.DataFrame) -> float:
 
 
 def fit_exponents(
-    regime: str, regime_config: dict, runs: pd.DataFrame, summary: pd.DataFrame, n_resamples: int
+    regime: str,
+    regime_config: dict,
+    runs: pd.DataFrame,
+    summary: pd.DataFrame,
+    n_resamples: int,
+    params: dict[tuple, dict] | None = None,
 ) -> pd.DataFrame:
     """Log–log slope of each bounded metric's mean in the regime's swept variable, per curve of the figure,
     beside the theory's asymptotic exponent and the local slope of the drawn bound over the same points.
@@ -391,8 +397,10 @@ def fit_exponents(
     the points from the learner's ``onset`` on are fitted (:func:`learning_onset`: where its regret has
     fallen below half of uniform play's; a slope through the warm-up measures the warm-up); a rejected rate
     is ``persistent`` or ``pre-asymptotic`` (``rejection``, :func:`regretlab.analysis.exponents.
-    rejection_kind`). A curve whose step sizes the config sets by hand (``step``) has no theory exponent: the
-    bounds' exponents are those of the theorem's tuning.
+    rejection_kind`). A learner that restarts and resets inside that range is fitted at its epoch ends
+    instead (``fitted_at``: ``epoch ends``, :func:`regretlab.analysis.epoch_ends.epoch_end_points`, from the
+    runs' learner ``params``), else at the checkpoints (``checkpoints``). A curve whose step sizes the config
+    sets by hand (``step``) has no theory exponent: the bounds' exponents are those of the theorem's tuning.
     """
     rng = np.random.default_rng(job_seed_sequence(regime, "aggregate", "exponents"))
     x_name = regime_config["x"]
@@ -423,12 +431,19 @@ def fit_exponents(
         scale = curve["trivial_bound"].abs().max()
         if not np.isfinite(scale):
             scale = curve["bound_value"].abs().replace(np.inf, np.nan).max()
-        slope, low, high, reason = fit_exponent(curve["x"].to_numpy(), per_point, rng, n_resamples, scale)
+        fit_x = curve["x"].to_numpy()
+        ends = epoch_end_points(params or {}, curve, x_name, metric) if len(curve) >= 2 else None
+        if ends is not None:  # a restarting learner reset inside the range: its epoch ends, not the steps
+            fit_x, per_point = ends.x, ends.values
+        slope, low, high, reason = fit_exponent(fit_x, per_point, rng, n_resamples, scale)
         if math.isinf(onset):
             slope, low, high = (float("nan"),) * 3
             reason = "the learner does not learn at the last point (regret ≥ half of uniform play's)"
         elif math.isfinite(onset) and len(curve) < 2:
             reason = "the learner learns (regret < half of uniform play's) only at the last point"
+        elif ends is not None and ends.unfit_reason():
+            slope, low, high = (float("nan"),) * 3
+            reason = ends.unfit_reason()
         drawn_slope, bound_reason = bound_slope(curve["x"].to_numpy(), curve["bound_value"].to_numpy())
         # Uniform play's slope over the same points (NaN where its values are not all positive).
         null_slope, _ = bound_slope(curve["x"].to_numpy(), curve["null_uniform"].to_numpy(dtype=float))
@@ -455,12 +470,11 @@ def fit_exponents(
         )
         rejection = ""
         if verdict_of_rate == REJECTED:  # persistent, or drifting toward the rate over the last decades
-            x = curve["x"].to_numpy()
             # Its own generator: the other curves' bootstrap draws stay what they were.
             label = "rejection " + "/".join(map(str, key))
             own = np.random.default_rng(job_seed_sequence(regime, "aggregate", label))
             rejection = rejection_kind(
-                x, per_point, own, n_resamples, scale, theory, drawn_slope, sense, power
+                fit_x, per_point, own, n_resamples, scale, theory, drawn_slope, sense, power
             )
         rows.append(
             {
@@ -486,9 +500,10 @@ def fit_exponents(
                 "metric": metric,
                 "bound_name": key_of["bound_name"],
                 "bound_explicit": bool(bound and bound.explicit),
-                "n_points": len(curve),
+                "n_points": len(fit_x),
                 "identical_to": curve["identical_to"].iloc[0] if "identical_to" in curve else "",
                 "fitted_on": fitted_on,
+                "fitted_at": "epoch ends" if ends is not None else "checkpoints",
             }
         )
     return pd.DataFrame(rows)
@@ -520,7 +535,7 @@ def aggregate_regime(
     runs = pd.concat([pd.read_parquet(path) for path in run_paths], ignore_index=True)
     params = learner_params(run_paths)
     summary = summarise(regime, regime_config, instances, runs, n_resamples, params)
-    exponents = fit_exponents(regime, regime_config, runs, summary, n_resamples)
+    exponents = fit_exponents(regime, regime_config, runs, summary, n_resamples, params)
     metadata = {"regime": regime, "config_hash": config_hash(regime_config), "n_resamples": n_resamples}
     write_parquet(summary_path, summary, metadata)
     write_parquet(exponents_path, exponents, metadata)

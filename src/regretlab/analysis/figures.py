@@ -97,8 +97,9 @@ def _one_bound(curve: pd.DataFrame) -> pd.DataFrame:
 
 def _slope_text(exponents: pd.DataFrame, curve: pd.DataFrame) -> str:
     """``paper: slope 0.48 [0.41, 0.55], bound 0.36, theory 0.5`` for one curve (``bound``: the local slope of
-    the drawn bound over the same points, where the table has it; the explicit bound's first), ``paper: no
-    slope (reason)`` where the fit declined, or '' if the curve was not fitted."""
+    the drawn bound over the same points, where the table has it; the explicit bound's first; ``at 3 epoch
+    ends`` after the interval for a restarting learner fitted there), ``paper: no slope (reason)`` where the
+    fit declined, or '' if the curve was not fitted."""
     first = curve.iloc[0]
     rows = exponents[
         (exponents["algorithm"] == first["algorithm"])
@@ -116,6 +117,8 @@ def _slope_text(exponents: pd.DataFrame, curve: pd.DataFrame) -> str:
         reason = str(r.get("reason", "") or "").split(";")[0]
         return f"{first['constants']}: no slope ({reason})" if reason else ""
     text = f"{first['constants']}: slope {r['exponent']:.2f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}]"
+    if r.get("fitted_at") == "epoch ends":  # a restarting learner, fitted where its epochs end
+        text += f" at {r['n_points']} epoch ends"
     if pd.notna(r.get("bound_slope", np.nan)):
         text += f", bound {r['bound_slope']:.2f}"
     if pd.notna(r["theory_exponent"]):  # NaN: no bound, or none with an exponent in this x

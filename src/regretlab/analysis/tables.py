@@ -33,6 +33,7 @@ EXPONENT_COLUMNS = [
     "n_points",
     "identical_to",
     "fitted_on",
+    "fitted_at",
     "onset",
     "rate_verdict",
     "rejection",

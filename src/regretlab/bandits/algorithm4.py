@@ -29,6 +29,7 @@ from typing import NamedTuple
 import numpy as np
 
 from regretlab.bandits.algorithm1 import MetaGraphLearner, first_horizon, log_factor, play_round, start_epoch
+from regretlab.bandits.epochs import arm_sets, epoch_end_buffer, epoch_end_records, record_epoch_end
 from regretlab.bandits.tracking import Tracker
 from regretlab.core.kernels import kernel
 from regretlab.graphs.feedback_graph import FeedbackGraph
@@ -69,17 +70,19 @@ class Epochs(NamedTuple):
         epoch: ``(2,)`` [η, Σ_{τ=T_λ+1}^{t} ⟨p_τ, ℓ̂_τ⟩], the current epoch's rate and sum.
         resets: ``(1,)`` int64, the number of resets so far.
         reset_rounds: int64, the rounds t after which a reset happened (epoch λ+1 starts at t + 1).
+        ends: the tracker's totals at those rounds (:func:`regretlab.bandits.epochs.epoch_end_buffer`).
     """
 
     epoch: np.ndarray
     resets: np.ndarray
     reset_rounds: np.ndarray
+    ends: np.ndarray
 
 
 @kernel
 def _play_chunk(losses, uniforms, t0, meta, setup, state, epochs, tracker):
     """Rounds ``t0+1 … t0+n`` of Algorithm 4: Algorithm 1's round, then the reset test on the epoch sum."""
-    epoch, resets, reset_rounds = epochs
+    epoch, resets, reset_rounds, ends = epochs
     kappa_plus_one = meta.kappa + 1.0
     for r in range(losses.shape[0]):
         t = t0 + r + 1
@@ -99,6 +102,7 @@ def _play_chunk(losses, uniforms, t0, meta, setup, state, epochs, tracker):
             epoch[0] = eta
             epoch[1] = 0.0
             reset_rounds[resets[0]] = t
+            record_epoch_end(t, tracker, ends[resets[0]])
             resets[0] += 1
             start_epoch(eta, meta, setup, state)
 
@@ -136,11 +140,14 @@ class Algorithm4(MetaGraphLearner):
         self.eta_start = eta_start(horizon, self.n_arms, self.kappa, self.beta, constants)
         # The λ-th reset needs (κ+1)/η_λ² ≤ Σ⟨p_τ, ℓ̂_τ⟩ ≤ T(T+1) (⟨p_τ, ℓ̂_τ⟩ ≤ 1 + T since p_j ≥ 1/T), with
         # η_λ = 2^{1−λ} η_1 and η_1 < 1: 2^{λ−1} < T + 1, so there are at most ⌊log2(T+1)⌋ + 1 resets.
+        max_resets = int(math.log2(horizon + 1)) + 2
         self.epochs = Epochs(
             epoch=np.zeros(2),
             resets=np.zeros(1, dtype=np.int64),
-            reset_rounds=np.zeros(int(math.log2(horizon + 1)) + 2, dtype=np.int64),
+            reset_rounds=np.zeros(max_resets, dtype=np.int64),
+            ends=epoch_end_buffer(max_resets, graph.n_arms),
         )
+        self._arm_sets = arm_sets(graph)
         self._begin(self.eta_start)
         self.hypotheses = {
             "c_is_64_beta": self.c == 64 * self.beta,
@@ -178,6 +185,7 @@ class Algorithm4(MetaGraphLearner):
             "n_resets": self.n_resets,
             "n_epochs": self.n_resets + 1,
             "reset_rounds": [int(t) for t in self.epochs.reset_rounds[: self.n_resets]],
+            "epoch_ends": epoch_end_records(self.epochs.ends, self.n_resets, self._arm_sets),
             **self._common_params(),
         }
 

@@ -45,6 +45,7 @@ from typing import NamedTuple
 import numpy as np
 
 from regretlab.bandits.algorithm2 import corrected_loss
+from regretlab.bandits.epochs import arm_sets, epoch_end_buffer, epoch_end_records, record_epoch_end
 from regretlab.bandits.exp3g import importance_weighted_estimate
 from regretlab.bandits.omd_weak import weak_hybrid_step
 from regretlab.bandits.presets import require_preset
@@ -126,6 +127,8 @@ class Algorithm6State(NamedTuple):
         counters: ``(3,)`` int64, [resets, rounds after which clipping removed at least one arm, arms
             clipped in total].
         reset_rounds: ``(R,)`` int64, the rounds t after which a reset happened (the first ``counters[0]``).
+        epoch_ends: ``(R, K + 2)`` the tracker's totals at those rounds
+            (:func:`regretlab.bandits.epochs.epoch_end_buffer`).
         loss_est: ``(K,)`` scratch for ℓ̂_t.
         grad: ``(K,)`` scratch for ℓ̂_t + a_t (line 1104).
     """
@@ -136,6 +139,7 @@ class Algorithm6State(NamedTuple):
     epoch_sum: np.ndarray
     counters: np.ndarray
     reset_rounds: np.ndarray
+    epoch_ends: np.ndarray
     loss_est: np.ndarray
     grad: np.ndarray
 
@@ -170,6 +174,7 @@ def play_rounds(setup, state, losses, uniforms, t0, tracker):
         if s / eta <= eta * smallest:
             if counters[0] < reset_rounds.shape[0]:
                 reset_rounds[counters[0]] = t
+                record_epoch_end(t, tracker, state.epoch_ends[counters[0]])
             counters[0] += 1
             set_epoch(0.5 * eta, s, rates)
             for i in range(k):
@@ -233,16 +238,19 @@ class Algorithm6:
         )
         # The λ-th reset needs s/η_λ² ≤ min_S Σ ℓ̂ ≤ T/μ_λ (ℓ̂ ≤ 1/μ_λ on the S arms kept), i.e.
         # s^{−1/3}η_λ^{−1/3} ≤ T, so 2^{λ−1} ≤ s η_1 T³ ≤ T³: at most 3 log2(T) + 1 resets.
+        max_resets = 3 * int(math.log2(horizon + 1)) + 8
         self.state = Algorithm6State(
             p=self.p_first.copy(),
             p_hat=self.p_first.copy(),
             rates=rates,
             epoch_sum=np.zeros(k),
             counters=np.zeros(3, dtype=np.int64),
-            reset_rounds=np.zeros(3 * int(math.log2(horizon + 1)) + 8, dtype=np.int64),
+            reset_rounds=np.zeros(max_resets, dtype=np.int64),
+            epoch_ends=epoch_end_buffer(max_resets, k),
             loss_est=np.zeros(k),
             grad=np.zeros(k),
         )
+        self._arm_sets = arm_sets(graph)
         self._rng = rng
         self.hypotheses = {
             "eta_start_at_most_1_5": self.eta_start <= 0.2,
@@ -302,6 +310,7 @@ class Algorithm6:
             "n_resets": self.n_resets,
             "n_epochs": n_epochs,
             "reset_rounds": [int(t) for t in self.state.reset_rounds[: self.n_resets]],
+            "epoch_ends": epoch_end_records(self.state.epoch_ends, self.n_resets, self._arm_sets),
             "eta_bar_capped_epochs": capped,
             "clipping_rounds": int(self.state.counters[1]),
             "clipped_arms": int(self.state.counters[2]),

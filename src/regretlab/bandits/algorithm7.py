@@ -42,6 +42,7 @@ from typing import NamedTuple
 import numpy as np
 
 from regretlab.bandits.algorithm2 import corrected_loss
+from regretlab.bandits.epochs import arm_sets, epoch_end_buffer, epoch_end_records, record_epoch_end
 from regretlab.bandits.exp3g import importance_weighted_estimate
 from regretlab.bandits.omd_weak import weak_hybrid_step
 from regretlab.bandits.presets import require_preset
@@ -131,6 +132,8 @@ class Algorithm7State(NamedTuple):
         epoch_sum: ``(1,)`` Σ_{τ in epoch} Σ_{i∈D} ℓ̂_{τ,i} (line 1325).
         counters: ``(1,)`` int64, the number of resets.
         reset_rounds: ``(R,)`` int64, the rounds t after which a reset happened (the first ``counters[0]``).
+        epoch_ends: ``(R, K + 2)`` the tracker's totals at those rounds
+            (:func:`regretlab.bandits.epochs.epoch_end_buffer`).
         loss_est: ``(K,)`` scratch for ℓ̂_t.
         grad: ``(K,)`` scratch for ℓ̂_t + a_t.
     """
@@ -141,6 +144,7 @@ class Algorithm7State(NamedTuple):
     epoch_sum: np.ndarray
     counters: np.ndarray
     reset_rounds: np.ndarray
+    epoch_ends: np.ndarray
     loss_est: np.ndarray
     grad: np.ndarray
 
@@ -170,6 +174,7 @@ def play_rounds(setup, state, losses, uniforms, t0, tracker):
         if rates[3] <= epoch_sum[0]:
             if counters[0] < reset_rounds.shape[0]:
                 reset_rounds[counters[0]] = t
+                record_epoch_end(t, tracker, state.epoch_ends[counters[0]])
             counters[0] += 1
             set_epoch(0.5 * rates[0], gamma, in_d, lower, rates)
             epoch_sum[0] = 0.0
@@ -237,9 +242,11 @@ class Algorithm7:
             epoch_sum=np.zeros(1),
             counters=np.zeros(1, dtype=np.int64),
             reset_rounds=np.zeros(max_resets + 4, dtype=np.int64),
+            epoch_ends=epoch_end_buffer(max_resets + 4, k),
             loss_est=np.zeros(k),
             grad=np.zeros(k),
         )
+        self._arm_sets = arm_sets(graph)
         self._begin(self.delta_start)
         self._rng = rng
         eta, eta_bar = self.rates[1], self.rates[2]
@@ -303,6 +310,7 @@ class Algorithm7:
             "n_resets": self.n_resets,
             "n_epochs": self.n_resets + 1,
             "reset_rounds": [int(t) for t in self.state.reset_rounds[: self.n_resets]],
+            "epoch_ends": epoch_end_records(self.state.epoch_ends, self.n_resets, self._arm_sets),
             "delta_final_at_least_1_over_T": self.delta >= 1.0 / self.horizon,
         }
 

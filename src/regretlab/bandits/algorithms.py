@@ -94,7 +94,8 @@ _ALGORITHM2_PARAMS = ("eta", "eta_bar", "delta", "theta", "variant", "gamma", "o
                       "D", "constants", "lemma6_min_ratio")  # fmt: skip
 #: The keys Algorithm 7 reports, for either γ (regretlab.bandits.algorithm7).
 _ALGORITHM7_PARAMS = ("gamma", "D", "d", "delta_start", "delta_final", "eta_final", "eta_bar_final",
-                      "n_resets", "n_epochs", "reset_rounds", "delta_final_at_least_1_over_T")  # fmt: skip
+                      "n_resets", "n_epochs", "reset_rounds", "epoch_ends",
+                      "delta_final_at_least_1_over_T")  # fmt: skip
 
 # Unit costs (``unit_cost``, µs; the size is K): measured by regretlab.workflow.calibration on the shipped
 # config's instances, where the cost model (regretlab.registry.unit_costs) documents how and how to refresh
@@ -174,7 +175,8 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         label="Algorithm 4 (Theorem 13)",
         colour=PALETTE["olive"],
         presets=Algorithm4.presets,
-        params=("eta_start", "eta_final", "n_resets", "n_epochs", "reset_rounds", *_META_GRAPH_PARAMS),
+        params=("eta_start", "eta_final", "n_resets", "n_epochs", "reset_rounds", "epoch_ends",
+                *_META_GRAPH_PARAMS),  # fmt: skip
         default_bounds=("algorithm4_proof_rate",),
         table1="strong_ours",
         unit_cost=UnitCost(run_us=2500, round_us=0.25, size_us=0.010),
@@ -292,6 +294,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
             "n_resets",
             "n_epochs",
             "reset_rounds",
+            "epoch_ends",
             "eta_bar_capped_epochs",
             "clipping_rounds",
             "clipped_arms",

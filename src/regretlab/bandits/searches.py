@@ -280,7 +280,9 @@ SEARCHES: dict[str, SearchSpec] = {
 # Only learners that never restart: a restarting learner's regret is a saw-tooth (Algorithms 4, 6 and 7
 # start over at data-dependent rounds), and its slope over one decade depends on where the teeth fall. Tried
 # on Algorithms 6 and 7, the steepest decade moved with the budget (once above the corrected Theorem 18
-# rate, 3/4, by 0.27 over 2·10⁴ → 2·10⁵ on a star): their rates wait for fits over whole epochs.
+# rate, 3/4, by 0.27 over 2·10⁴ → 2·10⁵ on a star). Their fits are made at epoch ends
+# (regretlab.analysis.epoch_ends), but a decade holds one or two of those (each epoch ≈ 4–5 times the last on
+# the config's instances): a search of their rates needs windows of several decades, not yet built.
 SEARCHES |= {
     "exp3g_rate": SearchSpec(
         claim="exp3g_fixed_gap",

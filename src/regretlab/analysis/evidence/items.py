@@ -161,14 +161,17 @@ def _logs(fit: dict) -> tuple[float, float]:
 def slope_outcome(fit: dict, sense: str) -> str:
     """A fitted slope against the band its rate accepts (:func:`accepted_band`): ``consistent`` where the
     slope's interval reaches the band, :data:`REJECTED` where it lies wholly beyond it (steeper than an upper
-    or tight rate, shallower than a lower or tight one)."""
+    or tight rate, shallower than a lower or tight one); a restarting learner's fit says at how many epoch
+    ends it was made."""
     band = accepted_band(fit["theory_exponent"], fit["bound_slope"], sense, *_logs(fit))
     low, high = fit["ci_low"], fit["ci_high"]
     word = "consistent" if band.meets(low, high) else REJECTED
     kind = fit.get("rejection") or ""
     if word == REJECTED and isinstance(kind, str) and kind:  # persistent, or drifting toward the rate
         word += f" ({kind})"
-    return f"{word}: {fit['exponent']:.2f} [{low:.2f}, {high:.2f}] vs {band.against}, accepts {band.text()}"
+    where = f" at {fit['n_points']} epoch ends" if fit.get("fitted_at") == "epoch ends" else ""
+    interval = f"{fit['exponent']:.2f} [{low:.2f}, {high:.2f}]{where}"
+    return f"{word}: {interval} vs {band.against}, accepts {band.text()}"
 
 
 def _reference_fit(fit: dict, fits: pd.DataFrame) -> dict | None:

@@ -197,10 +197,12 @@ def markdown(table: pd.DataFrame, archives: dict[str, dict] | None = None) -> st
             " uniform play's value at its best point): `strong` when a learner half the paper's and half"
             " uniform would fail it too (the bound below the average of the two), `nominal` when only"
             " uniform play would, `none` when neither. A rate's slope is `consistent` when its interval",
-            "reaches the accepted band (within 0.1 of the exponent or of the drawn rate's local slope, on",
-            f"the side the rate allows), `{REJECTED}` otherwise: `persistent` when the slope over the last",
+            "reaches the accepted band (the exponent and the drawn rate's local slope, widened by the",
+            "local slope of the log powers its Õ hides, on the side the rate allows: `accepts`),",
+            f"`{REJECTED}` otherwise: `persistent` when the slope over the last",
             "two decades measured is still beyond the band, else `pre-asymptotic`; a curve is fitted from",
-            "the learner's onset on (where its regret falls below half of uniform play's). `T_informative`:",
+            "the learner's onset on (where its regret falls below half of uniform play's), a restarting",
+            "learner's at its epoch ends (`at n epoch ends`) once it resets there. `T_informative`:",
             "the smallest horizon at",
             "which one curve would pass every check but power; `T_power`: at which it would also have power",
             "against uniform play (bound functions and uniform play's value on the extrapolated point; what",

@@ -1,0 +1,86 @@
+"""Fits at epoch ends (regretlab.analysis.epoch_ends): a restarting learner's rate is fitted at the rounds
+where its epochs end, not through checkpoints that fall anywhere on its staircase."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from test_analysis import INSTANCES, REGIME, synthetic_runs
+
+from regretlab.analysis.aggregate import fit_exponents, summarise
+from regretlab.analysis.epoch_ends import epoch_end_points
+from regretlab.analysis.exponents import loglog_slope
+
+#: Epoch ends of each seed's run at T = 10⁴ (seed 3 reaches one reset fewer): t and the regret there, on a
+#: staircase that grows like t^0.7 at its ends while the synthetic checkpoints grow like t^0.5.
+ENDS = {seed: [{"t": t + 10 * seed, "pseudo_regret": 2.0 * (t + 10 * seed) ** 0.7, "L_star": 0.3 * t}
+               for t in (50, 400, 1500, 6000)[: 4 - (seed == 3)]]
+        for seed in range(4)}  # fmt: skip
+
+
+def params_of(runs: pd.DataFrame, ends: dict | None) -> dict:
+    keys = runs[["instance", "algorithm", "constants", "T", "seed"]].drop_duplicates()
+    return {
+        tuple(key): ({"epoch_ends": ends[key[-1]]} if ends is not None and key[3] == 10_000 else {})
+        for key in keys.itertuples(index=False, name=None)
+    }
+
+
+def fit(ends: dict | None) -> pd.Series:
+    runs = synthetic_runs()
+    runs["hypotheses_hold"] = True
+    summary = summarise("r", REGIME, INSTANCES, runs, 300)
+    return fit_exponents("r", REGIME, runs, summary, 300, params_of(runs, ends)).iloc[0]
+
+
+def test_a_learner_that_resets_is_fitted_at_its_epoch_ends_every_seed_reached():
+    row = fit(ENDS)
+    assert row["fitted_at"] == "epoch ends"
+    # The ends inside the curve's range [100, 10⁴] that every seed reached: k = 2 and 3 (seed 3 lacks k = 4).
+    assert row["n_points"] == 2
+    x = [np.mean([ENDS[s][k]["t"] for s in range(4)]) for k in (1, 2)]
+    y = [np.mean([ENDS[s][k]["pseudo_regret"] for s in range(4)]) for k in (1, 2)]
+    assert row["exponent"] == pytest.approx(loglog_slope(np.array(x), np.array(y)))
+    assert row["exponent"] == pytest.approx(0.7, abs=0.01)
+
+
+def test_a_learner_without_epoch_ends_or_resets_in_range_keeps_the_checkpoint_fit():
+    plain = fit(None)
+    assert plain["fitted_at"] == "checkpoints" and plain["exponent"] == pytest.approx(0.5, abs=0.05)
+    late = {seed: [{"t": 20_000, "pseudo_regret": 1.0, "L_star": 1.0}] for seed in range(4)}
+    row = fit(late)  # its only reset after the last checkpoint: every checkpoint lies in the first epoch
+    assert row["fitted_at"] == "checkpoints" and row["exponent"] == plain["exponent"]
+
+
+def test_one_epoch_end_inside_the_range_gives_no_slope_rather_than_a_fit_across_a_reset():
+    one = {seed: [{"t": 3000, "pseudo_regret": 50.0, "L_star": 900.0}] for seed in range(4)}
+    row = fit(one)
+    assert row["fitted_at"] == "epoch ends" and np.isnan(row["exponent"])
+    assert row["reason"].startswith("one epoch end reached by every seed")
+
+
+def test_points_across_instances_use_the_swept_loss_at_each_end():
+    """A curve across instances (x: L*) takes each instance's k-th end at its mean L* there."""
+    curve = pd.DataFrame(
+        {"instance": ["a", "b"], "algorithm": "g", "constants": "paper", "T": 100, "x": [1.0, 90.0]}
+    )
+    params = {
+        ("a", "g", "paper", 100, 0): {"epoch_ends": [{"t": 10, "L_star": 2.0, "regret_best_S": 4.0}]},
+        ("b", "g", "paper", 100, 0): {"epoch_ends": [{"t": 10, "L_star": 50.0, "regret_best_S": 9.0},
+                                                     {"t": 90, "L_star": 95.0, "regret_best_S": 12.0}]},
+    }  # fmt: skip
+    points = epoch_end_points(params, curve, "L_star", "regret_best_S")
+    assert points.x.tolist() == [2.0, 50.0] and points.labels == ["a k=1", "b k=1"]  # 95 is beyond the curve
+    assert [v.tolist() for v in points.values] == [[4.0], [9.0]]
+    assert epoch_end_points(params, curve, "L_star", "regret_best_Sbar") is None  # a metric not recorded
+
+
+def test_epoch_ends_spanning_less_than_half_a_decade_give_no_slope():
+    def ends(first):
+        records = [{"t": t, "pseudo_regret": 0.1 * t, "L_star": 1.0} for t in (first, 6000)]
+        return dict.fromkeys(range(4), records)
+
+    row = fit(ends(2000))  # 6000 / 2000 = 10^0.48
+    assert np.isnan(row["exponent"]) and "span 0.48 decades" in row["reason"]
+    assert fit(ends(1800))["exponent"] == pytest.approx(1.0)  # 10^0.52
