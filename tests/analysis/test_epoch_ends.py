@@ -10,7 +10,7 @@ from test_analysis import INSTANCES, REGIME, synthetic_runs
 
 from regretlab.analysis.aggregate import fit_exponents, summarise
 from regretlab.analysis.epoch_ends import epoch_end_points
-from regretlab.analysis.exponents import loglog_slope
+from regretlab.analysis.exponents import log_slack, loglog_slope, rejection_kind
 
 #: Epoch ends of each seed's run at T = 10⁴ (seed 3 reaches one reset fewer): t and the regret there, on a
 #: staircase that grows like t^0.7 at its ends while the synthetic checkpoints grow like t^0.5.
@@ -84,3 +84,20 @@ def test_epoch_ends_spanning_less_than_half_a_decade_give_no_slope():
     row = fit(ends(2000))  # 6000 / 2000 = 10^0.48
     assert np.isnan(row["exponent"]) and "span 0.48 decades" in row["reason"]
     assert fit(ends(1800))["exponent"] == pytest.approx(1.0)  # 10^0.52
+
+
+def test_a_hidden_log_of_another_variable_widens_by_its_slope_along_the_points():
+    """Across instances at epoch ends the rounds τ grow along the curve: the Õ's ln T is ln τ there."""
+    x, rounds = np.array([100.0, 1000.0]), np.array([1e3, 1e4])
+    by_hand = (np.log(np.log(1e4)) - np.log(np.log(1e3))) / np.log(10.0)  # 0.125
+    assert log_slack(x, 1.0, rounds) == pytest.approx(by_hand)
+    assert log_slack(x, 2.0, rounds) == pytest.approx(2 * by_hand)
+    assert log_slack(x, 1.0) == pytest.approx((np.log(np.log(1e3)) - np.log(np.log(100.0))) / np.log(10.0))
+    assert log_slack(x, 1.0, np.array([1e4, 1e4])) == 0.0  # one round: its log does not vary
+    # A slope 0.6 over the points: beyond 1/2 with x's own logs, not once ln τ's slope (0.125) is allowed.
+    values = [np.full(4, 10.0), np.full(4, 10.0 * 10**0.6)]
+    rng = np.random.default_rng(0)
+    assert rejection_kind(x, values, rng, 50, np.nan, 0.5, np.nan, "upper") == "persistent"
+    assert rejection_kind(x, values, rng, 50, np.nan, 0.5, np.nan, "upper", 0.0, (rounds, 1.0)) == (
+        "pre-asymptotic"
+    )

@@ -500,3 +500,27 @@ def test_identical_runs_are_drawn_once_and_said_so():
         import matplotlib.pyplot as plt
 
         plt.close(fig)
+
+
+def test_a_restarting_learners_fit_points_are_drawn_and_named():
+    """A fit made at epoch ends draws its points (hollow diamonds at the given x and means), says so in the
+    title and the legend; a checkpoint fit draws none."""
+    exponents = hand_made_exponents()
+    exponents["fitted_at"], exponents["epoch_end_points"], exponents["n_points"] = "checkpoints", "", 3
+    first = (exponents["algorithm"] == "exp3g") & (exponents["instance"] == "fixed_gap")
+    exponents.loc[first, ["fitted_at", "n_points"]] = ["epoch ends", 2]
+    exponents.loc[first, "epoch_end_points"] = '{"x": [1500.0, 40000.0], "mean": [30.0, 200.0], "labels": []}'
+    fig = draw_figure(hand_made_summary(), exponents)
+    try:
+        diamonds = [line for ax in fig.axes for line in ax.get_lines() if line.get_marker() == "D"]
+        assert len(diamonds) == 1
+        assert diamonds[0].get_xdata().tolist() == [1500.0, 40000.0]
+        assert diamonds[0].get_ydata().tolist() == [30.0, 200.0]
+        titles = " ".join(ax.get_title() for ax in fig.axes)
+        assert titles.count("at 2 epoch ends") == 1
+        labels = [text.get_text() for text in fig.legends[0].get_texts()]
+        assert any(label.startswith("mean at the epoch ends") for label in labels)
+    finally:
+        _close(fig)
+    _, labels = footer_and_legend(hand_made_summary())
+    assert not any(label.startswith("mean at the epoch ends") for label in labels)

@@ -461,8 +461,15 @@ def fit_exponents(
         # table judges a Θ̃ claim on both sides).
         sense = "lower" if bound is not None and bound.direction == "lower" else "upper"
         # The logs the rate's Õ hides beyond the drawn expression widen the band it accepts.
-        power = bound.log_powers.get(x_name, 0.0) if bound is not None and not bound.explicit else 0.0
-        slack = log_slack(curve["x"].to_numpy(), power)
+        rate = bound is not None and not bound.explicit
+        own_power = bound.log_powers.get(x_name, 0.0) if rate else 0.0
+        hidden = None
+        if rate and ends is not None and x_name not in ("T", "t"):
+            # At epoch ends a curve across instances runs through rounds τ that grow along it: the ln T its
+            # Õ hides is ln τ there, and widens the band too (at checkpoints T is one horizon: it does not).
+            hidden = (ends.t, bound.log_powers.get("T", 0.0))
+        power = own_power + (hidden[1] if hidden else 0.0)
+        slack = log_slack(fit_x, own_power) + (log_slack(fit_x, hidden[1], hidden[0]) if hidden else 0.0)
         verdict_of_rate = (
             rate_verdict(slope, low, high, theory, drawn_slope, sense, slack)
             if bound and not bound.explicit
@@ -474,7 +481,7 @@ def fit_exponents(
             label = "rejection " + "/".join(map(str, key))
             own = np.random.default_rng(job_seed_sequence(regime, "aggregate", label))
             rejection = rejection_kind(
-                fit_x, per_point, own, n_resamples, scale, theory, drawn_slope, sense, power
+                fit_x, per_point, own, n_resamples, scale, theory, drawn_slope, sense, own_power, hidden
             )
         rows.append(
             {
@@ -504,6 +511,8 @@ def fit_exponents(
                 "identical_to": curve["identical_to"].iloc[0] if "identical_to" in curve else "",
                 "fitted_on": fitted_on,
                 "fitted_at": "epoch ends" if ends is not None else "checkpoints",
+                # the points drawn as the fit's, where it was made at epoch ends
+                "epoch_end_points": ends.to_json() if ends is not None else "",
             }
         )
     return pd.DataFrame(rows)

@@ -15,6 +15,8 @@ Choices (docs/evidence.md, "Rates: consistent or rejected"):
 * **Which points.** The k-th epoch end of an instance is one point when every seed reached it: x is its mean
   over the seeds (of t, or of the swept loss L*, L_{i*_S}, L_D at that round), the values are the seeds'
   metrics there; ends reached by some seeds only are left out (their mean would be over the slower seeds).
+  A curve across instances runs through rounds that grow along it, so the ln T its rate's Õ hides (ln of
+  each point's mean round) widens the band it accepts (:func:`regretlab.analysis.exponents.log_slack`).
   Only the points inside the curve's fitted x-range (from the learner's onset to its last checkpoint) are
   kept, so that the fit covers the same range as the checkpoints it replaces; fewer than two, or two spanning
   less than half a decade, give no slope (:meth:`EpochEndPoints.unfit_reason`), not a fit across a reset.
@@ -22,6 +24,7 @@ Choices (docs/evidence.md, "Rates: consistent or rejected"):
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 
@@ -37,15 +40,22 @@ MIN_SPAN_DECADES = 0.5
 
 @dataclass(frozen=True)
 class EpochEndPoints:
-    """A curve's points at epoch ends: ``x`` (increasing), the per-seed ``values`` at each, and ``labels``
-    naming each point (``"instance k=3"``)."""
+    """A curve's points at epoch ends: ``x`` (increasing), the per-seed ``values`` at each, the mean round
+    ``t`` of each (the horizon whose logs the rate's Õ hides there) and ``labels`` naming each point
+    (``"instance k=3"``)."""
 
     x: np.ndarray
     values: list[np.ndarray]
+    t: np.ndarray
     labels: list[str]
 
     def __len__(self) -> int:
         return int(self.x.size)
+
+    def to_json(self) -> str:
+        """``{"x": […], "mean": […], "labels": […]}``: the points as the figures draw them."""
+        means = [float(np.mean(values)) for values in self.values]
+        return json.dumps({"x": self.x.tolist(), "mean": means, "labels": self.labels})
 
     def unfit_reason(self) -> str:
         """Why no slope is fitted through these points ("" when one is): fewer than two, or spanning less
@@ -91,10 +101,14 @@ def epoch_end_points(
                 return None
             x = float(np.mean([record[column] for record in records]))
             values = np.array([record[metric] for record in records], dtype=float)
-            points.append((x, values, f"{instance} k={k + 1}"))
+            t = float(np.mean([record["t"] for record in records]))
+            points.append((x, values, t, f"{instance} k={k + 1}"))
     inside = sorted((p for p in points if low <= p[0] <= high), key=lambda p: p[0])
     if not inside:
         return None
     return EpochEndPoints(
-        x=np.array([p[0] for p in inside]), values=[p[1] for p in inside], labels=[p[2] for p in inside]
+        x=np.array([p[0] for p in inside]),
+        values=[p[1] for p in inside],
+        t=np.array([p[2] for p in inside]),
+        labels=[p[3] for p in inside],
     )

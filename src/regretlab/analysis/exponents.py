@@ -155,15 +155,18 @@ class Band:
         return f"{self.low:.2f}–{self.high:.2f}"
 
 
-def log_slack(x: np.ndarray, power: float) -> float:
-    """How much a hidden ``(ln x)^power`` steepens a power law's log–log slope fitted over the points ``x``:
-    ``power`` times the least-squares slope of ``ln ln x`` against ``ln x`` (≈ ``power / ln x`` at the
-    points' middle: 0.10 per power over 10³–10⁶). 0 for ``power`` 0, or where ``ln x`` is not positive at
-    every point (a log that changes sign hides no power law)."""
+def log_slack(x: np.ndarray, power: float, hidden: np.ndarray | None = None) -> float:
+    """How much a hidden ``(ln h)^power`` steepens a power law's log–log slope fitted over the points ``x``:
+    ``power`` times the least-squares slope of ``ln ln h`` against ``ln x`` (for h = x, ≈ ``power / ln x``
+    at the points' middle: 0.10 per power over 10³–10⁶). ``h`` is x itself, or ``hidden`` (its value at
+    each point: the rounds of a curve across instances fitted at epoch ends, whose ln T varies along it).
+    0 for ``power`` 0, or where ``ln h`` is not positive at every point (a log that changes sign hides no
+    power law)."""
     x = np.asarray(x, dtype=float)
-    if not power or x.size < 2 or not np.all(x > 1.0):
+    h = x if hidden is None else np.asarray(hidden, dtype=float)
+    if not power or x.size < 2 or not np.all(h > 1.0):
         return 0.0
-    slope = loglog_slope(x, np.log(x))
+    slope = loglog_slope(x, np.log(h))
     return float(power * slope) if math.isfinite(slope) else 0.0
 
 
@@ -216,11 +219,12 @@ def rejection_kind(
     drawn: float,
     sense: str,
     power: float = 0.0,
+    hidden: tuple[np.ndarray, float] | None = None,
 ) -> str:
     """A rejected rate's kind: ``persistent`` when the slope fitted over the last :data:`PERSISTENCE_DECADES`
     decades measured (all of them if the curve spans less) still lies wholly beyond the band the rate
-    accepts there (its hidden log ``power`` over those points; no drift toward the rate), ``pre-asymptotic``
-    when it reaches the band there."""
+    accepts there (its hidden log ``power`` of x over those points, and ``hidden = (h, power)``'s of h, as
+    :func:`log_slack`; no drift toward the rate), ``pre-asymptotic`` when it reaches the band there."""
     x = np.asarray(x, dtype=float)
     last = x >= x.max() / 10**PERSISTENCE_DECADES
     if last.sum() < 2:
@@ -229,5 +233,8 @@ def rejection_kind(
     slope, low, high, _ = fit_exponent(x[last], values, rng, n_resamples, scale)
     if not (math.isfinite(low) and math.isfinite(high)):
         return "pre-asymptotic"
-    band = accepted_band(exponent, drawn, sense, log_slack(x[last], power))
+    slack = log_slack(x[last], power)
+    if hidden is not None:
+        slack += log_slack(x[last], hidden[1], np.asarray(hidden[0], dtype=float)[last])
+    band = accepted_band(exponent, drawn, sense, slack)
     return "pre-asymptotic" if band.meets(low, high) else "persistent"

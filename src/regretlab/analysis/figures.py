@@ -32,6 +32,7 @@ legend and footer :mod:`regretlab.analysis.legend`'s.
 
 from __future__ import annotations
 
+import json
 import os
 import textwrap
 
@@ -95,11 +96,8 @@ def _one_bound(curve: pd.DataFrame) -> pd.DataFrame:
     return curve[curve["bound_name"] == curve["bound_name"].iloc[0]].sort_values("x")
 
 
-def _slope_text(exponents: pd.DataFrame, curve: pd.DataFrame) -> str:
-    """``paper: slope 0.48 [0.41, 0.55], bound 0.36, theory 0.5`` for one curve (``bound``: the local slope of
-    the drawn bound over the same points, where the table has it; the explicit bound's first; ``at 3 epoch
-    ends`` after the interval for a restarting learner fitted there), ``paper: no slope (reason)`` where the
-    fit declined, or '' if the curve was not fitted."""
+def _fit_row(exponents: pd.DataFrame, curve: pd.DataFrame) -> pd.Series | None:
+    """The exponent fit of one drawn curve (the explicit bound's first), or None if it was not fitted."""
     first = curve.iloc[0]
     rows = exponents[
         (exponents["algorithm"] == first["algorithm"])
@@ -109,10 +107,21 @@ def _slope_text(exponents: pd.DataFrame, curve: pd.DataFrame) -> str:
     if is_sweep_in_horizon(first["x_name"]):
         rows = rows[rows["instance"] == first["instance"]]
     if rows.empty:
-        return ""
+        return None
     if "bound_explicit" in rows:
         rows = rows.sort_values("bound_explicit", ascending=False, kind="stable")
-    r = rows.iloc[0]
+    return rows.iloc[0]
+
+
+def _slope_text(exponents: pd.DataFrame, curve: pd.DataFrame) -> str:
+    """``paper: slope 0.48 [0.41, 0.55], bound 0.36, theory 0.5`` for one curve (``bound``: the local slope of
+    the drawn bound over the same points, where the table has it; the explicit bound's first; ``at 3 epoch
+    ends`` after the interval for a restarting learner fitted there), ``paper: no slope (reason)`` where the
+    fit declined, or '' if the curve was not fitted."""
+    first = curve.iloc[0]
+    r = _fit_row(exponents, curve)
+    if r is None:
+        return ""
     if pd.isna(r["exponent"]):
         reason = str(r.get("reason", "") or "").split(";")[0]
         return f"{first['constants']}: no slope ({reason})" if reason else ""
@@ -128,6 +137,17 @@ def _slope_text(exponents: pd.DataFrame, curve: pd.DataFrame) -> str:
     kind = r.get("rejection")
     kind = f" ({kind})" if isinstance(kind, str) and kind else ""  # persistent, or pre-asymptotic
     return f"{text} — REJECTED over the measured range{kind}"
+
+
+def _draw_epoch_ends(ax, fit: pd.Series | None, colour: str) -> bool:
+    """The points a restarting learner's slope was fitted on (its mean metric at the epoch ends every seed
+    reached, :mod:`regretlab.analysis.epoch_ends`), as hollow diamonds; True if drawn."""
+    if fit is None or fit.get("fitted_at") != "epoch ends" or not fit.get("epoch_end_points"):
+        return False
+    points = json.loads(fit["epoch_end_points"])
+    ax.plot(points["x"], points["mean"], linestyle="none", marker="D", markersize=5, markerfacecolor="none",
+            markeredgecolor=colour, markeredgewidth=1.1, zorder=4)  # fmt: skip
+    return True
 
 
 #: How a line of one point is drawn (a power-scale archive's horizon): a wide tick at its value.
@@ -289,6 +309,7 @@ def _draw_panel(
             )
             continue
         _draw_curve(ax, one, colours[algorithm], preset_style(constants))
+        drawn.epoch_ends |= _draw_epoch_ends(ax, _fit_row(exponents, one), colours[algorithm])
         text = _slope_text(exponents, one)
         twins = [
             c

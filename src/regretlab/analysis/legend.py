@@ -45,6 +45,7 @@ class Drawn:
         trivial: some panel draws the trivial bound.
         uniform: some panel draws uniform play's value (the null learner, ``null_uniform``).
         rejected: some panel has a rate whose fitted slope is rejected over the measured range.
+        epoch_ends: some panel draws a restarting learner's points at its epoch ends (the fit's points).
         told_apart: ``(direction, explicit, bound_name, linestyle) → legend label`` of every visible bound
             drawn in a panel next to another of its kind on the same algorithm (the legend lists each, else
             they would share their kind's one entry).
@@ -58,6 +59,7 @@ class Drawn:
     trivial: bool = False
     uniform: bool = False
     rejected: bool = False
+    epoch_ends: bool = False
     told_apart: dict[tuple[str, bool, str, object], str] = field(default_factory=dict)
 
 
@@ -191,6 +193,11 @@ def legend_handles(summary: pd.DataFrame, drawn: Drawn, colours: dict[str, str])
             label = f"{family_label(twin)} = {family_label(family)}"
         label += " (identical runs)"
         handles.append(Line2D([], [], linestyle="", label=textwrap.fill(label, 44)))
+    if drawn.epoch_ends:
+        handles.append(
+            Line2D([], [], linestyle="", marker="D", markerfacecolor="none", color="black",
+                   label=textwrap.fill("mean at the epoch ends every seed reached (the slope's points)", 44))
+        )  # fmt: skip
     if (~summary["hypotheses_hold"].astype(bool)).any():
         handles.append(
             Line2D(

@@ -21,7 +21,7 @@ def freeze_layout(fig):
     """Solve the figure's constrained layout once and fix it, every position rounded to 10⁻⁶ of the figure:
     the solver's last bits depend on Python's string hashing (``PYTHONHASHSEED``), which would make the same
     table draw different bytes from one process to the next."""
-    fig.canvas.draw()
+    fig.draw_without_rendering()  # the layout engine runs; nothing is rasterised (the files draw it)
     for ax in fig.axes:
         ax.set_position([round(value, 6) for value in ax.get_position().bounds])
     fig.set_layout_engine("none")

@@ -160,8 +160,12 @@ def explicit_search(claim: Claim, rows: pd.DataFrame, instances: dict, power: bo
     if "identical_to" in finals:
         finals = finals[finals["identical_to"].fillna("") == ""]
     best = None
-    for _, curve in finals.groupby(["regime", "instance", "algorithm", "constants", "bound_name"]):
-        measured = sorted(curve.to_dict("records"), key=lambda r: r["T"])
+    curves: dict[tuple, list[dict]] = {}  # records made once, grouped by curve (to_dict per group is slow)
+    for record in finals.to_dict("records"):
+        key = tuple(record[k] for k in ("regime", "instance", "algorithm", "constants", "bound_name"))
+        curves.setdefault(key, []).append(record)
+    for _, curve in sorted(curves.items()):
+        measured = sorted(curve, key=lambda r: r["T"])
         if not measured[-1]["run_hypotheses_hold"] or measured[-1]["constants"] not in claim.presets:
             continue
         instance = instances[(measured[0]["regime"], measured[0]["instance"])]
