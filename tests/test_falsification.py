@@ -194,6 +194,30 @@ def test_a_rates_trial_is_its_growth_over_a_decade_against_its_band():
         assert not rated.hypotheses
 
 
+def test_a_restarting_learners_trial_is_its_growth_between_epoch_ends_over_its_window():
+    """Algorithm 6's corrected rate (exponent 2/3 in T, no hidden log), window 100: from T = 10³ to 10⁵ the
+    ends inside are at 2000 (regret 100) and 32000 (600; 128000 is beyond the window): slope ln 6 / ln 16 =
+    0.6462, a growth of 10^0.6462 per decade against the band's 10^(2/3) — whatever the regret at the window's
+    two horizons (the saw-tooth's teeth). Fewer than two ends inside: not admissible."""
+    spec = SEARCHES["theorem17_best_S_corrected"]
+    assert spec.window == 100
+    ends = [{"t": t, "regret_best_S": r} for t, r in ((2000, 100.0), (32000, 600.0), (128000, 1500.0))]
+    low = Trial(measured=50.0, bound=10.0, trivial=1e3, uniform=1000.0, hypotheses=True)
+    high = Trial(measured=9e3, bound=10.0 * 10 ** (2 * 0.6), trivial=1e5, uniform=1e5, hypotheses=True,
+                 params={"epoch_ends": ends})  # fmt: skip
+
+    def fixed(high):
+        return lambda candidate, bound, horizon, seed: {1000: low, 100_000: high}[horizon]
+
+    candidate = Candidate({}, "algorithm6", {})
+    rated = rate_trial(fixed(high), spec.window)(candidate, spec.bound, 1000, 0)
+    assert rated.measured == pytest.approx(10 ** (math.log(6.0) / math.log(16.0)), rel=1e-12)
+    assert rated.bound == pytest.approx(10 ** (2.0 / 3.0), rel=1e-12)  # the drawn 0.6 is below 2/3
+    assert rated.uniform == pytest.approx(10.0) and rated.hypotheses  # uniform: ×100 over two decades
+    one_end = replace(high, params={"epoch_ends": ends[:1] + ends[2:]})
+    assert not rate_trial(fixed(one_end), spec.window)(candidate, spec.bound, 1000, 0).hypotheses
+
+
 def test_a_rate_steeper_at_every_seed_is_a_rejection_over_its_decade_not_a_violation():
     candidate = Candidate({}, "exp3g", {})
     steeper = Trial(measured=5.0, bound=4.0, trivial=10.0, uniform=10.0, hypotheses=True)

@@ -112,3 +112,21 @@ def epoch_end_points(
         t=np.array([p[2] for p in inside]),
         labels=[p[3] for p in inside],
     )
+
+
+def growth_between_ends(params: dict, metric: str, start: float, stop: float) -> float | None:
+    """A restarting learner's growth per decade between epoch ends: ``10^slope``, the slope of ``metric``
+    against t on log–log axes from the first epoch end in [``start``, ``stop``] to the last one there
+    (one run, its learner ``params``). None when the learner reports no epoch ends (it does not restart);
+    NaN when the window holds no two ends :data:`MIN_SPAN_DECADES` apart, or the metric is not positive at
+    them."""
+    ends = params.get(EPOCH_ENDS)
+    if ends is None:
+        return None
+    inside = [end for end in ends if start <= end["t"] <= stop and metric in end]
+    if len(inside) < 2 or math.log10(inside[-1]["t"] / inside[0]["t"]) < MIN_SPAN_DECADES:
+        return math.nan
+    first, last = inside[0], inside[-1]
+    if first[metric] <= 0 or last[metric] <= 0:
+        return math.nan
+    return 10 ** (math.log(last[metric] / first[metric]) / math.log(last["t"] / first["t"]))

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from regretlab.registry.kinds import declared_searches
 from regretlab.registry.unit_costs import STARTUP_SECONDS, unit_cost
-from regretlab.specs.search_spec import DECADE
 
 #: One trial's cost besides its rounds, in seconds: the instance built from its entry, the oracle's dry
 #: pass over the losses, the run table and the bound (about 30 ms on the reference machine at 2·10⁴ rounds).
@@ -19,12 +18,12 @@ TYPICAL_ARMS = 8
 def predicted_seconds(scale: str, only: list[str] | None = None) -> float:
     """Predicted CPU seconds of the falsification job at ``scale`` (start-up included), running the
     searches named in ``only`` (None: every declared one; the config's ``searches``). A rate's trial is two
-    runs, at T and at 10T."""
+    runs, at T and at its window's end (10T, or more for a restarting learner: ``SearchSpec.window``)."""
     total = STARTUP_SECONDS
     for name, (kind, spec) in declared_searches().items():
         if only is None or name in only:
             budget = spec.scales[scale]
-            runs, rounds = (1, 1) if kind.bounds[spec.bound].explicit else (2, 1 + DECADE)
+            runs, rounds = (1, 1) if kind.bounds[spec.bound].explicit else (2, 1 + spec.window)
             middle = {d.name: round((d.low + d.high) / 2) if d.integer else (d.low + d.high) / 2
                       for d in spec.dimensions}  # fmt: skip
             cost = unit_cost(spec.candidate(middle, budget.horizon).algorithm)

@@ -30,8 +30,8 @@ WITNESS = "violated within the hypotheses"
 #: … of one whose worst confirmed candidate does not; and of one that found no admissible candidate.
 SURVIVED = "survived"
 NOTHING = "no admissible candidate"
-#: A rate's: its worst confirmed candidate grows faster than the rate's band over the decade at every seed,
-#: inside the hypotheses (a rejection over that decade, not a counterexample: an Õ allows any constant).
+#: A rate's: its worst confirmed candidate grows faster than the rate's band over its window at every seed,
+#: inside the hypotheses (a rejection over that window, not a counterexample: an Õ allows any constant).
 STEEPER = "steeper than its band at every seed"
 
 
@@ -137,14 +137,15 @@ def markdown(frame: pd.DataFrame) -> str:
         f"{'is' if witnesses == 1 else 'are'} violated within the hypotheses (a candidate above the bound at "
         f"every seed, every hypothesis holding at every seed); of {int(rates.sum())} "
         f"rate{'' if int(rates.sum()) == 1 else 's'} searched, "
-        f"{steeper} {'is' if steeper == 1 else 'are'} steeper than the band its fits accept over a decade at "
-        "every seed (a rejection over that decade, not a counterexample: an Õ allows any constant).**\n",
+        f"{steeper} {'is' if steeper == 1 else 'are'} steeper than the band its fits accept over its window "
+        "at every seed (a rejection over that window, not a counterexample: an Õ allows any constant).**\n",
         "Differential evolution maximises one run's measured / bound (the bound at the run's own step sizes "
         "and totals) over the space each theorem quantifies over; the best distinct candidates are rerun "
         "with fresh seeds. `inside hypotheses`: the share of the search's runs where every hypothesis held "
         "(the others score 0); `bound spoke`: of those, the share where the bound was below the metric's "
-        "trivial bound — where it could have failed at all. A rate's run is a pair, T and 10T: its "
-        "measured / bound is the regret's growth over the decade against the growth the rate's band allows, "
+        "trivial bound — where it could have failed at all. A rate's run is a pair, T and 10T (100T for a "
+        "learner that restarts, its slope taken between its first and last epoch ends there): its "
+        "measured / bound is the regret's growth per decade against the growth the rate's band allows, "
         "10^(slope − band), and it counts only where the learner learns at T (regret below half of uniform "
         "play's). How the search works and what each finding "
         "means: docs/findings.md; every column (and the worst candidate, regenerable): "
@@ -197,7 +198,7 @@ def draw(results: list[SearchResult]):
     ax.set_yticklabels(labels, fontsize=7)
     ax.invert_yaxis()
     ax.tick_params(axis="x", labelsize=7)
-    ax.set_xlabel("measured / bound (rates: growth over a decade / the growth their band allows)\nright of "
+    ax.set_xlabel("measured / bound (rates: growth per decade / the growth their band allows)\nright of "
                   "the dashed line: the run exceeds it", fontsize=8)  # fmt: skip
     ax.set_title(
         "Falsification search over each theorem's hypotheses\ngrey: one search run each; diamond: the worst "

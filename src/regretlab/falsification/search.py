@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.optimize import differential_evolution
 
+from regretlab.analysis.epoch_ends import growth_between_ends
 from regretlab.analysis.exponents import accepted_band, log_slack
 from regretlab.registry.theory import BOUNDS
 from regretlab.specs.search_spec import DECADE, Budget, Candidate, SearchSpec, Trial
@@ -50,26 +51,36 @@ def is_rate(bound: str) -> bool:
     return not BOUNDS[bound].explicit
 
 
-def rate_trial(trial: TrialFunction) -> TrialFunction:
-    """A kind's ``trial`` turned into a rate's: the candidate run at T and at 10T with the same seed, as one
-    :class:`~regretlab.specs.search_spec.Trial` whose ``measured`` is the regret's growth R(10T)/R(T) and
-    ``bound`` the growth the rate allows, 10^band (the upper end of
-    :func:`~regretlab.analysis.exponents.accepted_band` over the two horizons: the exponent in T or the
-    drawn rate's local slope, plus the log powers its Õ hides); ``trivial`` is 10 (linear growth), ``uniform``
+def _per_decade(ratio: float, window: int) -> float:
+    """A growth over ``window`` (a ratio of values at window·T and T) as a growth per decade: 10^slope."""
+    return ratio ** (1.0 / math.log10(window)) if ratio > 0 else math.nan
+
+
+def rate_trial(trial: TrialFunction, window: int = DECADE) -> TrialFunction:
+    """A kind's ``trial`` turned into a rate's: the candidate run at T and at window·T with the same seed, as
+    one :class:`~regretlab.specs.search_spec.Trial` whose ``measured`` is the regret's growth per decade,
+    10^slope — from R(T) to R(window·T), or for a learner that restarts from its first to its last epoch end
+    in [T, window·T] (:func:`regretlab.analysis.epoch_ends.growth_between_ends`; not admissible without two
+    there) — and ``bound`` the growth the rate allows, 10^band (the upper end of
+    :func:`~regretlab.analysis.exponents.accepted_band` over the two horizons: the exponent in T or the drawn
+    rate's local slope, plus the log powers its Õ hides); ``trivial`` is 10 (linear growth), ``uniform``
     uniform play's growth. Its hypotheses hold where the theorem's hold at both runs and the learner learns at
-    T (regret below half of uniform play's); ``params`` are the 10T run's."""
+    T (regret below half of uniform play's); ``params`` are the window·T run's."""
 
     def run(candidate: Candidate, bound: str, horizon: int, seed: int) -> Trial:
         spec = BOUNDS[bound]
-        low, high = trial(candidate, bound, horizon, seed), trial(candidate, bound, DECADE * horizon, seed)
-        x = np.array([horizon, DECADE * horizon], dtype=float)
-        drawn = math.log10(high.bound / low.bound) if low.bound > 0 and high.bound > 0 else math.nan
+        low, high = trial(candidate, bound, horizon, seed), trial(candidate, bound, window * horizon, seed)
+        x = np.array([horizon, window * horizon], dtype=float)
+        ratio = high.bound / low.bound if low.bound > 0 else math.nan
+        drawn = math.log10(_per_decade(ratio, window)) if ratio > 0 else math.nan
         power = spec.log_powers.get("T", 0.0)
         band = accepted_band(spec.exponents["T"], drawn, "upper", log_slack(x, power), power)
-        measured = high.measured / low.measured if low.measured > 0 else math.nan
+        measured = growth_between_ends(high.params, spec.metric, horizon, window * horizon)
+        if measured is None:  # a learner that does not restart: its regret at the two horizons
+            measured = _per_decade(high.measured / low.measured, window) if low.measured > 0 else math.nan
         learns = low.measured < 0.5 * low.uniform
-        uniform = high.uniform / low.uniform if low.uniform > 0 else math.nan
-        hypotheses = low.hypotheses and high.hypotheses and learns
+        uniform = _per_decade(high.uniform / low.uniform, window) if low.uniform > 0 else math.nan
+        hypotheses = low.hypotheses and high.hypotheses and learns and not math.isnan(measured)
         return Trial(measured, float(DECADE**band.high), float(DECADE), uniform, hypotheses, high.params)
 
     return run
@@ -186,7 +197,7 @@ def _evaluate(spec: SearchSpec, x: dict, horizon: int, seed: int, trial: TrialFu
 def search(name: str, spec: SearchSpec, scale: str, trial: TrialFunction) -> SearchResult:
     """Run the search ``name`` at ``scale``'s budget, then confirm its best distinct candidates."""
     budget = spec.scales[scale]
-    trial = rate_trial(trial) if is_rate(spec.bound) else trial
+    trial = rate_trial(trial, spec.window) if is_rate(spec.bound) else trial
     evaluations: list[Evaluation] = []
 
     def objective(vector: np.ndarray) -> float:

@@ -16,8 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-#: A rate's search judges its slope over one decade: each of its trials runs at T and at DECADE·T
-#: (``regretlab.falsification.search.rate_trial``).
+#: A rate's search judges its slope over a window of horizons, by default one decade: each of its trials runs
+#: at T and at DECADE·T (``regretlab.falsification.search.rate_trial``; :attr:`SearchSpec.window`).
 DECADE = 10
 
 
@@ -120,6 +120,9 @@ class SearchSpec:
             (a step size's admissible range may depend on T: Theorem 8's δ ≥ 1/T).
         scales: the workflow's scale → its :class:`Budget`.
         left_out: what the theorem quantifies over that the space does not reach, in words ("" if nothing).
+        window: a rate's second run is at window·T: :data:`DECADE`, or wider for a learner that restarts,
+            whose slope is judged between the first and last epoch ends inside the window (a decade holds one
+            or two of them: each epoch is several times the last).
     """
 
     claim: str
@@ -129,3 +132,4 @@ class SearchSpec:
     candidate: Callable[[Mapping[str, float], int], Candidate]
     scales: Mapping[str, Budget]
     left_out: str = ""
+    window: int = DECADE

@@ -23,11 +23,11 @@ def _short_regimes(cell: str) -> str:
 
 def _search_cell(outcome: str, runs: int, ratio: float, check: str) -> str:
     """The falsification search's outcome, budget and worst confirmed ratio; for a rate, whose ratio is
-    10^(slope − band) over a decade (``regretlab.falsification.search.rate_trial``), the slope's margin."""
+    10^(slope − band) per decade (``regretlab.falsification.search.rate_trial``), the slope's margin."""
     if not outcome:
         return "—"
     if check == "rate" and ratio > 0:
-        return f"{outcome} ({runs} runs, steepest decade: slope − band {math.log10(ratio):+.2f})"
+        return f"{outcome} ({runs} runs, steepest: slope − band {math.log10(ratio):+.2f})"
     return f"{outcome} ({runs} runs, worst measured / bound {ratio:.2g})"
 
 
