@@ -258,14 +258,15 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--out", default="exports", metavar="DIR", help="default: %(default)s")
     falsify = commands.add_parser(
         "falsify",
-        help="search each bound's hypotheses for a run that exceeds it (a rate: a steeper decade)",
+        help="search each bound's hypotheses for a run that exceeds it (a rate: a steeper slope)",
         description="Attack each bound a kind declares a search for: a seeded differential-"
         "evolution search over the step sizes, graphs and loss sequences its theorem quantifies over for the "
-        "largest measured / bound (a rate: the regret's growth over a decade against its band's), the best "
+        "largest measured / bound (a rate: the regret's growth per decade — between epoch ends for a learner "
+        "that restarts — against its band's), the best "
         "candidates rerun with fresh seeds. Writes "
         "DIR/falsification.csv (with its .types.json), .md, .png and .pdf — what the workflow's "
         "falsification job writes to figures/. "
-        "The quick scale takes about half a minute.",
+        "The quick scale takes under a minute.",
     )
     falsify.add_argument("--search", nargs="+", metavar="NAME", help="these searches only (default: all)")
     falsify.add_argument("--scale", choices=("quick", "paper"), default="quick", help="default: %(default)s")
