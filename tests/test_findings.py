@@ -4,6 +4,7 @@ falsification table, so that a finding that stops being true fails here instead 
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from pathlib import Path
@@ -115,6 +116,20 @@ def test_the_corrected_restarting_rates_are_steeper_over_their_search_windows():
         # measured is the growth per decade, 10^slope; the band (no hidden log) is the exponent
         assert round(math.log10(row["measured"]), 2) == float(quoted.split()[0]) and quoted in text
         assert row["bound_value"] == pytest.approx(10**exponent, rel=1e-5)
+
+
+def test_theorem17s_sbar_rejection_spans_one_reset_step():
+    text = FINDINGS.replace("\n", " ")
+    assert "L_{i*_S}^0.75 [0.74, 0.77] on `weak_adaptive_bipartite_best_in_Sbar`" in text
+    assert "its four ends span 0.60 decades: the third reset of three instances and the fourth of one" in text
+    fits = EXPONENTS[(EXPONENTS["regime"] == "weak_adaptive_bipartite_best_in_Sbar")]
+    fit = fits[fits["algorithm"] == "algorithm6"].iloc[0]
+    assert [round(fit[c], 2) for c in ("exponent", "ci_low", "ci_high")] == [0.75, 0.74, 0.77]
+    assert (fit["fitted_at"], fit["n_points"], fit["rejection"]) == ("epoch ends", 4, "persistent")
+    assert fit["theory_exponent"] == pytest.approx(2 / 3) and fit["log_slack"] == 0.0
+    points = json.loads(fit["epoch_end_points"])
+    assert round(math.log10(max(points["x"]) / min(points["x"])), 2) == 0.60
+    assert sorted(label.split()[-1] for label in points["labels"]) == ["k=3", "k=3", "k=3", "k=4"]
 
 
 def test_theorem17s_epoch_end_slopes_are_beyond_the_stated_rate_and_within_the_corrected():
