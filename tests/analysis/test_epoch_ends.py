@@ -3,6 +3,8 @@ where its epochs end, not through checkpoints that fall anywhere on its staircas
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -10,7 +12,14 @@ from test_analysis import INSTANCES, REGIME, synthetic_runs
 
 from regretlab.analysis.aggregate import fit_exponents, summarise
 from regretlab.analysis.epoch_ends import epoch_end_points
-from regretlab.analysis.exponents import log_slack, loglog_slope, rejection_kind
+from regretlab.analysis.evidence.items import slope_outcome
+from regretlab.analysis.exponents import (
+    log_slack,
+    loglog_slope,
+    measured_decades,
+    rejection_kind,
+    rejection_text,
+)
 
 #: Epoch ends of each seed's run at T = 10⁴ (seed 3 reaches one reset fewer): t and the regret there, on a
 #: staircase that grows like t^0.7 at its ends while the synthetic checkpoints grow like t^0.5.
@@ -100,4 +109,21 @@ def test_a_hidden_log_of_another_variable_widens_by_its_slope_along_the_points()
     assert rejection_kind(x, values, rng, 50, np.nan, 0.5, np.nan, "upper") == "persistent"
     assert rejection_kind(x, values, rng, 50, np.nan, 0.5, np.nan, "upper", 0.0, (rounds, 1.0)) == (
         "pre-asymptotic"
+    )
+
+
+def test_a_persistence_judged_over_less_than_two_decades_says_over_how_many():
+    """A rejection whose points span less than two decades (two epoch ends 0.6 decades apart) is labelled
+    with the span it was judged over: "persistent" alone would claim two decades without drift."""
+    assert measured_decades(np.array([7000.0, 28000.0])) == pytest.approx(math.log10(4.0))
+    assert measured_decades(np.array([1e3, 1e6])) == 2.0
+    assert rejection_text("persistent", measured_decades(np.array([7000.0, 28000.0]))) == (
+        "persistent over 0.6 decades"
+    )
+    assert rejection_text("persistent", 2.0) == "persistent"
+    assert rejection_text("pre-asymptotic", 0.6) == "pre-asymptotic"
+    fit = {"theory_exponent": 0.5, "bound_slope": np.nan, "ci_low": 0.62, "ci_high": 0.67, "exponent": 0.64,
+           "rejection": "persistent", "rejection_decades": 0.6, "fitted_at": "epoch ends", "n_points": 2}
+    assert slope_outcome(fit, "upper").startswith(
+        "rejected over the measured range (persistent over 0.6 decades): 0.64 [0.62, 0.67] at 2 epoch ends"
     )

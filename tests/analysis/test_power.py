@@ -161,7 +161,7 @@ def test_the_headline_counts_only_the_papers_claims_tested_with_power():
         "with strong power (a learner half the paper's, half uniform, would fail too), 2 with nominal power "
         "(only uniform play would) and {} rates; 2 of them also against the reference learner; 0 violated "
         "where the theorem's hypotheses hold, {} rejected over the measured range (0 persistent over the "
-        "last two decades measured)"
+        "last two decades measured, or all of a shorter range)"
     )
     assert headline(table) == sentence.format(10, 5, 2, 1)
     assert headline(table[~table["outcome"].str.startswith(REJECTED)]) == sentence.format(9, 4, 1, 0)

@@ -49,6 +49,7 @@ from regretlab.analysis.exponents import (
     bound_slope,
     fit_exponent,
     log_slack,
+    measured_decades,
     rate_verdict,
     rejection_kind,
 )
@@ -499,6 +500,8 @@ def fit_exponents(
                 "log_slack": slack,
                 "rate_verdict": verdict_of_rate,
                 "rejection": rejection,
+                # the decades the persistence was judged over: the last two, or all a shorter curve spans
+                "rejection_decades": measured_decades(fit_x) if rejection else float("nan"),
                 "onset": onset,
                 "reason": "; ".join(r for r in (reason, bound_reason) if r),
                 "hypotheses_hold": bool(curve["hypotheses_hold"].all()),

@@ -238,3 +238,20 @@ def rejection_kind(
         slack += log_slack(x[last], hidden[1], np.asarray(hidden[0], dtype=float)[last])
     band = accepted_band(exponent, drawn, sense, slack)
     return "pre-asymptotic" if band.meets(low, high) else "persistent"
+
+
+def measured_decades(x: np.ndarray) -> float:
+    """How many decades of x a rejection's persistence was judged over: the last
+    :data:`PERSISTENCE_DECADES`, or all the points span when less (NaN with fewer than two positive x)."""
+    x = np.asarray(x, dtype=float)
+    if x.size < 2 or not np.all(x > 0):
+        return float("nan")
+    return float(min(PERSISTENCE_DECADES, math.log10(x.max() / x.min())))
+
+
+def rejection_text(kind: str, decades: float) -> str:
+    """A rejection's kind as the tables and figures say it: ``persistent over 0.6 decades`` when the points
+    span less than :data:`PERSISTENCE_DECADES` (no drift could be seen over a longer range), else the kind."""
+    if kind == "persistent" and math.isfinite(decades) and decades < PERSISTENCE_DECADES - 1e-9:
+        return f"persistent over {decades:.1f} decades"
+    return kind

@@ -46,7 +46,7 @@ import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
 from matplotlib.ticker import NullFormatter, ScalarFormatter  # noqa: E402
 
-from regretlab.analysis.exponents import REJECTED  # noqa: E402
+from regretlab.analysis.exponents import REJECTED, rejection_text  # noqa: E402
 from regretlab.analysis.figure_layout import (  # noqa: E402
     RATE_COLOUR,
     REFERENCE_GREY,
@@ -135,7 +135,10 @@ def _slope_text(exponents: pd.DataFrame, curve: pd.DataFrame) -> str:
     if r.get("rate_verdict") != REJECTED:
         return text
     kind = r.get("rejection")
-    kind = f" ({kind})" if isinstance(kind, str) and kind else ""  # persistent, or pre-asymptotic
+    if isinstance(kind, str) and kind:  # persistent (over how many decades), or pre-asymptotic
+        kind = f" ({rejection_text(kind, r.get('rejection_decades', np.nan))})"
+    else:
+        kind = ""
     return f"{text} — REJECTED over the measured range{kind}"
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from regretlab.analysis.evidence.points import mechanism_point
-from regretlab.analysis.exponents import REJECTED, accepted_band
+from regretlab.analysis.exponents import REJECTED, accepted_band, rejection_text
 from regretlab.registry.claims import Claim
 from regretlab.registry.theory import BOUNDS
 
@@ -168,7 +168,7 @@ def slope_outcome(fit: dict, sense: str) -> str:
     word = "consistent" if band.meets(low, high) else REJECTED
     kind = fit.get("rejection") or ""
     if word == REJECTED and isinstance(kind, str) and kind:  # persistent, or drifting toward the rate
-        word += f" ({kind})"
+        word += f" ({rejection_text(kind, fit.get('rejection_decades', math.nan))})"
     where = f" at {fit['n_points']} epoch ends" if fit.get("fitted_at") == "epoch ends" else ""
     interval = f"{fit['exponent']:.2f} [{low:.2f}, {high:.2f}]{where}"
     return f"{word}: {interval} vs {band.against}, accepts {band.text()}"

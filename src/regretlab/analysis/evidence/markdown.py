@@ -91,7 +91,7 @@ def counts(table: pd.DataFrame) -> dict[str, int]:
         "nominal": int((powered["grade"] == "nominal").sum()),
         "against_reference": int((powered["power"] == "reference").sum()),
         "rejected": int(powered["outcome"].str.contains(REJECTED, regex=False).sum()),
-        "persistent": int(powered["outcome"].str.contains(f"{REJECTED} (persistent)", regex=False).sum()),
+        "persistent": int(powered["outcome"].str.contains(f"{REJECTED} (persistent", regex=False).sum()),
         "construction": int((tested["power"] == "construction").sum()),
         "alternative": int((tested["power"] == "alternative").sum()),
         "unchecked": int(claims["check"].isin(UNCHECKED).sum()),
@@ -109,7 +109,7 @@ def headline(table: pd.DataFrame) -> str:
         f"would fail too), {n['nominal']} with nominal power (only uniform play would) and {n['rates']} "
         f"rates; {n['against_reference']} of them also against the reference learner; {n['violated']} "
         f"violated where the theorem's hypotheses hold, {n['rejected']} rejected over the measured range "
-        f"({n['persistent']} persistent over the last two decades measured)"
+        f"({n['persistent']} persistent over the last two decades measured, or all of a shorter range)"
     )
 
 
@@ -200,7 +200,8 @@ def markdown(table: pd.DataFrame, archives: dict[str, dict] | None = None) -> st
             "reaches the accepted band (the exponent and the drawn rate's local slope, widened by the",
             "local slope of the log powers its Õ hides, on the side the rate allows: `accepts`),",
             f"`{REJECTED}` otherwise: `persistent` when the slope over the last",
-            "two decades measured is still beyond the band, else `pre-asymptotic`; a curve is fitted from",
+            "two decades measured (all of a shorter curve: `over n decades`) is still beyond the band, else",
+            "`pre-asymptotic`; a curve is fitted from",
             "the learner's onset on (where its regret falls below half of uniform play's), a restarting",
             "learner's at its epoch ends (`at n epoch ends`) once it resets there. `T_informative`:",
             "the smallest horizon at",
