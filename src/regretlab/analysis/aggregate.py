@@ -442,9 +442,9 @@ def fit_exponents(
             reason = "the learner does not learn at the last point (regret ≥ half of uniform play's)"
         elif math.isfinite(onset) and len(curve) < 2:
             reason = "the learner learns (regret < half of uniform play's) only at the last point"
-        elif ends is not None and ends.unfit_reason():
+        elif ends is not None and (unfit := ends.unfit_reason()):
             slope, low, high = (float("nan"),) * 3
-            reason = ends.unfit_reason()
+            reason = unfit
         drawn_slope, bound_reason = bound_slope(curve["x"].to_numpy(), curve["bound_value"].to_numpy())
         # Uniform play's slope over the same points (NaN where its values are not all positive).
         null_slope, _ = bound_slope(curve["x"].to_numpy(), curve["null_uniform"].to_numpy(dtype=float))

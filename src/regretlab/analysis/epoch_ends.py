@@ -88,11 +88,8 @@ def epoch_end_points(
     column = "t" if x_name in ("T", "t") else x_name
     points = []
     for instance in sorted(curve["instance"].unique()):
-        runs = [
-            value.get(EPOCH_ENDS)
-            for key, value in sorted(params.items())
-            if key[:4] == (instance, algorithm, constants, horizon)
-        ]
+        point = (instance, algorithm, constants, horizon)
+        runs = [params[key].get(EPOCH_ENDS) for key in sorted(k for k in params if k[:4] == point)]
         if not runs or any(ends is None for ends in runs):
             return None  # a learner that does not restart
         for k in range(min(len(ends) for ends in runs)):

@@ -311,7 +311,7 @@ def _algorithm7_half(x: Mapping[str, float], horizon: int) -> Candidate:
     return Candidate(instance, "algorithm7_half", {}, draw=int(x["draw"]))
 
 
-# The rates: the steepest slope over a decade, where the learner learns, against the band its fit accepts.
+# The rates: the steepest slope per decade, where the learner learns, against the band its fit accepts.
 # A restarting learner's regret is a saw-tooth (Algorithms 4, 6 and 7 start over at data-dependent rounds):
 # its slope is measured between epoch ends (regretlab.analysis.epoch_ends), over RESTART_WINDOW. Its stated
 # rates are rejected by the fits already (docs/findings.md, finding 1): the search attacks the corrected ones.

@@ -1,6 +1,6 @@
 """The falsification search: for each bound a kind lets it attack
 (:class:`regretlab.specs.search_spec.SearchSpec`), the largest measured / bound over the theorem's hypotheses
-(for a rate, the steepest slope over a decade against its band: last paragraph).
+(for a rate, the steepest slope against its band: last paragraph).
 
 Differential evolution (:func:`scipy.optimize.differential_evolution`, seeded, no polishing) maximises one
 run's ratio over the space: every candidate runs at the search horizon with the same seed (common random
@@ -13,13 +13,14 @@ runs inside the hypotheses and, of those, the share where the bound was below th
 (where it could have failed at all).
 
 A rate (a bound drawn with unit constant, :attr:`~regretlab.specs.bound_spec.BoundSpec.explicit` False) has
-no value to exceed, only a slope: its search maximises the growth of one run's regret over a decade, T to
-10T, against the growth the rate allows there (:func:`rate_trial`), so that "measured / bound" is
-10^(slope − band), above 1 where the slope is steeper than the band the exponent fits accept
+no value to exceed, only a slope: its search maximises the growth per decade of one run's regret from T to
+window·T (:attr:`~regretlab.specs.search_spec.SearchSpec.window`: a decade, or two for a learner that
+restarts, judged between its epoch ends there), against the growth the rate allows (:func:`rate_trial`), so
+that "measured / bound" is 10^(slope − band), above 1 where the slope is steeper than the band the fits accept
 (:func:`regretlab.analysis.exponents.accepted_band`: the exponent or the drawn rate's own local slope, plus
 the logs its Õ hides), and a run counts only where the learner learns at T (regret below half of uniform
-play's, as the fits' onset). A candidate steeper at every seed is a rejection over that decade, not a
-counterexample: an Õ rate allows any constant, and a decade may be pre-asymptotic.
+play's, as the fits' onset). A candidate steeper at every seed is a rejection over that window, not a
+counterexample: an Õ rate allows any constant, and a window may be pre-asymptotic.
 """
 
 from __future__ import annotations

@@ -113,7 +113,7 @@ class SearchSpec:
     Attributes:
         claim: the evidence table's claim the bound speaks for (:data:`regretlab.registry.claims.CLAIMS`).
         bound: the bound's registry name: an upper bound with the paper's (or derived) constants, or a rate
-            in ``T`` (its search judges the slope over a decade: ``regretlab.falsification.search``).
+            in ``T`` (its search judges the slope over its ``window``: ``regretlab.falsification.search``).
         quantifies: what the theorem quantifies over, in words, with its line (the space searched).
         dimensions: the space, in the optimiser's units.
         candidate: ``(point of the space (name → value), T) → the`` :class:`Candidate` it runs at horizon T
