@@ -21,7 +21,7 @@ from regretlab.analysis.aggregate import (
 )
 from regretlab.analysis.bootstrap import mean_interval
 from regretlab.analysis.exponents import REJECTED, fit_exponent, loglog_slope
-from regretlab.analysis.tables import EXPONENT_COLUMNS, exponent_table, to_markdown
+from regretlab.analysis.tables import EXPONENT_COLUMNS, exponent_table, records, to_markdown
 from regretlab.core.io import config_hash, read_parquet_metadata, write_parquet
 from regretlab.graphs.families import figure1_graph
 from regretlab.registry.theory import BOUNDS
@@ -430,3 +430,29 @@ def test_a_rejection_is_persistent_unless_the_last_two_decades_reach_the_band():
     bending = [np.full(4, v) * (1 + 0.001 * np.arange(4)) for v in [1e2**0.9, 1e3**0.9, 1e4**0.9,
                1e4**0.9 * 10**0.5, 1e4**0.9 * 10]]  # fmt: skip  (0.9, then 0.5 over the last two decades)
     assert rejection_kind(x, bending, rng, 200, math.nan, 0.5, math.nan, "upper") == "pre-asymptotic"
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(allow_nan=True, allow_infinity=True),
+            st.integers(-(2**40), 2**40),
+            st.booleans(),
+            st.one_of(st.none(), st.text(max_size=5)),
+        ),
+        max_size=6,
+    )
+)
+def test_records_are_to_dict_records(rows):
+    """``records`` (the evidence searches' fast path) gives what ``to_dict("records")`` gives: the same keys in
+    the same order, the same Python types and values (NaN as NaN), on a frame of mixed column types."""
+    frame = pd.DataFrame(rows, columns=["x", "n", "ok", "label"]).astype({"n": "int64", "ok": bool})
+    frame["ratio"] = frame["x"] * 2.0  # a float column next to the object one
+    expected, got = frame.to_dict("records"), records(frame)
+    assert len(got) == len(expected)
+    for want, have in zip(expected, got, strict=True):
+        assert list(have) == list(want)
+        for key, value in want.items():
+            assert type(have[key]) is type(value)
+            assert have[key] == value or (value != value and have[key] != have[key])

@@ -119,6 +119,14 @@ def short_number(value: float) -> str:
     return f"{mantissa}e{int(exponent)}" if exponent else text
 
 
+def records(frame: pd.DataFrame) -> list[dict]:
+    """``frame.to_dict("records")``: one dict per row, Python scalars as values. pandas builds those by
+    indexing each column of the frame, which costs more than the rows on the small slices of a wide summary
+    table the evidence searches read thousands of times; one conversion of the whole frame does not."""
+    columns = list(frame.columns)
+    return [dict(zip(columns, row, strict=True)) for row in frame.to_numpy(dtype=object).tolist()]
+
+
 def to_markdown(table: pd.DataFrame) -> str:
     """A GitHub-flavoured Markdown table, numbers to three decimals."""
     lines = ["| " + " | ".join(table.columns) + " |", "|" + "---|" * len(table.columns)]

@@ -156,15 +156,30 @@ def _shortfall(name: str, cmdp: CMDP) -> float:
     return 1.0 - len(holding) / len(points) + closeness
 
 
-def _objective(name: str, vector: np.ndarray) -> float:
-    """``log10 T_power`` of the CMDP at ``vector``; ``NEVER`` plus :func:`_shortfall` when it has none, and
-    ``NEVER + 2`` when it is not admissible."""
+@cache
+def _built(block: str) -> CMDP | None:
+    """The CMDP of an ``mdp`` block (as JSON), None when it is not admissible (``ρ < 0``: no occupancy
+    satisfies the constraints). Kept for the process: a fifth of the points the searches propose repeat one
+    already built (the first generation is the same for every bound, and the sweeps of :func:`_refine`)."""
     try:
-        cmdp = make_explicit_cmdp(mdp_block(_point(vector)))
-    except ValueError:  # ρ < 0: no occupancy satisfies the constraints
+        return make_explicit_cmdp(json.loads(block))
+    except ValueError:
+        return None
+
+
+@cache
+def _objective_at(name: str, block: str) -> float:
+    cmdp = _built(block)
+    if cmdp is None:
         return NEVER + 2.0
     found = t_power(name, cmdp)
     return NEVER + _shortfall(name, cmdp) if found is None else math.log10(found)
+
+
+def _objective(name: str, vector: np.ndarray) -> float:
+    """``log10 T_power`` of the CMDP at ``vector``; ``NEVER`` plus :func:`_shortfall` when it has none, and
+    ``NEVER + 2`` when it is not admissible."""
+    return _objective_at(name, json.dumps(mdp_block(_point(vector))))
 
 
 def _refine(name: str, vector: np.ndarray, value: float) -> tuple[np.ndarray, float, int]:

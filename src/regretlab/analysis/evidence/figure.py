@@ -17,6 +17,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 
 from regretlab.analysis.evidence.search import T_MAX, T_MIN  # noqa: E402
 from regretlab.analysis.exponents import REJECTED  # noqa: E402
+from regretlab.analysis.tables import records  # noqa: E402
 from regretlab.core.figure_files import freeze_layout  # noqa: E402
 from regretlab.registry.claims import UNCHECKED  # noqa: E402
 
@@ -66,11 +67,11 @@ def draw_evidence(table: pd.DataFrame):
     fig.get_layout_engine().set(w_pad=0.25)  # room for the labels' hinting at the saved resolution
     labels = [
         f"{r['name']} ({r['paper']})" + (" — reference" if r["role"] == "reference" else "")
-        for r in rows.to_dict("records")
+        for r in records(rows)
     ]
     y = list(range(n))[::-1]
     counts = {name: 0 for name in STANDINGS}
-    for yi, row in zip(y, rows.to_dict("records"), strict=True):
+    for yi, row in zip(y, records(rows), strict=True):
         name = standing(row)
         counts[name] += row["role"] == "claim"
         colour = STANDINGS[name]
@@ -120,5 +121,5 @@ def draw_evidence(table: pd.DataFrame):
 def legend_counts(table: pd.DataFrame) -> dict[str, int]:
     """The counts the figure's legend gives: the papers' checked claims (not reference rows) per standing."""
     rows = table[~table["check"].isin(UNCHECKED) & (table["role"] == "claim")]
-    counted = pd.Series([standing(r) for r in rows.to_dict("records")], dtype=object).value_counts()
+    counted = pd.Series([standing(r) for r in records(rows)], dtype=object).value_counts()
     return {name: int(counted.get(name, 0)) for name in STANDINGS}

@@ -12,6 +12,7 @@ import pandas as pd
 
 from regretlab.analysis.evidence.points import mechanism_point
 from regretlab.analysis.exponents import REJECTED, accepted_band, rejection_text
+from regretlab.analysis.tables import records
 from regretlab.registry.claims import Claim
 from regretlab.registry.theory import BOUNDS
 
@@ -80,7 +81,7 @@ def _covered(claim: Claim, block: str, constants: str) -> str:
 
 def point_items(claim: Claim, rows: pd.DataFrame, instances: dict) -> list[Item]:
     items = []
-    for row in rows.to_dict("records"):
+    for row in records(rows):
         instance = instances[(row["regime"], row["instance"])]
         mech, value = mechanism_state(claim, row["metric"], mechanism_point(row, instance))
         if row.get("identical_to"):
@@ -221,13 +222,13 @@ def curve_items(
     claim: Claim, fits: pd.DataFrame, summary: pd.DataFrame, instances: dict, every_fit: pd.DataFrame
 ) -> list[Item]:
     items = []
-    for fit in fits.to_dict("records"):
+    for fit in records(fits):
         rows = curve_rows(fit, summary)
         states = [
             mechanism_state(
                 claim, row["metric"], mechanism_point(row, instances[(row["regime"], row["instance"])])
             )
-            for row in rows.to_dict("records")
+            for row in records(rows)
         ]
         values = [value for _, value in states]
         mech = next((state for state, _ in states if state), "")

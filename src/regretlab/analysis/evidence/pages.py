@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from regretlab.analysis.evidence.items import BLOCKS, Item
-from regretlab.analysis.tables import short_number, to_markdown
+from regretlab.analysis.tables import records, short_number, to_markdown
 from regretlab.core.io import write_text
 from regretlab.registry.claims import UNCHECKED
 
@@ -134,6 +134,6 @@ def write_claim_pages(
 ) -> None:
     """Write one page per row of the evidence table into ``directory`` (``figures/claims``)."""
     Path(directory).mkdir(parents=True, exist_ok=True)
-    for row in table.to_dict("records"):
+    for row in records(table):
         page = claim_page(row, items.get(row["claim"], []), figures)
         write_text(Path(directory) / f"{row['claim']}.md", page)

@@ -13,7 +13,7 @@ import pandas as pd
 from regretlab.analysis.evidence.items import BLOCKS, curve_rows, mechanism_state
 from regretlab.analysis.evidence.points import mechanism_point, point_at
 from regretlab.analysis.exponents import accepted_band, bound_regime, bound_slope, log_slack
-from regretlab.analysis.tables import short_number
+from regretlab.analysis.tables import records, short_number
 from regretlab.registry.claims import Claim
 from regretlab.registry.kinds import KINDS, algorithm_kind
 from regretlab.registry.theory import BOUNDS, ceiling, trivial_bound
@@ -161,7 +161,7 @@ def explicit_search(claim: Claim, rows: pd.DataFrame, instances: dict, power: bo
         finals = finals[finals["identical_to"].fillna("") == ""]
     best = None
     curves: dict[tuple, list[dict]] = {}  # records made once, grouped by curve (to_dict per group is slow)
-    for record in finals.to_dict("records"):
+    for record in records(finals):
         key = tuple(record[k] for k in ("regime", "instance", "algorithm", "constants", "bound_name"))
         curves.setdefault(key, []).append(record)
     for _, curve in sorted(curves.items()):
@@ -215,7 +215,7 @@ def rate_search(
     horizon T. With ``power``, also uniform play's slope over the same points outside the band the check
     accepts (:func:`accepted_band`): ``T_power``."""
     best = None
-    for fit in fits.to_dict("records"):
+    for fit in records(fits):
         if (isinstance(fit.get("identical_to"), str) and fit["identical_to"]) or fit["x"] == "t":
             continue
         if fit["constants"] not in claim.presets:  # the theorem says nothing about these constants
@@ -225,7 +225,7 @@ def rate_search(
         if rows.empty or not rows["run_hypotheses_hold"].all():
             continue
         spec = BOUNDS[fit["bound_name"]]
-        ordered = rows.sort_values("T").to_dict("records")
+        ordered = records(rows.sort_values("T"))
         last = ordered[-1]
         finals = [row for row in ordered if row["T"] == last["T"]]  # every instance of an x = L* curve
         holding = _holding_fit(rows, fit)
@@ -234,7 +234,7 @@ def rate_search(
             found.mechanism = _mechanism_at(claim, spec.metric, finals, instances, holding)
             best = found if _better(found, best) else best
             continue
-        by_instance = {name: group.to_dict("records") for name, group in rows.groupby("instance")}
+        by_instance = {name: records(group) for name, group in rows.groupby("instance")}
         horizons = sorted(set(rows["T"]))
 
         def block_at(T, fit=fit, spec=spec, by_instance=by_instance, horizons=horizons):

@@ -15,7 +15,7 @@ from regretlab.analysis.evidence.markdown import markdown
 from regretlab.analysis.evidence.pages import write_claim_pages
 from regretlab.analysis.evidence.search import Found, explicit_search, rate_search
 from regretlab.analysis.exponents import REJECTED
-from regretlab.analysis.tables import write_typed_csv
+from regretlab.analysis.tables import records, write_typed_csv
 from regretlab.core.figure_files import save_figure
 from regretlab.core.io import write_text
 from regretlab.registry.claims import CLAIMS, UNCHECKED, UNCHECKED_CLAIMS, Claim
@@ -252,7 +252,7 @@ def claim_row(
         "mechanism_values": _mechanism_values(items),
         "identical": "; ".join(
             f"{r['regime']}: {r['algorithm']}/{r['constants']} = {r['identical_to']}"
-            for r in twins.to_dict("records")
+            for r in records(twins)
         ),
         "seeds": 0,
         **_found_columns(found, config, "informative", ""),
