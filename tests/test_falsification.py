@@ -249,6 +249,22 @@ def test_the_report_says_what_the_search_found():
     assert f"{found.runs} (2000)" in text
 
 
+def test_the_figure_keeps_every_claims_name_inside_at_the_saved_resolution():
+    """The row labels name each search's claim; at 150 dpi, the saved PNG's, the longest (Theorem 18's
+    corrected display) reached the figure's left edge before the names were wrapped."""
+    import matplotlib.pyplot as plt
+
+    results = [SearchResult(name, spec, "quick", TINY, ()) for name, (_, spec) in declared_searches().items()]
+    fig = report.draw(results)
+    try:
+        fig.set_dpi(150)
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        assert min(label.get_window_extent(renderer).x0 for label in fig.axes[0].get_yticklabels()) >= 1.0
+    finally:
+        plt.close(fig)
+
+
 # ---- the witnesses as regimes -------------------------------------------------------------------------
 
 

@@ -445,8 +445,8 @@ def test_a_rejection_is_persistent_unless_the_last_two_decades_reach_the_band():
     )
 )
 def test_records_are_to_dict_records(rows):
-    """``records`` (the evidence searches' fast path) gives what ``to_dict("records")`` gives: the same keys in
-    the same order, the same Python types and values (NaN as NaN), on a frame of mixed column types."""
+    """``records`` (the evidence searches' fast path) gives what ``to_dict("records")`` gives: the same keys
+    in the same order, the same Python types and values (NaN as NaN), on a frame of mixed column types."""
     frame = pd.DataFrame(rows, columns=["x", "n", "ok", "label"]).astype({"n": "int64", "ok": bool})
     frame["ratio"] = frame["x"] * 2.0  # a float column next to the object one
     expected, got = frame.to_dict("records"), records(frame)

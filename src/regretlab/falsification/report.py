@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import textwrap
 
 import matplotlib
 
@@ -33,6 +34,8 @@ NOTHING = "no admissible candidate"
 #: A rate's: its worst confirmed candidate grows faster than the rate's band over its window at every seed,
 #: inside the hypotheses (a rejection over that window, not a counterexample: an Õ allows any constant).
 STEEPER = "steeper than its band at every seed"
+#: Characters per line of a claim's name in the figure's row labels.
+LABEL_WIDTH = 36
 
 
 def run_searches(scale: str, only: tuple[str, ...] | None = None) -> list[SearchResult]:
@@ -194,7 +197,9 @@ def draw(results: list[SearchResult]):
     ax.axvline(1.0, color="#b2182b", linestyle="--", linewidth=0.9)
     ax.set_xscale("log")
     ax.set_yticks(range(len(results)))
-    labels = [f"{CLAIMS_BY_KEY[r.spec.claim].name}\n{r.spec.bound} ({r.runs} runs)" for r in results]
+    # A claim's name wrapped (the longest, Theorem 18's corrected one, would reach the figure's left edge).
+    names = [textwrap.fill(CLAIMS_BY_KEY[r.spec.claim].name, LABEL_WIDTH) for r in results]
+    labels = [f"{name}\n{r.spec.bound} ({r.runs} runs)" for name, r in zip(names, results, strict=True)]
     ax.set_yticklabels(labels, fontsize=7)
     ax.invert_yaxis()
     ax.tick_params(axis="x", labelsize=7)
