@@ -263,6 +263,10 @@ def test_the_figure_keeps_every_claims_name_inside_at_the_saved_resolution():
         assert min(label.get_window_extent(renderer).x0 for label in fig.axes[0].get_yticklabels()) >= 1.0
     finally:
         plt.close(fig)
+    for name, (_, spec) in declared_searches().items():
+        lines = report._wrapped(CLAIMS_BY_KEY[spec.claim].name).split("\n")
+        assert all(len(line) <= report.LABEL_WIDTH for line in lines), name
+        assert all(line.count("(") == line.count(")") for line in lines), name  # "(finding 1)" kept whole
 
 
 # ---- the witnesses as regimes -------------------------------------------------------------------------

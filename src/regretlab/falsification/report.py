@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import textwrap
 
 import matplotlib
@@ -179,6 +180,12 @@ def markdown(frame: pd.DataFrame) -> str:
     return "\n".join([*lines, to_markdown(shown), ""])
 
 
+def _wrapped(name: str) -> str:
+    """A claim's name in lines of at most :data:`LABEL_WIDTH` characters, a parenthesis kept whole."""
+    kept = re.sub(r"\([^)]*\)", lambda group: group.group(0).replace(" ", "\u00a0"), name)
+    return textwrap.fill(kept, LABEL_WIDTH).replace("\u00a0", " ")
+
+
 def draw(results: list[SearchResult]):
     """One row per search: every admissible search run's measured / bound (grey), the confirmed worst
     candidate's mean ratio with its seeds' range (red where it is a witness), the bound at 1."""
@@ -198,7 +205,7 @@ def draw(results: list[SearchResult]):
     ax.set_xscale("log")
     ax.set_yticks(range(len(results)))
     # A claim's name wrapped (the longest, Theorem 18's corrected one, would reach the figure's left edge).
-    names = [textwrap.fill(CLAIMS_BY_KEY[r.spec.claim].name, LABEL_WIDTH) for r in results]
+    names = [_wrapped(CLAIMS_BY_KEY[r.spec.claim].name) for r in results]
     labels = [f"{name}\n{r.spec.bound} ({r.runs} runs)" for name, r in zip(names, results, strict=True)]
     ax.set_yticklabels(labels, fontsize=7)
     ax.invert_yaxis()
