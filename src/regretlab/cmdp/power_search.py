@@ -102,7 +102,7 @@ def uniform_rate(cmdp: CMDP, metric: str) -> float:
     raise ValueError(f"the power search knows the regret and the violation, not {metric!r}")
 
 
-def numbers(cmdp: CMDP, T: int, delta: float = DELTA) -> dict:
+def numbers(cmdp: CMDP | Seen, T: int, delta: float = DELTA) -> dict:
     """The point a bound of :data:`~regretlab.cmdp.bound_registry.BOUNDS` is evaluated at, for a CMDP with
     fixed sequences at horizon ``T`` (the floors' :func:`~regretlab.cmdp.floors.smallest_cmdp`, with the
     CMDP's own sizes, ``ρ`` and ``OPT``, and App. C's constants for them: the paper's learner)."""
@@ -112,7 +112,7 @@ def numbers(cmdp: CMDP, T: int, delta: float = DELTA) -> dict:
     )  # fmt: skip
 
 
-def has_power(name: str, cmdp: CMDP, T: int, rate: float | None = None) -> bool:
+def has_power(name: str, cmdp: CMDP | Seen, T: int, rate: float | None = None) -> bool:
     """At horizon ``T`` the hypotheses of bound ``name`` hold on ``cmdp`` and the bound is below uniform
     play's value ``T·u`` (``rate`` = ``u``, computed when None)."""
     spec = BOUNDS[name]
@@ -123,10 +123,11 @@ def has_power(name: str, cmdp: CMDP, T: int, rate: float | None = None) -> bool:
     return rate > 0 and spec.evaluate(point) < rate * T
 
 
-def t_power(name: str, cmdp: CMDP) -> int | None:
+def t_power(name: str, cmdp: CMDP | Seen, rate: float | None = None) -> int | None:
     """The smallest horizon at which :func:`has_power` holds (None: not up to :data:`T_MAX`): the first point
-    of a log grid where it does, refined by bisection to the episode against the grid point before."""
-    rate = uniform_rate(cmdp, BOUNDS[name].metric)
+    of a log grid where it does, refined by bisection to the episode against the grid point before (``rate``:
+    uniform play's value per episode, computed when None)."""
+    rate = uniform_rate(cmdp, BOUNDS[name].metric) if rate is None else rate
     if rate <= 0:
         return None
     grid = sorted({int(round(10 ** (k / 4))) for k in range(4, 4 * round(math.log10(T_MAX)) + 1)})
@@ -142,12 +143,12 @@ def t_power(name: str, cmdp: CMDP) -> int | None:
     return high
 
 
-def _shortfall(name: str, cmdp: CMDP) -> float:
+def _shortfall(name: str, cmdp: CMDP | Seen, rate: float) -> float:
     """How far a CMDP on which the bound never has power is from having it, in ``[0, 2]``: the share of the
     grid's horizons where the hypotheses fail, plus ``1 − 1/(1 + log10 r)`` of the smallest ratio ``r`` of the
-    bound to uniform play's value where they hold (1 with none). It guides the optimiser out of the flat
-    region (Theorem 6 needs ``ρ`` small enough that Condition 2 fails)."""
-    spec, rate = BOUNDS[name], uniform_rate(cmdp, BOUNDS[name].metric)
+    bound to uniform play's value (``rate`` per episode) where they hold (1 with none). It guides the
+    optimiser out of the flat region (Theorem 6 needs ``ρ`` small enough that Condition 2 fails)."""
+    spec = BOUNDS[name]
     grid = [10**k for k in range(1, round(math.log10(T_MAX)) + 1)]
     points = [numbers(cmdp, T) for T in grid]
     holding = [p for p in points if spec.hypotheses is None or spec.hypotheses(p)]
@@ -156,30 +157,43 @@ def _shortfall(name: str, cmdp: CMDP) -> float:
     return 1.0 - len(holding) / len(points) + closeness
 
 
+@dataclass(frozen=True)
+class Seen:
+    """What the objective reads of a CMDP (:func:`numbers` and uniform play's value per episode of each
+    metric, :func:`uniform_rate`), kept for every CMDP the searches build instead of the CMDP itself (whose
+    transition table is ``|X|²|A|`` floats): a fifth of the points they propose repeat one already built
+    (the first generation is the same for every bound)."""
+
+    L: int
+    n_states: int
+    n_actions: int
+    m: int
+    rho: float
+    opt: float
+    rates: dict[str, float]
+
+
 @cache
-def _built(block: str) -> CMDP | None:
-    """The CMDP of an ``mdp`` block (as JSON), None when it is not admissible (``ρ < 0``: no occupancy
-    satisfies the constraints). Kept for the process: a fifth of the points the searches propose repeat one
-    already built (the first generation is the same for every bound, and the sweeps of :func:`_refine`)."""
+def _seen(block: str) -> Seen | None:
+    """:class:`Seen` of an ``mdp`` block (as JSON), None when it is not admissible (``ρ < 0``: no occupancy
+    satisfies the constraints)."""
     try:
-        return make_explicit_cmdp(json.loads(block))
+        cmdp = make_explicit_cmdp(json.loads(block))
     except ValueError:
         return None
-
-
-@cache
-def _objective_at(name: str, block: str) -> float:
-    cmdp = _built(block)
-    if cmdp is None:
-        return NEVER + 2.0
-    found = t_power(name, cmdp)
-    return NEVER + _shortfall(name, cmdp) if found is None else math.log10(found)
+    rates = {metric: uniform_rate(cmdp, metric) for metric in ("regret", "violation")}
+    return Seen(cmdp.L, cmdp.n_states, cmdp.n_actions, cmdp.m, cmdp.rho, cmdp.opt, rates)
 
 
 def _objective(name: str, vector: np.ndarray) -> float:
     """``log10 T_power`` of the CMDP at ``vector``; ``NEVER`` plus :func:`_shortfall` when it has none, and
     ``NEVER + 2`` when it is not admissible."""
-    return _objective_at(name, json.dumps(mdp_block(_point(vector))))
+    seen = _seen(json.dumps(mdp_block(_point(vector))))
+    if seen is None:
+        return NEVER + 2.0
+    rate = seen.rates[BOUNDS[name].metric]
+    found = t_power(name, seen, rate)
+    return NEVER + _shortfall(name, seen, rate) if found is None else math.log10(found)
 
 
 def _refine(name: str, vector: np.ndarray, value: float) -> tuple[np.ndarray, float, int]:
