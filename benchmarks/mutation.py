@@ -111,6 +111,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
         [
             "tests/analysis/test_exponents.py",
             "tests/analysis/test_analysis.py",
+            "tests/analysis/test_epoch_ends.py",
             "tests/analysis/test_cmdp_aggregate.py",
             "tests/analysis/test_power.py",
             "tests/analysis/test_verdicts.py",

@@ -456,3 +456,47 @@ def test_records_are_to_dict_records(rows):
         for key, value in want.items():
             assert type(have[key]) is type(value)
             assert have[key] == value or (value != value and have[key] != have[key])
+
+
+def _fit_with_uniform(null_uniform: list[float], step: str = "") -> pd.Series:
+    """The synthetic regime's one fit (regret ≈ 3√T at T = 100, 10³, 10⁴; the theorem's hypotheses from
+    10³ on), uniform play's regret set by hand at the three points, step sizes set by hand or not."""
+    runs = synthetic_runs()
+    summary = summarise("r", REGIME, INSTANCES, runs, 300).sort_values("x")
+    summary["null_uniform"] = null_uniform
+    if step:
+        summary["step"] = step
+    return fit_exponents("r", REGIME, runs, summary, 300).iloc[0]
+
+
+def test_a_rate_is_fitted_from_the_learners_onset_and_not_at_all_when_it_does_not_learn():
+    """Regret ≈ 30, 97, 316: against uniform play's 1e6 everywhere the learner learns at every point (the
+    fit on the two points where the hypotheses hold, ≈ 1/2); against 100 at 10³ it learns only from 10⁴ on
+    (one point: no slope, and the reason says so); against 400 at 10⁴ it does not learn at the last point."""
+    learning = _fit_with_uniform([1e6, 1e6, 1e6])
+    assert learning["exponent"] == pytest.approx(0.5, abs=0.05) and learning["reason"] == ""
+    late = _fit_with_uniform([1e6, 100.0, 1e6])
+    # The drawn bound's slope over that one point has its own reason, after the fit's (as the table says it).
+    assert late["reason"] == (
+        "the learner learns (regret < half of uniform play's) only at the last point; "
+        "fewer than two distinct x"
+    )
+    assert math.isnan(late["exponent"])
+    never = _fit_with_uniform([1e6, 1e6, 400.0])
+    assert never["reason"] == "the learner does not learn at the last point (regret ≥ half of uniform play's)"
+    assert math.isnan(never["exponent"]) and math.isnan(never["ci_low"]) and math.isnan(never["ci_high"])
+
+
+def test_step_sizes_set_by_hand_leave_a_rate_without_a_theory_exponent():
+    """The bounds' exponents are those of the theorem's tuning: at steps fixed in the config (``step``) the
+    fit stands but no theory exponent is drawn, and the reason says why (after any other reason)."""
+    tuned = _fit_with_uniform([1e6, 1e6, 1e6])
+    assert tuned["theory_exponent"] == pytest.approx(BOUNDS["exp3g_rate"].exponents["T"])
+    by_hand = _fit_with_uniform([1e6, 1e6, 1e6], step='{"eta": 0.1}')
+    assert math.isnan(by_hand["theory_exponent"]) and by_hand["exponent"] == tuned["exponent"]
+    assert by_hand["reason"] == "step sizes set by hand (config step): no theory exponent"
+    both = _fit_with_uniform([1e6, 1e6, 400.0], step='{"eta": 0.1}')
+    assert both["reason"] == (
+        "the learner does not learn at the last point (regret ≥ half of uniform play's); "
+        "step sizes set by hand (config step): no theory exponent"
+    )

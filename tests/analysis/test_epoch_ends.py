@@ -11,7 +11,7 @@ import pytest
 from test_analysis import INSTANCES, REGIME, synthetic_runs
 
 from regretlab.analysis.aggregate import fit_exponents, summarise
-from regretlab.analysis.epoch_ends import epoch_end_points
+from regretlab.analysis.epoch_ends import epoch_end_points, growth_between_ends
 from regretlab.analysis.evidence.items import slope_outcome
 from regretlab.analysis.exponents import (
     log_slack,
@@ -127,3 +127,43 @@ def test_a_persistence_judged_over_less_than_two_decades_says_over_how_many():
     assert slope_outcome(fit, "upper").startswith(
         "rejected over the measured range (persistent over 0.6 decades): 0.64 [0.62, 0.67] at 2 epoch ends"
     )
+
+
+def _curve(x_low: float, x_high: float) -> pd.DataFrame:
+    """The summary rows of one fit (instance "i", algorithm "a", preset "paper", T = 10⁴) from x_low to
+    x_high."""
+    return pd.DataFrame({"instance": "i", "algorithm": "a", "constants": "paper", "T": 10_000,
+                         "x": [x_low, x_high]})  # fmt: skip
+
+
+def test_epoch_end_points_are_the_ends_every_seed_reached_inside_the_curves_range_with_their_rounds():
+    params = {("i", "a", "paper", 10_000, seed): {"epoch_ends": ENDS[seed]} for seed in range(4)}
+    in_t = epoch_end_points(params, _curve(100.0, 10_000.0), "T", "pseudo_regret")
+    # Ends k = 1, 2, 3 reached by every seed at t = 65, 415, 1515 on average; the first lies below x = 100.
+    assert in_t.x.tolist() == [415.0, 1515.0] and in_t.t.tolist() == [415.0, 1515.0]
+    assert in_t.labels == ["i k=2", "i k=3"]
+    assert in_t.values[0].tolist() == [2.0 * (400 + 10 * s) ** 0.7 for s in range(4)]
+    # Swept in L*: x is the mean L* at each end (0.3·t: 15, 120, 450), t still the ends' rounds.
+    in_loss = epoch_end_points(params, _curve(100.0, 10_000.0), "L_star", "pseudo_regret")
+    assert in_loss.x.tolist() == pytest.approx([120.0, 450.0]) and in_loss.t.tolist() == [415.0, 1515.0]
+
+
+def test_growth_between_ends_is_per_decade_from_the_first_end_in_the_window_to_the_last():
+    ends = {"epoch_ends": [{"t": 100, "pseudo_regret": 10.0}, {"t": 1000, "pseudo_regret": 50.0},
+                           {"t": 10_000, "pseudo_regret": 100.0}]}  # fmt: skip
+    # 10 → 100 over two decades: 10^(ln 10 / ln 100) = √10 per decade; from t = 1000: 2 per decade.
+    root_ten = pytest.approx(math.sqrt(10.0), rel=1e-12)
+    assert growth_between_ends(ends, "pseudo_regret", 100, 10_000) == root_ten
+    assert growth_between_ends(ends, "pseudo_regret", 150, 100_000) == pytest.approx(2.0, rel=1e-12)
+    assert growth_between_ends(ends, "pseudo_regret", 10, 1000) == pytest.approx(5.0, rel=1e-12)
+
+
+def test_growth_between_ends_needs_two_ends_half_a_decade_apart_with_positive_values():
+    assert growth_between_ends({}, "pseudo_regret", 1, 10**6) is None  # a learner that does not restart
+    one = {"epoch_ends": [{"t": 100, "pseudo_regret": 10.0}, {"t": 10_000, "pseudo_regret": 100.0}]}
+    assert math.isnan(growth_between_ends(one, "pseudo_regret", 101, 10**6))
+    close = {"epoch_ends": [{"t": 1000, "pseudo_regret": 10.0}, {"t": 3000, "pseudo_regret": 20.0}]}
+    assert math.isnan(growth_between_ends(close, "pseudo_regret", 1, 10**6))  # 0.48 decades apart
+    zero = {"epoch_ends": [{"t": 100, "pseudo_regret": 0.0}, {"t": 10_000, "pseudo_regret": 100.0}]}
+    assert math.isnan(growth_between_ends(zero, "pseudo_regret", 1, 10**6))
+    assert math.isnan(growth_between_ends(one, "L_star", 1, 10**6))  # the metric is not recorded

@@ -23,7 +23,10 @@ from regretlab.analysis.exponents import (
     log_slack,
     loglog_slope,
     loglog_slopes,
+    measured_decades,
     rate_verdict,
+    rejection_kind,
+    rejection_text,
     unfittable_reason,
 )
 
@@ -288,3 +291,77 @@ def test_every_rate_declares_the_logs_its_o_tilde_hides():
         assert set(spec.log_powers) == set(spec.exponents), (name, spec.log_powers, spec.exponents)
         assert all(k >= 0 for k in spec.log_powers.values()), name
         assert named.search(spec.log_note), (name, spec.log_note)
+
+
+# ---- a rejection's kind: persistent over the last two decades measured, or pre-asymptotic -----------------
+
+#: Four seeds' values at every point: the curve times these factors (a known slope, a narrow interval).
+SEED_FACTORS = np.array([0.98, 1.0, 1.01, 1.02])
+
+
+def _curve(x: list[float], segment_slopes: list[float]) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Points x (decades apart or not) and per-seed values of a curve with the given log–log slope between
+    consecutive points."""
+    x = np.asarray(x, dtype=float)
+    log_y = np.concatenate([[0.0], np.cumsum(np.asarray(segment_slopes) * np.diff(np.log10(x)))])
+    return x, [10**value * SEED_FACTORS for value in log_y]
+
+
+def _kind(x, values, **options) -> str:
+    """``rejection_kind`` of an upper rate of exponent 1/2 (drawn 1/2) over the points."""
+    rng = np.random.default_rng(0)
+    return rejection_kind(x, values, rng, 400, float("nan"), 0.5, 0.5, "upper", **options)
+
+
+def test_a_rejection_is_judged_over_the_last_two_decades_only():
+    """Slopes 1, 1, 0.1, 0.8 between 10, 10², …, 10⁵: over all points the fit is steep, over the last two
+    decades (10³, 10⁴, 10⁵: (0.1 + 0.8)/2 = 0.45) it reaches the band (≤ 1/2): the rejection drifts toward
+    the rate, pre-asymptotic. Without 10³ (the last decade only) the slope would be 0.8."""
+    x, values = _curve([1e1, 1e2, 1e3, 1e4, 1e5], [1.0, 1.0, 0.1, 0.8])
+    assert _kind(x, values) == "pre-asymptotic"
+    x, values = _curve([1e1, 1e2, 1e3, 1e4, 1e5], [1.0, 1.0, 0.9, 0.9])
+    assert _kind(x, values) == "persistent"
+
+
+def test_a_rejection_with_one_point_in_its_last_two_decades_is_judged_on_the_last_two_points():
+    """10, 10², 10⁵: only 10⁵ lies in the last two decades; the fit takes the last two points (slope 0.9 from
+    10² to 10⁵, persistent; 0.4 there after a slope 2 from 10 to 10², pre-asymptotic, where all three points
+    would give 0.71)."""
+    x, values = _curve([1e1, 1e2, 1e5], [0.0, 0.9])
+    assert _kind(x, values) == "persistent"
+    x, values = _curve([1e1, 1e2, 1e5], [2.0, 0.4])
+    assert _kind(x, values) == "pre-asymptotic"
+
+
+def test_the_logs_a_rate_hides_widen_the_band_a_rejection_is_judged_against():
+    """Slope 0.55 over 10³–10⁵ against exponent 1/2: persistent with no log hidden (the default), within
+    ln x's slack (≈ 1/ln 10⁴ = 0.11 per power) with one power hidden. Slope 0.68 needs two: one of x and one
+    of a hidden h = x, which add."""
+    x, values = _curve([1e3, 1e4, 1e5], [0.55, 0.55])
+    assert _kind(x, values) == "persistent"
+    assert _kind(x, values, power=1.0) == "pre-asymptotic"
+    x, values = _curve([1e3, 1e4, 1e5], [0.68, 0.68])
+    assert _kind(x, values, power=1.0) == "persistent"
+    assert _kind(x, values, power=1.0, hidden=(x, 1.0)) == "pre-asymptotic"
+
+
+def test_a_curve_that_cannot_be_fitted_is_not_called_persistent():
+    x = np.array([1e3, 1e4, 1e5])
+    assert _kind(x, [np.array([1.0]), np.array([0.0]), np.array([2.0])]) == "pre-asymptotic"
+
+
+def test_measured_decades_are_the_last_two_or_the_whole_span_if_shorter():
+    assert measured_decades(np.array([10.0, 1e5])) == 2.0
+    assert measured_decades(np.array([100.0, 400.0])) == pytest.approx(math.log10(4.0), rel=1e-12)
+    assert measured_decades(np.array([0.5, 5.0])) == pytest.approx(1.0, rel=1e-12)
+    for x in ([5.0], [0.0, 10.0], [-1.0, 10.0]):
+        assert math.isnan(measured_decades(np.array(x)))
+
+
+def test_a_persistent_rejection_over_less_than_two_decades_says_over_how_many():
+    assert rejection_text("persistent", 0.6) == "persistent over 0.6 decades"
+    assert rejection_text("persistent", 1.5) == "persistent over 1.5 decades"
+    assert rejection_text("persistent", 2.0) == "persistent"
+    assert rejection_text("persistent", 2.0 - 1e-10) == "persistent"  # two decades up to rounding
+    assert rejection_text("persistent", float("nan")) == "persistent"
+    assert rejection_text("pre-asymptotic", 0.6) == "pre-asymptotic"
