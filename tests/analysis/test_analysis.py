@@ -500,3 +500,26 @@ def test_step_sizes_set_by_hand_leave_a_rate_without_a_theory_exponent():
         "the learner does not learn at the last point (regret ≥ half of uniform play's); "
         "step sizes set by hand (config step): no theory exponent"
     )
+
+
+def test_a_rejected_rate_row_says_its_kind_the_decades_judged_and_the_logs_it_allowed():
+    """Regret ≈ 3·T^0.9 against Exp3.G's rate √T (ln T hidden, one power): fitted on 10³ and 10⁴ (where the
+    hypotheses hold), rejected, persistent over the one decade measured; the row carries the log power and
+    the slack it widened the band by (``log_slack`` over the fitted points: ln ln 10⁴ − ln ln 10³ over ln 10)."""
+    from regretlab.analysis.exponents import REJECTED, log_slack
+
+    runs = synthetic_runs()
+    runs["pseudo_regret"] = runs["pseudo_regret"] * runs["t"].astype(float) ** 0.4
+    summary = summarise("r", REGIME, INSTANCES, runs, 300)
+    row = fit_exponents("r", REGIME, runs, summary, 300).iloc[0]
+    assert row["fitted_on"] == "hypotheses hold" and row["exponent"] == pytest.approx(0.9, abs=0.05)
+    assert row["rate_verdict"] == REJECTED and row["rejection"] == "persistent"
+    assert row["rejection_decades"] == pytest.approx(1.0, rel=1e-12)
+    assert row["log_power"] == 1.0
+    by_hand = (math.log(math.log(1e4)) - math.log(math.log(1e3))) / math.log(10.0)
+    assert row["log_slack"] == pytest.approx(by_hand, rel=1e-9)
+    assert row["log_slack"] == pytest.approx(log_slack(np.array([1e3, 1e4]), 1.0), rel=1e-12)
+    assert row["epoch_end_points"] == "" and row["fitted_at"] == "checkpoints"
+    plain = synthetic_runs()
+    learning = fit_exponents("r", REGIME, plain, summarise("r", REGIME, INSTANCES, plain, 300), 300).iloc[0]
+    assert learning["rejection"] == "" and math.isnan(learning["rejection_decades"])
