@@ -505,7 +505,7 @@ def test_step_sizes_set_by_hand_leave_a_rate_without_a_theory_exponent():
 def test_a_rejected_rate_row_says_its_kind_the_decades_judged_and_the_logs_it_allowed():
     """Regret ≈ 3·T^0.9 against Exp3.G's rate √T (ln T hidden, one power): fitted on 10³ and 10⁴ (where the
     hypotheses hold), rejected, persistent over the one decade measured; the row carries the log power and
-    the slack it widened the band by (``log_slack`` over the fitted points: ln ln 10⁴ − ln ln 10³ over ln 10)."""
+    the slack it widened the band by (``log_slack`` over the fitted points: (ln ln 10⁴ − ln ln 10³)/ln 10)."""
     from regretlab.analysis.exponents import REJECTED, log_slack
 
     runs = synthetic_runs()
