@@ -126,7 +126,7 @@ def has_power(name: str, cmdp: CMDP | Seen, T: int, rate: float | None = None) -
 def t_power(name: str, cmdp: CMDP | Seen, rate: float | None = None) -> int | None:
     """The smallest horizon at which :func:`has_power` holds (None: not up to :data:`T_MAX`): the first point
     of a log grid where it does, refined by bisection to the episode against the grid point before (``rate``:
-    uniform play's value per episode, computed when None)."""
+    uniform play's value per episode, computed from a CMDP when None; a :class:`Seen` carries its own)."""
     rate = uniform_rate(cmdp, BOUNDS[name].metric) if rate is None else rate
     if rate <= 0:
         return None
