@@ -59,7 +59,7 @@ def _horizon_note(value, note: str) -> str:
 
 def draw_evidence(table: pd.DataFrame):
     """The figure of an evidence table (its CSV columns); the caller closes it."""
-    rows = table[~table["check"].isin(UNCHECKED)].reset_index(drop=True)
+    rows = records(table[~table["check"].isin(UNCHECKED)])
     n = len(rows)
     fig, (left, right) = plt.subplots(
         1, 2, figsize=(11, 0.28 * n + 1.6), sharey=True, layout="constrained", width_ratios=(1, 1.3)
@@ -67,11 +67,11 @@ def draw_evidence(table: pd.DataFrame):
     fig.get_layout_engine().set(w_pad=0.25)  # room for the labels' hinting at the saved resolution
     labels = [
         f"{r['name']} ({r['paper']})" + (" — reference" if r["role"] == "reference" else "")
-        for r in records(rows)
+        for r in rows
     ]
     y = list(range(n))[::-1]
     counts = {name: 0 for name in STANDINGS}
-    for yi, row in zip(y, records(rows), strict=True):
+    for yi, row in zip(y, rows, strict=True):
         name = standing(row)
         counts[name] += row["role"] == "claim"
         colour = STANDINGS[name]
