@@ -27,7 +27,8 @@ for regime in BANDIT_REGIMES:
 
 
 rule bandit_run:
-    """Run one algorithm (constants preset) on its part of the instances, horizons and seeds of a regime."""
+    """Run one algorithm (each of its constants presets) on its part of the instances, horizons and seeds of a
+    regime."""
     input:
         instances=regime_instances,
         code=library_code("run_bandit.py", learners="own", entries="own"),
@@ -38,9 +39,9 @@ rule bandit_run:
         regime=regime_run_config,
         registry_entries=registry_entries("run_bandit.py", learners="own", entries="own"),
     log:
-        "logs/runs/{regime}/{algorithm}/{constants}/part~{part}.log",
+        "logs/runs/{regime}/{algorithm}/part~{part}.log",
     benchmark:
-        "results/benchmarks/runs/{regime}/{algorithm}/{constants}/part~{part}.tsv"
+        "results/benchmarks/runs/{regime}/{algorithm}/part~{part}.tsv"
     resources:
         runtime=run_runtime_minutes,
         mem_mb=run_mem_mb,

@@ -26,7 +26,7 @@ for regime in CMDP_REGIMES:
 
 
 rule cmdp_run:
-    """Run PDGD-OPS (or UC-O-GDPS alone) with one constants preset on its part of a regime's runs."""
+    """Run PDGD-OPS (or UC-O-GDPS alone), each of its constants presets, on its part of a regime's runs."""
     input:
         instances=regime_instances,
         code=library_code("run_cmdp.py", learners="own", entries="own"),
@@ -37,9 +37,9 @@ rule cmdp_run:
         regime=regime_run_config,
         registry_entries=registry_entries("run_cmdp.py", learners="own", entries="own"),
     log:
-        "logs/runs/{regime}/{algorithm}/{constants}/part~{part}.log",
+        "logs/runs/{regime}/{algorithm}/part~{part}.log",
     benchmark:
-        "results/benchmarks/runs/{regime}/{algorithm}/{constants}/part~{part}.tsv"
+        "results/benchmarks/runs/{regime}/{algorithm}/part~{part}.tsv"
     resources:
         runtime=run_runtime_minutes,
         mem_mb=run_mem_mb,

@@ -37,10 +37,10 @@ KIND_FIGURES = []
 
 # Every file pattern of the workflow, named once.
 INSTANCE = "results/instances/{regime}/{instance}.json"
-# One run job = part {part} of one algorithm and constants preset on every instance, horizon and seed batch of
-# a regime (regretlab.workflow.jobs.RunPart: the whole run set unless `job_minutes` cuts it); its directory holds one
-# table per run: {instance}/T~{T}/seeds~{first}-{last}.parquet.
-RUN_PART = "results/runs/{regime}/{algorithm}/{constants}/part~{part}"
+# One run job = part {part} of one algorithm's runs in a regime, every constants preset on every instance, horizon
+# and seed batch (regretlab.workflow.jobs.RunPart: all of them unless `job_minutes` cuts them); its directory holds
+# one table per run: {constants}/{instance}/T~{T}/seeds~{first}-{last}.parquet.
+RUN_PART = "results/runs/{regime}/{algorithm}/part~{part}"
 SUMMARY = "results/summary/{regime}.parquet"
 EXPONENTS = "results/summary/{regime}.exponents.parquet"
 FIGURE = "figures/{regime}.{ext}"
@@ -55,7 +55,6 @@ wildcard_constraints:
     regime=one_of(REGIMES),
     instance=r"[A-Za-z0-9_]+",
     algorithm=r"[a-z0-9_]+",
-    constants=r"[a-z]+",
     part=r"\d+",
 
 
@@ -125,13 +124,20 @@ def registry_entries(script, learners="none", entries="all"):
 
 def run_part(wildcards):
     """The run job a rule's wildcards name."""
-    return RunPart(wildcards.regime, wildcards.algorithm, wildcards.constants, int(wildcards.part))
+    return RunPart(wildcards.regime, wildcards.algorithm, int(wildcards.part))
 
 
 def runs_of_run_part(wildcards):
-    """The runs one run job simulates: instance, horizon, seeds and the table's path in its directory."""
+    """The runs one run job simulates, preset after preset: constants preset, instance, horizon, seeds and the
+    table's path in its directory."""
     return [
-        {"instance": job.instance, "T": job.T, "seeds": list(job.seeds), "file": run_file(job)}
+        {
+            "constants": job.constants,
+            "instance": job.instance,
+            "T": job.T,
+            "seeds": list(job.seeds),
+            "file": run_file(job),
+        }
         for job in runs_of_part(config, run_part(wildcards))
     ]
 

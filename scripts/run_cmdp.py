@@ -1,7 +1,8 @@
 """Snakemake adapter: a regime's CMDP instance files → the run tables of one run job (its part of one
-algorithm and constants preset's runs, regretlab.workflow.jobs.RunPart; parquet, a row per seed and
-checkpoint)."""
+algorithm's runs in the regime, regretlab.workflow.jobs.RunPart; parquet, a row per seed and checkpoint), one
+constants preset after the other."""
 
+from itertools import groupby
 from pathlib import Path
 
 from regretlab.core.logs import job_log
@@ -13,16 +14,18 @@ with job_log(snakemake) as log:
     from regretlab.core.snapshots import SnapshotPolicy
 
     w = snakemake.wildcards
-    run_set_and_write(
-        pipeline,
-        regime=w.regime,
-        algorithm=w.algorithm,
-        constants=w.constants,
-        instance_paths={Path(path).stem: path for path in snakemake.input.instances},
-        runs=snakemake.params.runs,
-        config=snakemake.params.regime,
-        directory=snakemake.output[0],
-        log=log,
-        # Read from the config, not the rule's params: changing the interval reruns nothing.
-        snapshots=SnapshotPolicy(interval_s=60 * snakemake.config["snapshot_minutes"]),
-    )
+    # The job's runs come preset after preset (regretlab.workflow.jobs.split_runs): one run set each.
+    for constants, runs in groupby(snakemake.params.runs, key=lambda run: run["constants"]):
+        run_set_and_write(
+            pipeline,
+            regime=w.regime,
+            algorithm=w.algorithm,
+            constants=constants,
+            instance_paths={Path(path).stem: path for path in snakemake.input.instances},
+            runs=list(runs),
+            config=snakemake.params.regime,
+            directory=snakemake.output[0],
+            log=log,
+            # Read from the config, not the rule's params: changing the interval reruns nothing.
+            snapshots=SnapshotPolicy(interval_s=60 * snakemake.config["snapshot_minutes"]),
+        )

@@ -67,14 +67,15 @@ def test_the_power_scale_runs_one_job_per_seed_on_the_grids_instances_and_preset
     without = {**ENTRY, "scales": {k: ENTRY["scales"][k] for k in ("quick", "paper")}}
     cfg = config(other=copy.deepcopy(without))
     parts = run_parts(cfg, "tiny")
-    assert [(p.algorithm, p.constants) for p in parts] == [("pdgd_ops", "paper")] * 2
+    assert [(p.algorithm, p.part) for p in parts] == [("pdgd_ops", 0), ("pdgd_ops", 1)]
     runs = [runs_of_part(cfg, p) for p in parts]
-    assert [[(r.instance, r.T, r.seeds) for r in group] for group in runs] == [
-        [("one_layer", 3000, (0,))], [("one_layer", 3000, (1,))]
+    assert [[(r.constants, r.instance, r.T, r.seeds) for r in group] for group in runs] == [
+        [("paper", "one_layer", 3000, (0,))], [("paper", "one_layer", 3000, (1,))]
     ]
     # Only the regimes with a power grid run (and are estimated) at the power scale.
     assert [e.regime for e in estimate(cfg)] == ["tiny"]
-    assert len(run_parts(config("quick"), "tiny")) == 2  # quick: one job per preset, both instances
+    (quick,) = run_parts(config("quick"), "tiny")  # quick: one job for both presets and both instances
+    assert [r.constants for r in runs_of_part(config("quick"), quick)] == ["paper"] * 4 + ["tuned"] * 4
 
 
 def test_a_power_grid_names_instances_and_presets_of_its_regime_and_some_regime_has_one():
@@ -104,7 +105,7 @@ def archived(tmp_path_factory) -> tuple[Path, Path]:
     tables = []
     for part in run_parts(cfg, "tiny"):
         for run in runs_of_part(cfg, part):
-            table = root / "results/runs/tiny" / run.algorithm / run.constants / f"part~{part.part}"
+            table = root / "results/runs/tiny" / run.algorithm / f"part~{part.part}" / run.constants
             table = table / run.instance / f"T~{run.T}" / f"seeds~{run.seeds[0]}-{run.seeds[-1]}.parquet"
             run_and_write(
                 cmdp_pipeline, "tiny", run.instance, read_json(instances[run.instance]), run.algorithm,

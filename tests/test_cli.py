@@ -253,7 +253,7 @@ def test_estimate_gives_the_wall_time_on_n_workers_and_narrows_to_one_regime(rep
     smoke = ["estimate", "--config", "tests/config/smoke.yaml"]
     assert main([*smoke, "--workers", "2"]) == 0
     whole = capsys.readouterr().out.splitlines()
-    assert whole[-1].startswith("on 2 workers: ") and "one job per algorithm and preset" in whole[-1]
+    assert whole[-1].startswith("on 2 workers: ") and "one job per algorithm" in whole[-1]
     assert main([*smoke, "--regime", "smoke_cmdp", "--job-minutes", "1e-6", "--workers", "1"]) == 0
     split = capsys.readouterr().out.splitlines()
     assert split[0] == "scale: quick (jobs of about 1e-06 min)"

@@ -20,7 +20,7 @@ from regretlab.workflow.cost import (
     runtime_minutes,
     wall_seconds,
 )
-from regretlab.workflow.jobs import job_cost, run_parts, runs_of_part, split_run_set
+from regretlab.workflow.jobs import RunPart, algorithms_run, job_cost, run_parts, runs_of_part, split_runs
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -50,8 +50,8 @@ def _config(path: str, **overrides) -> dict:
 
 
 def _seed_runs(jobs) -> list[tuple]:
-    """Every (instance, T, seed) of some runs, in order."""
-    return [(job.instance, job.T, seed) for job in jobs for seed in job.seeds]
+    """Every (preset, instance, T, seed) of some runs, in order."""
+    return [(job.constants, job.instance, job.T, seed) for job in jobs for seed in job.seeds]
 
 
 @pytest.mark.parametrize(
@@ -66,17 +66,27 @@ def test_a_split_plays_every_seed_once_in_order_in_jobs_of_the_budget(path, scal
     config = _config(path, scale=scale, job_minutes=job_minutes)
     whole = _config(path, scale=scale)
     for regime in config["regimes"]:
-        for run_set in run_sets(config, regime):
-            parts = split_run_set(config, run_set)
-            assert len(split_run_set(whole, run_set)) == 1
-            assert _seed_runs(job for part in parts for job in part) == _seed_runs(jobs_of(config, run_set))
+        for algorithm in algorithms_run(config, regime):
+            parts = split_runs(config, regime, algorithm)
+            assert len(split_runs(whole, regime, algorithm)) == 1
+            # Preset after preset: each preset's runs in order, every seed once.
+            presets = [s for s in run_sets(config, regime) if s.algorithm == algorithm]
+            assert _seed_runs(job for part in parts for job in part) == _seed_runs(
+                job for run_set in presets for job in jobs_of(config, run_set)
+            )
             for part in parts:
                 seconds = STARTUP_SECONDS + sum(job_cost(config, job).simulation_seconds for job in part)
                 # Over budget only as a single run that one seed already makes too long.
                 assert seconds <= 60 * job_minutes or (len(part) == 1 and len(part[0].seeds) == 1), part
         parts = run_parts(config, regime)
+        assert parts == [
+            RunPart(regime, algorithm, k)
+            for algorithm in algorithms_run(config, regime)
+            for k in range(len(split_runs(config, regime, algorithm)))
+        ]
+        algorithms = algorithms_run(config, regime)
         assert [runs_of_part(config, part) for part in parts] == [
-            part for run_set in run_sets(config, regime) for part in split_run_set(config, run_set)
+            part for algorithm in algorithms for part in split_runs(config, regime, algorithm)
         ]
 
 

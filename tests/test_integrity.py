@@ -25,9 +25,9 @@ from regretlab.workflow.integrity import file_states
 
 pytestmark = pytest.mark.workflow
 
-EXP3G = "results/runs/smoke_exp3g/exp3g/paper/part~0"
-THEOREM2 = "results/runs/smoke_exp3g/theorem2/paper/part~0"
-CMDP = "results/runs/smoke_cmdp/pdgd_ops/paper/part~0"
+EXP3G = "results/runs/smoke_exp3g/exp3g/part~0/paper"
+THEOREM2 = "results/runs/smoke_exp3g/theorem2/part~0/paper"
+CMDP = "results/runs/smoke_cmdp/pdgd_ops/part~0/paper"
 T200 = f"{THEOREM2}/cliques_2x3/T~200"
 KEPT = "results/snapshots/smoke_exp3g/theorem2/paper/cliques_2x3/T~200/seeds~0-1.0123456789abcdef.parquet"
 

@@ -49,8 +49,7 @@ def test_a_run_jobs_prediction_is_the_cost_models_and_they_sum_to_the_estimate()
     total = 0.0
     for regime in config["regimes"]:
         for part in run_parts(config, regime):
-            wildcards = {"regime": part.regime, "algorithm": part.algorithm, "constants": part.constants,
-                         "part": str(part.part)}  # fmt: skip
+            wildcards = {"regime": part.regime, "algorithm": part.algorithm, "part": str(part.part)}
             assert job_seconds(config, wildcards) == predicted_seconds(config, part) > STARTUP_SECONDS
             total += job_seconds(config, wildcards)
     assert total == pytest.approx(3600 * sum(e.predicted_cpu_hours for e in estimate(config)))
@@ -58,8 +57,8 @@ def test_a_run_jobs_prediction_is_the_cost_models_and_they_sum_to_the_estimate()
 
 
 def test_a_job_label_names_its_rule_and_wildcards_in_order():
-    label = job_label("bandit_run", {"regime": "r", "algorithm": "a", "constants": "paper", "part": "0"})
-    assert label == "bandit_run · r · a · paper · part 0"
+    label = job_label("bandit_run", {"regime": "r", "algorithm": "a", "part": "0"})
+    assert label == "bandit_run · r · a · part 0"
     assert job_label("tables", {}) == "tables"
 
 
@@ -84,14 +83,14 @@ def test_the_logger_prints_one_line_per_job_and_drops_the_chatter(capsys, monkey
     import snakemake_logger_plugin_regretlab as plugin
 
     monkeypatch.setattr(plugin, "PROGRESS", progress.PROGRESS)
-    progress.PROGRESS.plan([(4, "bandit_run · r · a · paper · part 0", 3.0)], cores=2)
+    progress.PROGRESS.plan([(4, "bandit_run · r · a · part 0", 3.0)], cores=2)
     handler = _handler()
     for record in [
         _record("Building DAG of jobs..."),
         _record("Select jobs to execute..."),
         _record("Execute 1 jobs...", event=LogEvent.JOB_STARTED, jobs=[4]),
         _record(" Rule: bandit_run, Jobid: 4", event=LogEvent.JOB_INFO, jobid=4, rule_name="bandit_run",
-                wildcards={"regime": "r", "algorithm": "a", "constants": "paper", "part": "0"},
+                wildcards={"regime": "r", "algorithm": "a", "part": "0"},
                 input=["x"] * 250),
         _record("Finished jobid: 4 (Rule: bandit_run)", event=LogEvent.JOB_FINISHED, job_id=4),
         _record("", event=LogEvent.PROGRESS, done=1, total=1),
@@ -101,7 +100,7 @@ def test_the_logger_prints_one_line_per_job_and_drops_the_chatter(capsys, monkey
         handler.emit(record)
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("regretlab: 1 jobs to run")
-    assert lines[1].startswith("[1/1] bandit_run · r · a · paper · part 0 done in ")
+    assert lines[1].startswith("[1/1] bandit_run · r · a · part 0 done in ")
     assert lines[2:] == ["the workflow says something", "careful"]
 
 

@@ -41,7 +41,7 @@ def test_editing_one_learner_reruns_only_its_run_jobs(library_copy):
     finally:
         module.write_text(source, encoding="utf-8")
     assert planned_jobs(done.stdout) == [
-        ("bandit_run", "regime=smoke_exp3g, algorithm=theorem2, constants=paper, part=0"),
+        ("bandit_run", "regime=smoke_exp3g, algorithm=theorem2, part=0"),
         ("crossover", ""),  # it reads every summary
         ("evidence_table", ""),  # it builds learners (their constants at other horizons)
         ("falsification", ""),  # it builds every learner and reads every bound
@@ -109,7 +109,7 @@ def test_adding_an_algorithm_reruns_no_run_job_and_editing_one_entry_reruns_its_
         library_copy, {registry: source.replace('label="Exp3.G",', 'label="Exp3.G, edited",')}
     )
     assert planned_jobs(done) == [
-        ("bandit_run", "regime=smoke_exp3g, algorithm=exp3g, constants=paper, part=0"),
+        ("bandit_run", "regime=smoke_exp3g, algorithm=exp3g, part=0"),
         ("crossover", ""),
         ("evidence_table", ""),
         ("falsification", ""),
@@ -128,7 +128,7 @@ def test_adding_an_algorithm_reruns_no_run_job_and_editing_one_entry_reruns_its_
     assert source.count(helper) == 1
     done = dry_run_after(library_copy, {registry: source.replace(helper, helper + "        # an edit\n")})
     assert [job for job in planned_jobs(done) if job[0] == "bandit_run"] == [
-        ("bandit_run", "regime=smoke_exp3g, algorithm=theorem2, constants=paper, part=0"),
+        ("bandit_run", "regime=smoke_exp3g, algorithm=theorem2, part=0"),
     ], done
 
 

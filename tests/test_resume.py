@@ -88,7 +88,7 @@ def test_a_split_into_one_run_per_job_gives_identical_tables(smoke_dir, tmp_path
     (seed batches cut to single seeds); the aggregates read them all and are those of the unsplit run."""
     snakemake("--configfile", str(SMOKE), "--config", "job_minutes=1e-6", cwd=tmp_path)
     parts = sorted(
-        p.relative_to(tmp_path / "results/runs") for p in (tmp_path / "results/runs").glob("*/*/*/*")
+        p.relative_to(tmp_path / "results/runs") for p in (tmp_path / "results/runs").glob("*/*/*")
     )
     assert len(parts) == 16 and {p.name for p in parts} >= {"part~0", "part~5"}, parts
     tables = list((tmp_path / "results/runs").rglob("*.parquet"))
@@ -108,7 +108,7 @@ def test_a_run_killed_mid_way_resumes_from_its_snapshot(tmp_path):
 
     config_path = tmp_path / "long.yaml"
     config_path.write_text(LONG_RUN_CONFIG)
-    target = "results/runs/long/exp3g/paper/part~0"
+    target = "results/runs/long/exp3g/part~0"
     profile = str(REPO / "profiles" / "default")
     cmd = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--profile", profile,
            "--configfile", str(config_path), "--cores", "1", target]  # fmt: skip
@@ -128,13 +128,13 @@ def test_a_run_killed_mid_way_resumes_from_its_snapshot(tmp_path):
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
-    assert not (tmp_path / target / "cliques_2x3/T~20000000").exists()
-    short = "cliques_2x3/T~1000/seeds~0-0.parquet"
+    assert not (tmp_path / target / "paper/cliques_2x3/T~20000000").exists()
+    short = "paper/cliques_2x3/T~1000/seeds~0-0.parquet"
     written = (tmp_path / target / short).read_bytes()  # finished before the kill, and kept
     assert list(snapshots.rglob("T~1000/*.parquet")), "the finished run's table was not kept"
     snakemake("--configfile", str(config_path), "--unlock", cwd=tmp_path)
     snakemake(target, "--configfile", str(config_path), cwd=tmp_path)
-    log = (tmp_path / "logs/runs/long/exp3g/paper/part~0.log").read_text()
+    log = (tmp_path / "logs/runs/long/exp3g/part~0.log").read_text()
     assert "resuming from snapshot" in log, log
     assert f"restored the finished table {target}/{short}" in log, log
     assert (tmp_path / target / short).read_bytes() == written, "the first run was run again"
@@ -147,5 +147,5 @@ def test_a_run_killed_mid_way_resumes_from_its_snapshot(tmp_path):
         entry, np.random.default_rng(job_seed_sequence("long", "cliques_2x3", "instance"))
     )
     uninterrupted, _ = run_seeds("long", "cliques_2x3", instance, "exp3g", "paper", 20_000_000, [0])
-    resumed = pd.read_parquet(tmp_path / target / "cliques_2x3/T~20000000/seeds~0-0.parquet")
+    resumed = pd.read_parquet(tmp_path / target / "paper/cliques_2x3/T~20000000/seeds~0-0.parquet")
     pd.testing.assert_frame_equal(resumed, uninterrupted, check_exact=True)

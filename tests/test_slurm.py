@@ -438,11 +438,11 @@ def test_smoke_workflow_on_slurm_matches_local_run(cluster, tmp_path):
     assert code == 0, f"the SLURM run failed:\n{output[-6000:]}\n{cluster.logs()}"
     jobs = cluster.job_states(slurm_run_id(output))
     assert jobs and set(jobs.values()) == {("COMPLETED", PARTITION)}, jobs
-    # Several run jobs per algorithm and preset (results/runs/{regime}/{algorithm}/{constants}/part~{k}), and
+    # Several run jobs per algorithm (results/runs/{regime}/{algorithm}/part~{k}), and
     # group-components batches them: ceil(run jobs / group size) submissions, fewer than the run jobs.
-    parts = [d for d in (on_slurm / "results" / "runs" / "smoke_exp3g").glob("*/*/part~*") if d.is_dir()]
-    per_run_set = {len(list(d.parent.glob("part~*"))) for d in parts}
-    assert min(per_run_set) > 1, per_run_set
+    parts = [d for d in (on_slurm / "results" / "runs" / "smoke_exp3g").glob("*/part~*") if d.is_dir()]
+    per_algorithm = {len(list(d.parent.glob("part~*"))) for d in parts}
+    assert min(per_algorithm) > 1, per_algorithm
     group_size = int(re.search(r"bandit_runs=(\d+)", PROFILE.read_text()).group(1))
     grouped = re.findall(r"submitted with SLURM jobid (\d+) \(log: [^)]*/group_bandit_runs", output)
     assert len(grouped) == math.ceil(len(parts) / group_size) < len(parts), (parts, grouped, output[-4000:])
@@ -564,14 +564,14 @@ def test_a_run_job_killed_on_its_node_resumes_from_its_snapshot_on_retry(cluster
     workdir.mkdir()
     config_path = workdir / "long.yaml"
     config_path.write_text(LONG_RUN_CONFIG)
-    target = "results/runs/long/exp3g/paper/part~0"
+    target = "results/runs/long/exp3g/part~0"
     log = workdir / "snakemake.out"
     args = [
         sys.executable, "-m", "snakemake", target, "--snakefile", str(REPO / "Snakefile"), "--configfile",
         str(config_path), "--workflow-profile", str(profile), *CLUSTER_FLAGS,
     ]  # fmt: skip
     killed, written = [], {}
-    short = workdir / target / "cliques_2x3/T~1000/seeds~0-0.parquet"
+    short = workdir / target / "paper/cliques_2x3/T~1000/seeds~0-0.parquet"
     with open(log, "w") as out:
         process = subprocess.Popen(
             args, cwd=workdir, env=cluster.env, stdin=subprocess.DEVNULL, stdout=out,
@@ -602,7 +602,7 @@ def test_a_run_job_killed_on_its_node_resumes_from_its_snapshot_on_retry(cluster
     assert process.returncode == 0, f"the retry did not finish the run:\n{output[-6000:]}\n{cluster.logs()}"
     states = sorted(state for state, _ in cluster.job_states(slurm_run_id(output)).values())
     assert states == ["COMPLETED", "FAILED"], states  # the killed job, then its retry
-    job_log = (workdir / "logs/runs/long/exp3g/paper/part~0.log").read_text()
+    job_log = (workdir / "logs/runs/long/exp3g/part~0.log").read_text()
     assert "resuming from snapshot" in job_log, job_log
     assert "restored the finished table" in job_log, job_log
     assert short.read_bytes() == written["bytes"], "the job's first run was run again"
@@ -616,5 +616,5 @@ def test_a_run_job_killed_on_its_node_resumes_from_its_snapshot_on_retry(cluster
         entry, np.random.default_rng(job_seed_sequence("long", "cliques_2x3", "instance"))
     )
     uninterrupted, _ = run_seeds("long", "cliques_2x3", instance, "exp3g", "paper", 20_000_000, [0])
-    resumed = pd.read_parquet(workdir / target / "cliques_2x3/T~20000000/seeds~0-0.parquet")
+    resumed = pd.read_parquet(workdir / target / "paper/cliques_2x3/T~20000000/seeds~0-0.parquet")
     pd.testing.assert_frame_equal(resumed, uninterrupted, check_exact=True)

@@ -118,7 +118,7 @@ def test_smoke_run_produces_every_file(smoke_dir):
     checked = evidence[~evidence["check"].isin(UNCHECKED)]
     assert set(checked["claim"]) == {"exp3g", "exp3g_fixed_gap", "theorem2"}
     assert len(evidence) - len(checked) == len(UNCHECKED_CLAIMS)
-    run = smoke_dir / "results/runs/smoke_exp3g/exp3g/paper/part~0/cliques_2x3/T~800/seeds~0-1.parquet"
+    run = smoke_dir / "results/runs/smoke_exp3g/exp3g/part~0/paper/cliques_2x3/T~800/seeds~0-1.parquet"
     meta = pq.read_schema(run).metadata[b"regretlab"]
     for key in (b"regretlab_version", b"git_commit", b"config_hash", b"wall_time_s"):
         assert key in meta
@@ -265,11 +265,11 @@ def test_failed_job_log_holds_its_cause(tmp_path):
     (tmp_path / instance).write_text("{}")
     record = tmp_path / "results" / ".digests" / f"{instance}.sha256"
     record.write_text(hashlib.sha256(b"{}").hexdigest() + "\n")
-    run = "results/runs/smoke_exp3g/exp3g/paper/part~0"
+    run = "results/runs/smoke_exp3g/exp3g/part~0"
     done = snakemake(run, "--configfile", str(SMOKE), cwd=tmp_path, check=False)
     assert done.returncode != 0 and not (tmp_path / run).exists()
-    log = (tmp_path / "logs/runs/smoke_exp3g/exp3g/paper/part~0.log").read_text()
-    identity = "rule=bandit_run regime=smoke_exp3g algorithm=exp3g constants=paper"
+    log = (tmp_path / "logs/runs/smoke_exp3g/exp3g/part~0.log").read_text()
+    identity = "rule=bandit_run regime=smoke_exp3g algorithm=exp3g part=0"
     assert f"job failed: {identity}" in log
     first = log.index("run instance=cliques_2x3 T=200 seeds=[0, 1]")  # the run that failed, before the trace
     assert first < log.index("job failed")
@@ -309,7 +309,7 @@ def test_ctrl_c_ends_each_interrupted_job_in_one_line(tmp_path):
     (Snakemake prints the failed job's log) — and leaves nothing truncated."""
     config_path = tmp_path / "long.yaml"
     config_path.write_text(LONG_RUN_CONFIG)
-    target = "results/runs/long/exp3g/paper/part~0"
+    target = "results/runs/long/exp3g/part~0"
     profile = str(REPO / "profiles" / "default")
     cmd = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--profile", profile,
            "--configfile", str(config_path), "--cores", "1", target]  # fmt: skip
@@ -322,7 +322,7 @@ def test_ctrl_c_ends_each_interrupted_job_in_one_line(tmp_path):
         start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # Ctrl-C as in a terminal
     )
-    log_path = tmp_path / "logs/runs/long/exp3g/paper/part~0.log"
+    log_path = tmp_path / "logs/runs/long/exp3g/part~0.log"
     deadline = time.monotonic() + 300
     try:
         while "T=20000000" not in (log_path.read_text() if log_path.exists() else ""):

@@ -126,6 +126,17 @@ def test_clopper_pearson_interval_by_hand():
 
 
 @settings(max_examples=50, deadline=None)
+@given(st.integers(1, 200), st.data())
+def test_the_clopper_pearson_ends_are_scipy_stats_binomtests(n, data):
+    from scipy.stats import binomtest  # the reference: the interval computes the same ends in closed form
+
+    k = data.draw(st.integers(0, n))
+    reference = binomtest(k, n).proportion_ci(0.95, method="exact")
+    low, high = proportion_interval(np.r_[np.ones(k), np.zeros(n - k)])
+    assert low == pytest.approx(reference.low, abs=1e-11) and high == pytest.approx(reference.high, abs=1e-11)
+
+
+@settings(max_examples=50, deadline=None)
 @given(st.integers(1, 60), st.data())
 def test_a_binomial_verdict_is_violated_only_if_the_whole_interval_is_below(n, data):
     k = data.draw(st.integers(0, n))

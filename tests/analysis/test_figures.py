@@ -524,3 +524,39 @@ def test_a_restarting_learners_fit_points_are_drawn_and_named():
         _close(fig)
     _, labels = footer_and_legend(hand_made_summary())
     assert not any(label.startswith("mean at the epoch ends") for label in labels)
+
+
+def test_the_figure_theme_is_seaborns_and_draws_the_same_bytes(tmp_path, monkeypatch):
+    """The regime figures set seaborn's whitegrid/paper theme without importing seaborn (figure_theme): every
+    rcParam as ``sns.set_theme`` leaves it but the colormap; a figure drawn either way is the same file."""
+    import matplotlib
+    import seaborn as sns
+
+    from regretlab.analysis import figures
+    from regretlab.analysis.figure_theme import THEME, apply_theme
+
+    codes = dict(mcolors.colorConverter.colors)
+    try:
+        with matplotlib.rc_context():
+            matplotlib.rcdefaults()
+            sns.set_theme(style="whitegrid", context="paper")
+            seaborns = dict(matplotlib.rcParams)
+        with matplotlib.rc_context():
+            matplotlib.rcdefaults()
+            apply_theme()
+            ours = dict(matplotlib.rcParams)
+        assert {key for key in ours if ours[key] != seaborns[key]} == {"image.cmap"}
+        assert set(THEME) | {"axes.prop_cycle", "image.cmap"} == set(sns.axes_style("whitegrid")) | set(
+            sns.plotting_context("paper")
+        ) | {"axes.prop_cycle"}
+        drawn = {}
+        for name, theme in (("ours", apply_theme), ("seaborn", lambda: sns.set_theme("paper", "whitegrid"))):
+            monkeypatch.setattr(figures, "apply_theme", theme)
+            with matplotlib.rc_context():
+                png, pdf = tmp_path / f"{name}.png", tmp_path / f"{name}.pdf"
+                plot_regime(hand_made_summary(), hand_made_exponents(), png, pdf)
+                drawn[name] = (png.read_bytes(), pdf.read_bytes())
+        assert drawn["ours"] == drawn["seaborn"]
+    finally:
+        mcolors.colorConverter.colors.clear()
+        mcolors.colorConverter.colors.update(codes)

@@ -78,6 +78,31 @@ def test_a_point_of_the_space_is_a_config_entry_the_builder_accepts():
     assert "transitions" not in mdp_block({**x, "L": 1})
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    sizes=st.tuples(st.integers(1, 6), st.integers(1, 3), st.integers(2, 8), st.integers(1, 2)),
+    tables=st.lists(st.floats(0.0, 1.0), min_size=6, max_size=6),
+)
+def test_the_searchs_closed_form_is_the_builders_linear_programs(sizes, tables):
+    """What the search reads of a point (ρ, OPT, uniform play's values, the sizes) in closed form equals what
+    the config's builder computes with HiGHS, and both reject the same points (ρ < 0)."""
+    x = dict(zip(("L", "states", "actions", "m"), sizes, strict=True))
+    for (key, low, high, _), share in zip(SPACE[4:], tables, strict=True):
+        x[key] = low + share * (high - low)
+    block = mdp_block(x)
+    seen = power_search._seen(json.dumps(block))
+    try:
+        cmdp = make_explicit_cmdp(block)
+    except ValueError:
+        assert seen is None or seen.rho < 1e-9  # HiGHS may call a margin of 0 slightly negative
+        return
+    assert seen is not None
+    assert (seen.L, seen.n_states, seen.n_actions, seen.m) == (cmdp.L, cmdp.n_states, cmdp.n_actions, cmdp.m)
+    assert seen.rho == pytest.approx(cmdp.rho, abs=1e-9) and seen.opt == pytest.approx(cmdp.opt, abs=1e-9)
+    for metric in ("regret", "violation"):
+        assert seen.rates[metric] == pytest.approx(uniform_rate(cmdp, metric), abs=1e-9)
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     name=st.sampled_from(FLOOR_BOUNDS),

@@ -1,5 +1,6 @@
-"""Snakemake adapter: a regime's toy instance files → the run tables of one run job."""
+"""Snakemake adapter: a regime's toy instance files → the run tables of one run job, preset after preset."""
 
+from itertools import groupby
 from pathlib import Path
 
 from regretlab.core.logs import job_log
@@ -10,15 +11,16 @@ with job_log(snakemake) as log:
     from regretlab.toy import runs as pipeline
 
     w = snakemake.wildcards
-    run_set_and_write(
-        pipeline,
-        regime=w.regime,
-        algorithm=w.algorithm,
-        constants=w.constants,
-        instance_paths={Path(path).stem: path for path in snakemake.input.instances},
-        runs=snakemake.params.runs,
-        config=snakemake.params.regime,
-        directory=snakemake.output[0],
-        log=log,
-        snapshots=SnapshotPolicy(interval_s=60 * snakemake.config["snapshot_minutes"]),
-    )
+    for constants, runs in groupby(snakemake.params.runs, key=lambda run: run["constants"]):
+        run_set_and_write(
+            pipeline,
+            regime=w.regime,
+            algorithm=w.algorithm,
+            constants=constants,
+            instance_paths={Path(path).stem: path for path in snakemake.input.instances},
+            runs=list(runs),
+            config=snakemake.params.regime,
+            directory=snakemake.output[0],
+            log=log,
+            snapshots=SnapshotPolicy(interval_s=60 * snakemake.config["snapshot_minutes"]),
+        )

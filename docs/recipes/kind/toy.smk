@@ -26,7 +26,8 @@ for regime in TOY_REGIMES:
 
 
 rule toy_run:
-    """Run one algorithm (constants preset) on its part of the instances, horizons and seeds of a regime."""
+    """Run one algorithm (each of its constants presets) on its part of the instances, horizons and seeds of a
+    regime."""
     input:
         instances=regime_instances,
         code=library_code("run_toy.py", learners="own", entries="own"),
@@ -37,9 +38,9 @@ rule toy_run:
         regime=regime_run_config,
         registry_entries=registry_entries("run_toy.py", learners="own", entries="own"),
     log:
-        "logs/runs/{regime}/{algorithm}/{constants}/part~{part}.log",
+        "logs/runs/{regime}/{algorithm}/part~{part}.log",
     benchmark:
-        "results/benchmarks/runs/{regime}/{algorithm}/{constants}/part~{part}.tsv"
+        "results/benchmarks/runs/{regime}/{algorithm}/part~{part}.tsv"
     resources:
         runtime=run_runtime_minutes,
         mem_mb=run_mem_mb,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy.stats import binomtest
+from scipy.special import betaincinv
 
 #: Two-sided confidence level of every interval the project reports.
 CONFIDENCE_LEVEL = 0.95
@@ -38,9 +38,16 @@ def proportion_interval(values: np.ndarray) -> tuple[float, float]:
     one 0/1 outcome per seed (e.g. Lemma 5's "every epoch's set contains P"); ``values`` must be 0 or 1.
 
     With ``n`` seeds all 1 the lower end is ``(0.025)^{1/n}`` (0.63 at 8 seeds; at least 0.9 needs 36).
+
+    The ends are the Beta quantiles of Clopper and Pearson's construction, ``B⁻¹(α/2; k, n−k+1)`` and
+    ``B⁻¹(1−α/2; k+1, n−k)`` (``scipy.special.betaincinv``): the roots ``scipy.stats.binomtest`` finds
+    numerically, to 10⁻¹² (a test), without importing ``scipy.stats`` (half a second in every summary job).
     """
     values = np.asarray(values, dtype=float)
     if not np.all((values == 0.0) | (values == 1.0)):
         raise ValueError("a proportion needs one 0/1 outcome per seed")
-    interval = binomtest(int(values.sum()), values.size).proportion_ci(CONFIDENCE_LEVEL, method="exact")
-    return float(interval.low), float(interval.high)
+    k, n = int(values.sum()), values.size
+    tail = (1.0 - CONFIDENCE_LEVEL) / 2.0
+    low = 0.0 if k == 0 else float(betaincinv(k, n - k + 1, tail))
+    high = 1.0 if k == n else float(betaincinv(k + 1, n - k, 1.0 - tail))
+    return low, high

@@ -43,7 +43,6 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-import seaborn as sns  # noqa: E402
 from matplotlib.ticker import NullFormatter, ScalarFormatter  # noqa: E402
 
 from regretlab.analysis.exponents import REJECTED, rejection_text  # noqa: E402
@@ -67,6 +66,7 @@ from regretlab.analysis.figure_layout import (  # noqa: E402
     reference_algorithm,
     tick_text,
 )
+from regretlab.analysis.figure_theme import apply_theme  # noqa: E402
 from regretlab.analysis.legend import Drawn, footer_lines, legend_handles  # noqa: E402
 from regretlab.analysis.verdicts import BEYOND_HYPOTHESES, NO_BOUND  # noqa: E402
 from regretlab.core.figure_files import freeze_layout, save_figure  # noqa: E402
@@ -398,7 +398,7 @@ def draw_figure(summary: pd.DataFrame, exponents: pd.DataFrame):
     missing = [column for column in REQUIRED_COLUMNS if column not in summary.columns]
     if missing:
         raise KeyError(f"the aggregate table lacks the column(s) {missing} a figure needs")
-    sns.set_theme(style="whitegrid", context="paper")
+    apply_theme()
     layout = panels(summary)
     n_rows = 1 + max(p.row for p in layout)
     n_cols = 1 + max(p.col for p in layout)

@@ -1,7 +1,7 @@
 """What the aggregate checks before it reads a regime's run tables: exactly the tables its run jobs write,
 once each, every one unchanged since it was written and holding the run its name says.
 
-A table's path names its run (``results/runs/{regime}/{algorithm}/{constants}/part~{part}/{instance}/T~{T}/
+A table's path names its run (``results/runs/{regime}/{algorithm}/part~{part}/{constants}/{instance}/T~{T}/
 seeds~{first}-{last}.parquet``, :func:`regretlab.workflow.config.run_file`); its key columns
 (:data:`regretlab.core.io.RUN_KEYS`), its ``seed`` column and the ``seeds`` of its metadata say the same, and
 its bytes match the digest recorded when it was written (:mod:`regretlab.core.digests`). A stray copy, a
@@ -19,7 +19,7 @@ from regretlab.core import digests
 from regretlab.core.io import RUN_KEYS, read_parquet_metadata
 
 _TABLE = re.compile(r"(?P<instance>[^/]+)/T~(?P<T>\d+)/seeds~(?P<first>\d+)-(?P<last>\d+)\.parquet$")
-_PART = re.compile(r"(?:^|/)runs/(?P<regime>[^/]+)/(?P<algorithm>[^/]+)/(?P<constants>[^/]+)/part~\d+/")
+_PART = re.compile(r"(?:^|/)runs/(?P<regime>[^/]+)/(?P<algorithm>[^/]+)/part~\d+/(?P<constants>[^/]+)/")
 
 
 class RunTableError(RuntimeError):

@@ -65,11 +65,11 @@ def _machine() -> dict:
 
 
 def _archived_path(table: str | os.PathLike, regime: str) -> Path:
-    """``results/runs/<regime>/<algorithm>/<constants>/part~<k>/<instance>/T~<T>/<seeds>.parquet`` without
+    """``results/runs/<regime>/<algorithm>/part~<k>/<constants>/<instance>/T~<T>/<seeds>.parquet`` without
     its root and its job part (the power scale's cut into jobs is not part of the result)."""
     parts = Path(table).parts
     start = parts.index(regime) + 1
-    algorithm, constants, _, *rest = parts[start:]
+    algorithm, _, constants, *rest = parts[start:]
     return Path(algorithm, constants, *rest)
 
 

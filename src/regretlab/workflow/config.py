@@ -451,11 +451,10 @@ def run_config(regime: dict) -> dict:
 @dataclass(frozen=True)
 class RunJob:
     """One run: an algorithm with a constants preset on one instance at one horizon, for a seed batch (one
-    run table; the workflow's run jobs each simulate some of a :class:`RunSet`'s,
-    :mod:`regretlab.workflow.jobs`).
+    run table; the workflow's run jobs each simulate some of one algorithm's, :mod:`regretlab.workflow.jobs`).
 
     ``seeds`` are consecutive seed indices: a batch of ``seeds_per_job`` (:func:`run_jobs`), or part of one
-    where the cost model splits a long batch (:func:`regretlab.workflow.jobs.split_run_set`)."""
+    where the cost model splits a long batch (:func:`regretlab.workflow.jobs.split_runs`)."""
 
     regime: str
     instance: str
@@ -535,10 +534,10 @@ def run_jobs(config: dict, regime: str) -> list[RunJob]:
 @dataclass(frozen=True)
 class RunSet:
     """One algorithm with one constants preset on every instance, horizon and seed batch of a regime (its
-    :class:`RunJob` s, a curve family). The workflow's run jobs are parts of run sets
-    (:class:`regretlab.workflow.jobs.RunPart`): a whole run set by default, which keeps the per-job start-up
-    (interpreter, imports, compiled kernels) off the many short runs of a quick scale, or pieces of about
-    ``job_minutes`` each."""
+    :class:`RunJob` s, a curve family). The workflow's run jobs (:class:`regretlab.workflow.jobs.RunPart`)
+    play an algorithm's run sets one after the other: all of them in one job by default, which keeps the
+    per-job start-up (interpreter, imports, compiled kernels) off the many short runs of a quick scale, or
+    pieces of about ``job_minutes`` each."""
 
     regime: str
     algorithm: str
@@ -546,13 +545,13 @@ class RunSet:
 
 
 def run_sets(config: dict, regime: str) -> list[RunSet]:
-    """The run jobs of ``regime`` at the configured scale, in a stable order."""
+    """The run sets of ``regime`` at the configured scale, in a stable order."""
     seen = {RunSet(regime, job.algorithm, job.constants): None for job in run_jobs(config, regime)}
     return list(seen)
 
 
 def jobs_of(config: dict, run_set: RunSet) -> list[RunJob]:
-    """The runs (instance, horizon, seed batch) one run job simulates, in a stable order."""
+    """The runs (instance, horizon, seed batch) of one run set, in a stable order."""
     return [
         job
         for job in run_jobs(config, run_set.regime)
@@ -567,8 +566,8 @@ def run_name(job: RunJob) -> str:
 
 def run_file(job: RunJob) -> str:
     """Where a run's table lies inside its run job's directory (``results/runs/{regime}/{algorithm}/
-    {constants}/part~{part}/``)."""
-    return f"{run_name(job)}.parquet"
+    part~{part}/``): ``{constants}/{instance}/T~{T}/seeds~{first}-{last}.parquet``."""
+    return f"{job.constants}/{run_name(job)}.parquet"
 
 
 def regimes_of_kind(config: dict, kind: str) -> list[str]:

@@ -162,7 +162,7 @@ def format_estimate(
     lines = [
         "  ".join([row[0].ljust(widths[0]), *map(str.rjust, row[1:], widths[1:])]) for row in [header, *rows]
     ]
-    size = "one job per algorithm and preset" if job_minutes is None else f"jobs of about {job_minutes:g} min"
+    size = "one job per algorithm" if job_minutes is None else f"jobs of about {job_minutes:g} min"
     if scale == POWER:
         size = "one job per instance, horizon and seed"
     out = [

@@ -24,7 +24,7 @@ import pyarrow.parquet as pq
 from regretlab.core import digests
 
 #: A run job's directory (rules/common.smk's RUN_PART) and the summary files of its regime.
-_RUN_PART = re.compile(r"^results/runs/(?P<regime>[^/]+)/[^/]+/[^/]+/part~\d+")
+_RUN_PART = re.compile(r"^results/runs/(?P<regime>[^/]+)/[^/]+/part~\d+")
 _SUMMARIES = ("results/summary/{regime}.parquet", "results/summary/{regime}.exponents.parquet")
 #: Where Snakemake keeps the lock files of the run that holds the working directory.
 _LOCKS = ".snakemake/locks"

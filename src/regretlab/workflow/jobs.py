@@ -1,8 +1,10 @@
-"""How the run sets are cut into run jobs, the DAG's job split (:func:`split_run_set`), and what each run
-costs by the fixed unit costs (:func:`job_cost`, :mod:`regretlab.registry.unit_costs`).
+"""How an algorithm's runs in a regime are cut into run jobs, the DAG's job split (:func:`split_runs`), and
+what each run costs by the fixed unit costs (:func:`job_cost`, :mod:`regretlab.registry.unit_costs`).
 
-With ``job_minutes`` unset (the default) a run job is a whole :class:`~regretlab.workflow.config.RunSet`
-(one algorithm and preset on every instance, horizon and seed batch of a regime). With ``job_minutes = M``,
+With ``job_minutes`` unset (the default) a run job is every run of one algorithm in a regime: each of its
+constants presets' :class:`~regretlab.workflow.config.RunSet` (every instance, horizon and seed batch), one
+preset after the other, in one process (the start-up and the compiled kernels' load are paid once, and the
+presets do not compile the same kernels side by side on a cold cache). With ``job_minutes = M``,
 a seed batch predicted longer than M minutes is first cut into near-equal batches of consecutive seeds that
 fit (down to one seed), then the runs are packed in their stable order into jobs of at most M predicted
 minutes (start-up included; a single run longer than M is a job of its own). The split depends only on the
@@ -23,7 +25,7 @@ import numpy as np
 
 from regretlab.registry.unit_costs import STARTUP_SECONDS, kind_cost, run_rounds, run_seconds, unit_cost
 from regretlab.specs.algorithm_spec import UnitCost
-from regretlab.workflow.config import POWER, RunJob, RunSet, jobs_of, run_sets
+from regretlab.workflow.config import POWER, RunJob, jobs_of, run_sets
 
 
 @dataclass(frozen=True)
@@ -53,16 +55,12 @@ def job_cost(config: dict, job: RunJob, costs: Mapping[str, UnitCost] | None = N
 
 @dataclass(frozen=True)
 class RunPart:
-    """One run job of the workflow: part ``part`` of a :class:`RunSet` (:func:`split_run_set`)."""
+    """One run job of the workflow: part ``part`` of the runs of ``algorithm`` in ``regime``, its presets'
+    run sets one after the other (:func:`split_runs`)."""
 
     regime: str
     algorithm: str
-    constants: str
     part: int
-
-    @property
-    def run_set(self) -> RunSet:
-        return RunSet(self.regime, self.algorithm, self.constants)
 
 
 def _split_batch(config: dict, job: RunJob, budget: float) -> list[RunJob]:
@@ -79,8 +77,8 @@ def _split_batch(config: dict, job: RunJob, budget: float) -> list[RunJob]:
 @cache
 def _split(blob: str) -> tuple[tuple[RunJob, ...], ...]:
     key = json.loads(blob)
-    config, run_set = key["config"], RunSet(*key["run_set"])
-    runs = jobs_of(config, run_set)
+    config, (regime, algorithm) = key["config"], key["runs"]
+    runs = [job for s in run_sets(config, regime) if s.algorithm == algorithm for job in jobs_of(config, s)]
     if config["scale"] == POWER:  # runs of hours: one job per seed, each resumable on its own
         return tuple((replace(job, seeds=(seed,)),) for job in runs for seed in job.seeds)
     if config.get("job_minutes") is None:
@@ -99,10 +97,10 @@ def _split(blob: str) -> tuple[tuple[RunJob, ...], ...]:
     return tuple(parts)
 
 
-def split_run_set(config: dict, run_set: RunSet) -> tuple[tuple[RunJob, ...], ...]:
-    """The runs of each run job of ``run_set``, in order (module docstring): one job with every run when
-    ``job_minutes`` is unset, else jobs of about ``job_minutes`` predicted minutes at :data:`UNIT_COSTS`."""
-    regime = run_set.regime
+def split_runs(config: dict, regime: str, algorithm: str) -> tuple[tuple[RunJob, ...], ...]:
+    """The runs of each run job of ``algorithm`` in ``regime``, in order, preset after preset (module
+    docstring): one job with every run when ``job_minutes`` is unset, else jobs of about ``job_minutes``
+    predicted minutes at :data:`UNIT_COSTS`."""
     key = {
         "config": {
             "scale": config["scale"],
@@ -110,23 +108,29 @@ def split_run_set(config: dict, run_set: RunSet) -> tuple[tuple[RunJob, ...], ..
             "job_minutes": config.get("job_minutes"),
             "regimes": {regime: config["regimes"][regime]},
         },
-        "run_set": [regime, run_set.algorithm, run_set.constants],
+        "runs": [regime, algorithm],
     }
     return _split(json.dumps(key))  # dict order kept: the runs stay in config order
+
+
+def algorithms_run(config: dict, regime: str) -> list[str]:
+    """The algorithms ``regime`` runs at the configured scale, in the config's order."""
+    return list(dict.fromkeys(s.algorithm for s in run_sets(config, regime)))
 
 
 def run_parts(config: dict, regime: str) -> list[RunPart]:
     """The run jobs of ``regime`` at the configured scale and job size, in a stable order."""
     return [
-        RunPart(s.regime, s.algorithm, s.constants, part)
-        for s in run_sets(config, regime)
-        for part in range(len(split_run_set(config, s)))
+        RunPart(regime, algorithm, part)
+        for algorithm in algorithms_run(config, regime)
+        for part in range(len(split_runs(config, regime, algorithm)))
     ]
 
 
 def runs_of_part(config: dict, part: RunPart) -> tuple[RunJob, ...]:
-    """The runs (instance, horizon, seeds) one run job simulates, in order."""
-    parts = split_run_set(config, part.run_set)
+    """The runs (constants preset, instance, horizon, seeds) one run job simulates, in order."""
+    parts = split_runs(config, part.regime, part.algorithm)
     if not 0 <= part.part < len(parts):
-        raise ValueError(f"{part.run_set} has {len(parts)} run jobs at this job size, not part {part.part}")
+        jobs = f"{part.algorithm} in {part.regime} has {len(parts)} run jobs"
+        raise ValueError(f"{jobs} at this job size, not part {part.part}")
     return parts[part.part]

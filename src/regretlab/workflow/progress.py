@@ -30,7 +30,7 @@ from regretlab.workflow.cost import duration, predicted_seconds
 from regretlab.workflow.jobs import RunPart
 
 #: The wildcards that name a run job (:class:`regretlab.workflow.jobs.RunPart`).
-RUN_WILDCARDS = ("regime", "algorithm", "constants", "part")
+RUN_WILDCARDS = ("regime", "algorithm", "part")
 
 
 def job_label(rule: str, wildcards: dict) -> str:
@@ -47,8 +47,8 @@ def job_seconds(config: dict, wildcards: dict, rule: str = "") -> float:
     """The predicted CPU seconds of a job: a run job's by the cost model, a job of :data:`RULE_SECONDS` by
     its own, any other job's start-up."""
     if all(key in wildcards for key in RUN_WILDCARDS) and wildcards["regime"] in config.get("regimes", {}):
-        names = (wildcards["regime"], wildcards["algorithm"], wildcards["constants"])
-        return predicted_seconds(config, RunPart(*names, int(wildcards["part"])))
+        part = RunPart(wildcards["regime"], wildcards["algorithm"], int(wildcards["part"]))
+        return predicted_seconds(config, part)
     if rule in RULE_SECONDS:
         return RULE_SECONDS[rule](config)
     return STARTUP_SECONDS
