@@ -3,6 +3,7 @@ where its epochs end, not through checkpoints that fall anywhere on its staircas
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -11,7 +12,7 @@ import pytest
 from test_analysis import INSTANCES, REGIME, synthetic_runs
 
 from regretlab.analysis.aggregate import fit_exponents, summarise
-from regretlab.analysis.epoch_ends import epoch_end_points, growth_between_ends
+from regretlab.analysis.epoch_ends import EpochEndPoints, epoch_end_points, growth_between_ends
 from regretlab.analysis.evidence.items import slope_outcome
 from regretlab.analysis.exponents import (
     log_slack,
@@ -167,3 +168,37 @@ def test_growth_between_ends_needs_two_ends_half_a_decade_apart_with_positive_va
     zero = {"epoch_ends": [{"t": 100, "pseudo_regret": 0.0}, {"t": 10_000, "pseudo_regret": 100.0}]}
     assert math.isnan(growth_between_ends(zero, "pseudo_regret", 1, 10**6))
     assert math.isnan(growth_between_ends(one, "L_star", 1, 10**6))  # the metric is not recorded
+
+
+def test_epoch_end_points_keep_the_ends_on_the_range_s_edges_and_order_ties_by_x_alone():
+    params = {("i", "a", "paper", 10_000, seed): {"epoch_ends": ENDS[seed]} for seed in range(4)}
+    edges = epoch_end_points(params, _curve(415.0, 1515.0), "T", "pseudo_regret")
+    assert edges.x.tolist() == [415.0, 1515.0]  # both ends lie exactly on the curve's first and last x
+    # Two instances with the same ends: equal x, ordered by x only (instance order kept), never by the values.
+    both = {(name, *key[1:]): value for key, value in params.items() for name in ("i", "j")}
+    curve = pd.concat([_curve(415.0, 1515.0), _curve(415.0, 1515.0).assign(instance="j")])
+    tied = epoch_end_points(both, curve, "T", "pseudo_regret")
+    assert tied.labels == ["i k=2", "j k=2", "i k=3", "j k=3"]
+    assert tied.x.tolist() == [415.0, 415.0, 1515.0, 1515.0]
+
+
+def test_epoch_end_points_as_the_figures_read_them_and_half_a_decade_is_enough():
+    points = EpochEndPoints(
+        x=np.array([1.0, 10**0.5]), values=[np.array([1.0, 3.0]), np.array([2.0, 5.0])],
+        t=np.array([10.0, 40.0]), labels=["i k=1", "i k=2"],
+    )  # fmt: skip
+    drawn = {"x": [1.0, 10**0.5], "mean": [2.0, 3.5], "labels": ["i k=1", "i k=2"]}
+    assert json.loads(points.to_json()) == drawn
+    assert points.unfit_reason() == ""  # exactly MIN_SPAN_DECADES apart
+
+
+def test_growth_between_ends_at_its_edges():
+    half = {"epoch_ends": [{"t": 1000, "pseudo_regret": 0.5}, {"t": 1000 * 10**0.5, "pseudo_regret": 0.5}]}
+    # Ends exactly half a decade apart, values at most 1: a growth (of 1 per decade).
+    assert growth_between_ends(half, "pseudo_regret", 1, 10**6) == pytest.approx(1.0)
+    last_zero = {"epoch_ends": [{"t": 100, "pseudo_regret": 1.0}, {"t": 10_000, "pseudo_regret": 0.0}]}
+    assert math.isnan(growth_between_ends(last_zero, "pseudo_regret", 1, 10**6))
+    # From the first end in the window to the last, not to the second: 100 → 10⁴ spans two decades.
+    three = {"epoch_ends": [{"t": 100, "pseudo_regret": 10.0}, {"t": 200, "pseudo_regret": 20.0},
+                            {"t": 10_000, "pseudo_regret": 100.0}]}  # fmt: skip
+    assert growth_between_ends(three, "pseudo_regret", 1, 10**6) == pytest.approx(math.sqrt(10.0))
