@@ -365,3 +365,32 @@ def test_a_persistent_rejection_over_less_than_two_decades_says_over_how_many():
     assert rejection_text("persistent", 2.0 - 1e-10) == "persistent"  # two decades up to rounding
     assert rejection_text("persistent", float("nan")) == "persistent"
     assert rejection_text("pre-asymptotic", 0.6) == "pre-asymptotic"
+
+
+def test_a_rejection_s_window_is_the_last_two_decades_in_base_ten():
+    """10⁴ / 10² = 100: a point at x = 90 lies outside the last two decades (it would lie inside 10⁴ / 11²):
+    flat up to 10³ and 0.9 after, the window sees 0.9 alone, persistent."""
+    x, values = _curve([90.0, 1e3, 1e4], [0.0, 0.9])
+    assert _kind(x, values) == "persistent"
+
+
+def test_a_rejection_judges_zero_against_the_curve_s_scale():
+    """The curve's scale decides "≈ 0": a steep curve whose values are ≈ 0 on the scale of its metric gets no
+    slope there, so it is not called persistent."""
+    x, values = _curve([1e3, 1e4, 1e5], [0.9, 0.9])
+    rng = np.random.default_rng(0)
+    assert rejection_kind(x, values, rng, 400, 1e8, 0.5, 0.5, "upper") == "pre-asymptotic"
+    assert rejection_kind(x, values, rng, 400, 1.0, 0.5, 0.5, "upper") == "persistent"
+
+
+def test_a_hidden_log_is_of_its_own_variable_not_of_x():
+    """Slope 0.55 against 1/2: a hidden ln h of rounds h that do not change along the points widens nothing
+    (persistent), where a ln x would (pre-asymptotic)."""
+    x, values = _curve([1e3, 1e4, 1e5], [0.55, 0.55])
+    assert _kind(x, values, hidden=(np.full(3, 1e6), 1.0)) == "persistent"
+    assert _kind(x, values, hidden=(x, 1.0)) == "pre-asymptotic"
+
+
+def test_log_slack_is_zero_where_the_points_give_no_slope():
+    assert log_slack(np.array([10.0, 10.0]), 1.0) == 0.0
+    assert log_slack(np.array([10.0, 100.0]), 1.0, np.array([50.0, 50.0])) == 0.0
