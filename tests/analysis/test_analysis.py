@@ -418,6 +418,16 @@ def test_the_learning_onset_is_where_regret_stays_below_half_of_uniform_plays():
     assert math.isnan(learning_onset(_curve([90.0, 400.0, 600.0, 900.0], [100.0, math.nan, 1e4, 1e5])))
     # A metric the learner raises (a reward ratio under a lower bound): no onset, every point fitted.
     assert math.isnan(learning_onset(_curve([0.9, 0.9, 0.9, 0.9], [0.5] * 4, direction="lower")))
+    # Uniform play's value must be positive at every point (0 is not); any positive value will do (0.5 is).
+    assert math.isnan(learning_onset(_curve([0.0, 40.0, 60.0, 90.0], [0.0, 1000.0, 1e4, 1e5])))
+    assert learning_onset(_curve([0.1, 40.0, 60.0, 90.0], [0.5, 1000.0, 1e4, 1e5])) == 1e3
+
+
+def test_a_hand_set_step_is_in_every_row_of_its_algorithm_as_sorted_json():
+    step = {"eta": 0.1, "a": 2}  # keys out of order: the column sorts them
+    summary = summarise("r", {**REGIME, "step": {"exp3g": step}}, INSTANCES, synthetic_runs(), 50)
+    assert set(summary["step"]) == {'{"a": 2, "eta": 0.1}'}
+    assert set(summarise("r", REGIME, INSTANCES, synthetic_runs(), 50)["step"]) == {""}
 
 
 def test_a_rejection_is_persistent_unless_the_last_two_decades_reach_the_band():
