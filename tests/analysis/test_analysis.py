@@ -2,6 +2,7 @@
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -533,3 +534,25 @@ def test_a_rejected_rate_row_says_its_kind_the_decades_judged_and_the_logs_it_al
     plain = synthetic_runs()
     learning = fit_exponents("r", REGIME, plain, summarise("r", REGIME, INSTANCES, plain, 300), 300).iloc[0]
     assert learning["rejection"] == "" and math.isnan(learning["rejection_decades"])
+
+
+def test_the_aggregate_reads_only_the_tables_its_run_jobs_wrote(tmp_path, monkeypatch):
+    """Given the tables the run jobs write, the aggregate refuses directories holding another one (a stray
+    copy), naming the regime and the file, before it reads any table or writes anything."""
+    from regretlab.analysis.aggregate import aggregate_regime
+    from regretlab.analysis.run_table_checks import RunTableError
+
+    monkeypatch.chdir(tmp_path)
+    part = tmp_path / "results/runs/r/exp3g/part~0"
+    table = part / "paper/i/T~100/seeds~0-3.parquet"
+    table.parent.mkdir(parents=True)
+    table.write_bytes(b"not read")
+    (table.parent / "x.parquet").write_bytes(b"a stray copy")
+    instance = tmp_path / "i.json"
+    instance.write_text(json.dumps(INSTANCES["i"]))
+    outputs = {"summary_path": str(tmp_path / "s.parquet"), "exponents_path": str(tmp_path / "e.parquet")}
+    with pytest.raises(RunTableError) as error:
+        aggregate_regime("r", REGIME, [str(instance)], [str(part)], 50, **outputs, run_tables=[str(table)])
+    assert "the run tables of regime 'r'" in str(error.value)
+    assert f"{table.parent / 'x.parquet'}: not a table of this regime's run jobs" in str(error.value)
+    assert not any(Path(path).exists() for path in outputs.values())
