@@ -556,3 +556,35 @@ def test_the_aggregate_reads_only_the_tables_its_run_jobs_wrote(tmp_path, monkey
     assert "the run tables of regime 'r'" in str(error.value)
     assert f"{table.parent / 'x.parquet'}: not a table of this regime's run jobs" in str(error.value)
     assert not any(Path(path).exists() for path in outputs.values())
+
+
+def test_a_curve_across_instances_at_epoch_ends_widens_its_band_by_the_rounds_hidden_log():
+    """Exp3.G's rate hides one ln T (log_powers T: 1) and none of L*. Fitted at epoch ends across instances,
+    the ends' rounds τ grow along the curve (100, 300, 900): the band widens by ln τ's slope against L* there,
+    and the log power is that one. A slope of 0.3 against the exponent 0 of L* stays rejected (persistent)."""
+    rng = np.random.default_rng(3)
+    rows, params = [], {}
+    ends_of = {"a": (100, 60.0), "b": (300, 250.0), "c": (900, 700.0)}  # instance: (τ, L* at τ)
+    for instance, best_mean in (("a", 0.05), ("b", 0.2), ("c", 0.8)):
+        for seed in range(5):
+            l_star = 1000 * best_mean * rng.uniform(0.95, 1.05)
+            rows.append({"regime": "r", "instance": instance, "algorithm": "exp3g", "constants": "paper",
+                         "T": 1000, "seed": seed, "t": 1000, "pseudo_regret": 2 * l_star**0.5,
+                         "realized_regret": 2 * l_star**0.5, "L_star": l_star, "best_arm": 0,
+                         "hypotheses_hold": True})  # fmt: skip
+            tau, l_end = ends_of[instance]
+            regret = 5.0 * l_end**0.3 * (1 + 0.001 * seed)
+            params[(instance, "exp3g", "paper", 1000, seed)] = {
+                "epoch_ends": [{"t": tau, "L_star": l_end, "pseudo_regret": regret}]
+            }
+    runs = pd.DataFrame(rows)
+    regime = {**REGIME, "x": "L_star"}
+    instances = {name: INSTANCES["i"] for name in "abc"}
+    summary = summarise("r", regime, instances, runs, 200, params)
+    row = fit_exponents("r", regime, runs, summary, 200, params).iloc[0]
+    assert row["fitted_at"] == "epoch ends" and row["n_points"] == 3
+    assert row["exponent"] == pytest.approx(0.3, abs=1e-3)
+    assert row["log_power"] == 1.0
+    by_hand = loglog_slope(np.array([60.0, 250.0, 700.0]), np.log([100.0, 300.0, 900.0]))
+    assert row["log_slack"] == pytest.approx(by_hand, rel=1e-12) and 0.05 < by_hand < 0.3
+    assert row["rejection"] == "persistent"
