@@ -90,7 +90,7 @@ def test_the_searchs_closed_form_is_the_builders_linear_programs(sizes, tables):
     for (key, low, high, _), share in zip(SPACE[4:], tables, strict=True):
         x[key] = low + share * (high - low)
     block = mdp_block(x)
-    seen = power_search._seen(json.dumps(block))
+    seen = power_search._seen(x)
     try:
         cmdp = make_explicit_cmdp(block)
     except ValueError:

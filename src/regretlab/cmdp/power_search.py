@@ -35,6 +35,7 @@ import json
 import math
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 
 import numpy as np
 from scipy.optimize import differential_evolution
@@ -72,22 +73,24 @@ def _point(vector: np.ndarray) -> dict[str, float]:
     return {dim[0]: value for dim, value in zip(SPACE, vector, strict=True)}
 
 
-def mdp_block(x: dict) -> dict:
-    """The ``mdp`` block of a config entry (``family: explicit``) for a point of :data:`SPACE`."""
+def _tables(x: dict) -> tuple[list[int], list[float], list[float], int]:
+    """A point of :data:`SPACE` as its CMDP's layer sizes ``(1, |X_1|, …, 1)``, the reward and constraint rows
+    every non-terminal state has (to 6 decimals, as the config entry writes them) and ``m``."""
     L, states, actions, m = (int(round(x[name])) for name in ("L", "states", "actions", "m"))
     states = states if L > 1 else 1  # L = 1 has no layer past the first
     row = [x["safe_reward"], x["good_reward"]] + [x["other_reward"]] * (actions - 2)
     cost = [x["safe_constraint"], x["good_constraint"]] + [x["other_constraint"]] * (actions - 2)
-    sizes = [1] + [states] * (L - 1) + [1]
+    return [1] + [states] * (L - 1) + [1], [round(v, 6) for v in row], [round(v, 6) for v in cost], m
+
+
+def mdp_block(x: dict) -> dict:
+    """The ``mdp`` block of a config entry (``family: explicit``) for a point of :data:`SPACE`."""
+    sizes, row, cost, m = _tables(x)
     decision = sum(sizes[:-1])
-    block = {
-        "reward": [[round(v, 6) for v in row]] * decision,
-        "constraint": [[[round(v, 6) for v in cost]] * decision] * m,
-        "layer_sizes": sizes,
-    }
-    if states > 1:
+    block = {"reward": [row] * decision, "constraint": [[cost] * decision] * m, "layer_sizes": sizes}
+    if max(sizes) > 1:  # uniform over the next layer's states
         block["transitions"] = [
-            [[1.0 / sizes[k + 1]] * sizes[k + 1]] * actions for k in range(L) for _ in range(sizes[k])
+            [[1.0 / nxt] * nxt] * len(row) for here, nxt in pairwise(sizes) for _ in range(here)
         ]
     return block
 
@@ -160,10 +163,8 @@ def _shortfall(name: str, cmdp: CMDP | Seen, rate: float) -> float:
 
 @dataclass(frozen=True)
 class Seen:
-    """What the objective reads of a CMDP (:func:`numbers` and uniform play's value per episode of each
-    metric, :func:`uniform_rate`), kept for every CMDP the searches build instead of the CMDP itself (whose
-    transition table is ``|X|²|A|`` floats): a fifth of the points they propose repeat one already built
-    (the first generation is the same for every bound)."""
+    """What the objective reads of a CMDP in place of the CMDP itself: its sizes, ``ρ`` and ``OPT``
+    (:func:`numbers`) and uniform play's value per episode of each metric (:func:`uniform_rate`)."""
 
     L: int
     n_states: int
@@ -174,20 +175,18 @@ class Seen:
     rates: dict[str, float]
 
 
-@cache
-def _seen(block: str) -> Seen | None:
-    """:class:`Seen` of an ``mdp`` block of :func:`mdp_block` (as JSON), None when it is not admissible
-    (``ρ < 0``: no occupancy satisfies the constraints), in closed form: every non-terminal state has the same
-    reward row ``r`` and constraint row ``g`` (every constraint alike), and any sequence of per-layer action
-    distributions ``p_1 … p_L`` is an occupancy's, so with ``p̄`` their average
+def _seen(x: dict) -> Seen | None:
+    """:class:`Seen` of the CMDP of a point of :data:`SPACE` (:func:`mdp_block`), None when it is not
+    admissible (``ρ < 0``: no occupancy satisfies the constraints), in closed form: every non-terminal state
+    has the same reward row ``r`` and constraint row ``g`` (every constraint alike), and any sequence of
+    per-layer action distributions ``p_1 … p_L`` is an occupancy's, so with ``p̄`` their average
     ``OPT = L·max {r·p̄ : g·p̄ <= 0, p̄ ∈ Δ(A)}`` (attained at an action or a two-action mix with ``g·p̄ = 0``),
     ``ρ = L·max_a(−g_a)``, and uniform play's values per episode are ``OPT − L·mean(r)`` and ``L·mean(g)``.
     The builder's linear programs (:func:`~regretlab.cmdp.instance.make_explicit_cmdp`) give the same numbers
     to 10⁻⁹ (``tests/cmdp/test_power_search.py``); :func:`search` rebuilds the instance it reports with them.
     The closed form keeps the search's ~10⁴ CMDPs off HiGHS (half of the job's time, issue 33)."""
-    mdp = json.loads(block)
-    r, g = np.array(mdp["reward"][0]), np.array(mdp["constraint"][0][0])
-    sizes = mdp["layer_sizes"]
+    sizes, row, cost, m = _tables(x)
+    r, g = np.array(row), np.array(cost)
     L = len(sizes) - 1
     if g.min() > 0:
         return None
@@ -196,13 +195,13 @@ def _seen(block: str) -> Seen | None:
         best = max(best, float((r[a] * g[b] - r[b] * g[a]) / (g[b] - g[a])))  # the mix with g·p = 0
     opt = L * best
     rates = {"regret": opt - L * float(r.mean()), "violation": L * float(g.mean())}
-    return Seen(L, sum(sizes), len(r), len(mdp["constraint"]), -L * float(g.min()), opt, rates)
+    return Seen(L, sum(sizes), len(r), m, -L * float(g.min()), opt, rates)
 
 
 def _objective(name: str, vector: np.ndarray) -> float:
     """``log10 T_power`` of the CMDP at ``vector``; ``NEVER`` plus :func:`_shortfall` when it has none, and
     ``NEVER + 2`` when it is not admissible."""
-    seen = _seen(json.dumps(mdp_block(_point(vector))))
+    seen = _seen(_point(vector))
     if seen is None:
         return NEVER + 2.0
     rate = seen.rates[BOUNDS[name].metric]
