@@ -9,5 +9,6 @@ with job_log(snakemake) as log:
     provenance = write_archive(
         snakemake.wildcards.regime, snakemake.params.entry, snakemake.params.run_tables, snakemake.output[0]
     )
-    log.info("archived %d tables (seeds %s, %.0f CPU seconds) in %s", len(provenance["tables"]),
-             provenance["seeds"], provenance["cpu_seconds"], snakemake.output[0])  # fmt: skip
+    log.info("archived %d tables (seeds %s, runs of %.0f s wall time in all) in %s",
+             len(provenance["tables"]), provenance["seeds"], sum(provenance["run_seconds"].values()),
+             snakemake.output[0])  # fmt: skip

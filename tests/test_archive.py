@@ -30,7 +30,7 @@ from regretlab.core.seeding import environment_and_learner_rngs, job_seed_sequen
 from regretlab.registry.kinds import KINDS
 from regretlab.workflow import archive
 from regretlab.workflow.config import ConfigError, run_config, validate_config
-from regretlab.workflow.cost import estimate
+from regretlab.workflow.cost import estimate, runtime_minutes
 from regretlab.workflow.jobs import run_parts, runs_of_part
 
 REPO = Path(__file__).resolve().parents[1]
@@ -126,12 +126,17 @@ def test_an_archive_records_its_tables_seeds_code_and_machine_and_is_fresh(archi
     ]
     assert provenance["seeds"] == [0, 1] and provenance["grid"]["horizons"] == [3000]
     assert provenance["code"] == {"pdgd_ops": archive.run_code_digest("cmdp", "pdgd_ops")}
-    walls = [read_parquet_metadata(directory / name)["wall_time_s"] for name in provenance["tables"]]
-    assert provenance["cpu_seconds"] == pytest.approx(sum(walls), abs=1e-3)  # the runs' own wall times
+    walls = {name: read_parquet_metadata(directory / name)["wall_time_s"] for name in provenance["tables"]}
+    assert provenance["run_seconds"] == pytest.approx(walls, abs=1e-3)  # each run's own wall time
     assert provenance["machine"]["cpus"] >= 1
     assert provenance["command"] == "snakemake --config scale=power"  # what made the tables (the default)
     status = archive.archive_status(directory, config()["regimes"]["tiny"])
     assert status["fresh"] and status["reasons"] == []
+    # What `regretlab estimate --scale power` shows beside its prediction: the regimes with an archive only.
+    other = {**copy.deepcopy(ENTRY), "theorem": "not archived"}
+    assert archive.archived_run_seconds(config(other=other), directory.parent) == {
+        "tiny": list(provenance["run_seconds"].values())
+    }
 
 
 def _stale_reasons(directory: Path, entry: dict | None = None) -> list[str]:
@@ -206,6 +211,9 @@ def test_the_evidence_says_which_archives_count_and_how_to_refresh_a_stale_one(a
     assert text[0].startswith("- [other~power](other~power.png): **stale, not counted**: the code pdgd_ops")
     assert "refresh it with `snakemake --config scale=power`" in text[0]
     assert text[1].startswith("- [tiny~power](tiny~power.png): **counted** (T = 3e3, seeds [0, 1], ")
+    timed = {**fresh, "provenance": {**fresh["provenance"], "run_seconds": {"b": 7290.0, "a": 90.0}}}
+    # The runs' own wall times (not CPU time: a loaded machine stretches them), shortest to longest.
+    assert ", 2 runs of 1.5 min–2.02 h wall time (2.05 h in all) on " in archive_section({"tiny": timed})
 
 
 def test_the_power_scale_targets_the_archive_only(tmp_path):
@@ -275,3 +283,18 @@ def test_the_shipped_archive_is_fresh_and_reruns_bit_for_bit(provenance_path):
             regime, instance, algorithm, constants, int(horizon.removeprefix("T~")), int(seed), rows
         )
         pd.testing.assert_frame_equal(again, archived_rows, check_exact=True)
+
+
+def test_the_power_scales_requests_held_the_last_refreshs_runs():
+    """Each shipped archived run took less wall time than the time limit its run job asks for at the first
+    attempt: a SLURM refresh at these requests would not have been killed and retried. Every job of the grid
+    has its table in the archive."""
+    cfg = {**SHIPPED, "scale": "power"}
+    for provenance_path in SHIPPED_ARCHIVE:
+        regime = provenance_path.parent.name
+        measured = read_json(provenance_path)["run_seconds"]
+        for part in run_parts(cfg, regime):
+            (run,) = runs_of_part(cfg, part)
+            (seed,) = run.seeds
+            name = f"{part.algorithm}/{run.constants}/{run.instance}/T~{run.T}/seeds~{seed}-{seed}.parquet"
+            assert measured[name] < 60 * runtime_minutes(cfg, part), (regime, name)

@@ -130,3 +130,23 @@ def test_the_estimate_prints_seconds_where_hours_round_to_zero():
     lines = format_estimate([tiny, large], "quick").splitlines()
     assert lines[2].split()[-4:] == ["3.6", "s", "18", "s"]  # 0.004999 h is 18 s
     assert lines[3].split()[-2:] == ["0.01", "2.00"]  # 0.005 h rounds to 0.01: hours from there
+
+
+def test_the_estimate_shows_the_last_runs_measured_times_beside_its_prediction():
+    """Per regime the hours its runs last took (a regime never run gets a dash; one not estimated is left
+    out), their total, and those runs spread on the workers as the prediction's jobs are (longest first, each
+    to the least loaded)."""
+    first = RegimeEstimate("first", "episodes", 2, 10**6, 1.0, 4.0, (1800.0, 1800.0))
+    second = RegimeEstimate("second", "episodes", 1, 10**6, 0.5, 2.0, (1800.0,))
+    measured = {"first": [3600.0, 900.0, 900.0], "other": [7200.0]}
+    lines = format_estimate([first, second], "power", 2, measured=measured).splitlines()
+    assert lines[1].endswith("  last run-h")
+    assert lines[2].split()[-3:] == ["1.00", "4.00", "1.50"]  # 5400 s of runs
+    assert lines[3].split()[-3:] == ["0.50", "2.00", "—"]
+    assert lines[4].split()[-1] == "1.50"  # the estimated regimes' runs only
+    # Longest first on 2 workers: 3600 | 900 + 900.
+    assert lines[-1] == (
+        "last run (archive/power/<regime>/provenance.json, each run's own wall time): "
+        "3 runs, 1.50 h in all, longest 1.00 h; on 2 workers 1.00 h"
+    )
+    assert "last" not in format_estimate([first, second], "power", 2)  # nothing measured: no column, no line

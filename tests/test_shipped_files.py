@@ -25,12 +25,16 @@ from pathlib import Path
 import pytest
 import yaml
 
+from regretlab.workflow.archive import archived_run_seconds
 from regretlab.workflow.cli import main
+from regretlab.workflow.config import validate_config
+from regretlab.workflow.cost import estimate, wall_seconds
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
 SHIPPED = REPO / "tests" / "config" / "default.yaml"
 REFRESH = "cp config.yaml tests/config/default.yaml"
+SCHEMA = REPO / "schemas" / "config.schema.yaml"
 
 
 def _uncommitted(path: Path) -> bool | None:
@@ -191,6 +195,19 @@ def test_readme_quotes_the_committed_evidence_table():
     (count,) = re.findall(headline, text)
     assert f"**{count}.**" in readme, f"README's count of tested claims should read: **{count}.**"
     assert readme.index(table) < readme.index("## The two commands"), "the evidence table comes first"
+
+
+def test_readme_gives_the_power_scales_predicted_and_last_wall_times():
+    """README's hours for the power scale on 2 cores are what `regretlab estimate --scale power --workers 2`
+    prints for the shipped config: its prediction, and the last refresh's runs (their own wall times, archive
+    provenance) spread on 2 workers the same way."""
+    config = validate_config({**yaml.safe_load(SHIPPED.read_text()), "scale": "power"}, SCHEMA)
+    predicted = wall_seconds([s for e in estimate(config) for s in e.job_seconds], 2)
+    measured = archived_run_seconds(config, REPO / "archive" / "power")
+    last = wall_seconds([s for times in measured.values() for s in times], 2)
+    hours = f"{predicted / 3600:.1f} h predicted on 2 cores, {last / 3600:.1f} h at the last refresh"
+    said = f"power-scale runs ({hours})"
+    assert said in README.read_text(encoding="utf-8"), f"README should say: {said}"
 
 
 #: The tests that read config.yaml, README or the shipped copy, and the CLI's and the dry run's (not the long

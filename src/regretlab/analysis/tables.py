@@ -119,6 +119,15 @@ def short_number(value: float) -> str:
     return f"{mantissa}e{int(exponent)}" if exponent else text
 
 
+def duration(seconds: float) -> str:
+    """``42 s``, ``12.5 min`` or ``3.07 h``."""
+    if seconds < 60:
+        return f"{seconds:.0f} s"
+    if seconds < 3600:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.2f} h"
+
+
 def records(frame: pd.DataFrame) -> list[dict]:
     """``frame.to_dict("records")``: one dict per row, Python scalars as values. pandas builds those by
     indexing each column of the frame, which costs more than the rows on the small slices of a wide summary

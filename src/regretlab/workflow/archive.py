@@ -7,8 +7,8 @@ and :func:`write_archive` copies their run tables (one seed each: checkpoints, n
 ``archive/power/<regime>/<algorithm>/<constants>/<instance>/T~<T>/seeds~<s>-<s>.parquet`` beside
 ``provenance.json``: the regime's config entry as it ran, the seeds, the digest of the code each learner ran
 (:func:`run_code_digest`: the run job's library files and registry entries, the same import graph that
-reruns a run job), the SHA-256 of every table, the date, the CPU seconds the runs took, the machine and the
-command that refreshes it.
+reruns a run job), the SHA-256 of every table, the date, each run's wall time (``run_seconds``, as the run
+recorded it: on a loaded machine more than its CPU time), the machine and the command that refreshes it.
 
 The default run reads it (:func:`summarise_archive`): an archive is **fresh** when its tables are the ones
 recorded, its instances are the config's and every learner's code digest is today's; then its runs are
@@ -33,6 +33,7 @@ import pandas as pd
 from regretlab.analysis.aggregate import ARCHIVED_SUFFIX as SUFFIX
 from regretlab.core.digests import file_digest
 from regretlab.core.io import git_commit, read_json, read_parquet_metadata, write_json
+from regretlab.workflow.config import scale_regimes
 from regretlab.workflow.imports import job_code, job_entries
 
 #: The repository (scripts/ holds each kind's run adapter, ``run_<kind>.py``).
@@ -81,15 +82,16 @@ def write_archive(
     directory first, then moved into place: an interrupted archive leaves the old one whole."""
     directory = Path(directory)
     staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}-", dir=directory.parent))
-    tables, seeds, cpu_seconds = {}, set(), 0.0
+    tables, seeds, run_seconds = {}, set(), {}
     for table in sorted(run_tables):
         target = staging / _archived_path(table, regime)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(table, target)
-        tables[target.relative_to(staging).as_posix()] = file_digest(target)
+        name = target.relative_to(staging).as_posix()
+        tables[name] = file_digest(target)
         metadata = read_parquet_metadata(target)
         seeds.update(int(s) for s in metadata.get("seeds", []))
-        cpu_seconds += float(metadata.get("wall_time_s", 0.0))
+        run_seconds[name] = round(float(metadata["wall_time_s"]), 3)
     algorithms = sorted({Path(name).parts[0] for name in tables})
     provenance = {
         "regime": regime,
@@ -99,7 +101,7 @@ def write_archive(
         "code": {algorithm: run_code_digest(entry["kind"], algorithm) for algorithm in algorithms},
         "tables": tables,
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-        "cpu_seconds": round(cpu_seconds, 3),
+        "run_seconds": run_seconds,
         "machine": _machine(),
         "git_commit": git_commit(),
         "command": command,
@@ -109,6 +111,23 @@ def write_archive(
         shutil.rmtree(directory)
     staging.rename(directory)
     return provenance
+
+
+def run_seconds(directory: str | os.PathLike) -> dict[str, float]:
+    """Each archived table's run wall time at the last refresh (``run_seconds`` of the provenance in
+    ``directory``), by its path inside the archive."""
+    return read_json(Path(directory) / PROVENANCE)["run_seconds"]
+
+
+def archived_run_seconds(config: dict, root: str | os.PathLike = ARCHIVE_ROOT) -> dict[str, list[float]]:
+    """Per regime of a validated ``config`` at its scale that has an archive under ``root``: its runs' wall
+    times at the last refresh (:func:`run_seconds`), which ``regretlab estimate`` shows beside its
+    prediction."""
+    return {
+        regime: list(run_seconds(Path(root) / regime).values())
+        for regime in scale_regimes(config)
+        if (Path(root) / regime / PROVENANCE).is_file()
+    }
 
 
 def archive_status(directory: str | os.PathLike, entry: dict) -> dict:

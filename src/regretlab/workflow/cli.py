@@ -11,7 +11,8 @@ resource requests use (:mod:`regretlab.workflow.cost`); ``--workers N`` adds the
 ``--regime`` narrows it to one regime, ``--total`` prints the total line alone and ``--job-minutes`` cuts the
 jobs as
 ``job_minutes`` does (``regretlab estimate --scale paper --job-minutes 15 --workers 200``: the SLURM
-profile's jobs on 200 cores). ``list`` prints the
+profile's jobs on 200 cores). At the power scale it also shows what the archived runs took at their last
+refresh (:func:`regretlab.workflow.archive.archived_run_seconds`). ``list`` prints the
 registries (:mod:`regretlab.workflow.listing`).
 
 Every bad argument or config is reported before anything runs or is written, as one line
@@ -36,8 +37,10 @@ from regretlab.core.run_sets import run_and_write
 from regretlab.core.seeding import draws_of, job_seed_sequence
 from regretlab.registry.kinds import KINDS
 from regretlab.workflow import listing
+from regretlab.workflow.archive import archived_run_seconds
 from regretlab.workflow.checks import run_problems
 from regretlab.workflow.config import (
+    POWER,
     SCALES,
     ConfigError,
     load_schema,
@@ -207,7 +210,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="run jobs, rounds and CPU-hours of a scale, per regime",
         description="Print, per regime and in total, the run jobs of a scale, the rounds or episodes they "
         "simulate and the CPU-hours the cost model predicts and the jobs request (the SLURM jobs' requests "
-        "come from the same model).",
+        "come from the same model). At the power scale, the archived runs' own wall times at their last "
+        "refresh are shown beside the prediction.",
     )
     cost.add_argument(
         "--config", default="config.yaml", metavar="FILE", help="workflow config file (default: config.yaml)"
@@ -377,10 +381,16 @@ def _estimate(args: argparse.Namespace) -> str:
                 f"{did_you_mean(args.regime, config['regimes'])}"
             )
         config["regimes"] = {args.regime: config["regimes"][args.regime]}
+    measured = archived_run_seconds(config) if config["scale"] == POWER else {}
     if not args.calibrate:
         estimates = estimate(config)
         return format_estimate(
-            estimates, config["scale"], args.workers, job_minutes=config["job_minutes"], total_only=args.total
+            estimates,
+            config["scale"],
+            args.workers,
+            job_minutes=config["job_minutes"],
+            total_only=args.total,
+            measured=measured,
         )
     from regretlab.workflow.calibration import calibrate, format_calibration  # imports every run module
 
@@ -390,7 +400,7 @@ def _estimate(args: argparse.Namespace) -> str:
         f"predicted: {calibration.startup_seconds:.1f} s per job + each run at the unit costs measured above"
     )
     return format_calibration(calibration, config) + format_estimate(
-        estimates, config["scale"], args.workers, predicted, config["job_minutes"], args.total
+        estimates, config["scale"], args.workers, predicted, config["job_minutes"], args.total, measured
     )
 
 

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from regretlab.analysis.tables import duration
 from regretlab.registry.unit_costs import STARTUP_SECONDS, kind_cost
 from regretlab.specs.algorithm_spec import UnitCost
 from regretlab.workflow.config import POWER, scale_regimes
@@ -116,15 +117,6 @@ def wall_seconds(job_seconds: list[float], workers: int) -> float:
     return max(loads)
 
 
-def duration(seconds: float) -> str:
-    """``42 s``, ``12.5 min`` or ``3.07 h``."""
-    if seconds < 60:
-        return f"{seconds:.0f} s"
-    if seconds < 3600:
-        return f"{seconds / 60:.1f} min"
-    return f"{seconds / 3600:.2f} h"
-
-
 def _cpu_hours(hours: float) -> str:
     """CPU-hours to two decimals, or in seconds where those would round to 0.00 (the quick scale's)."""
     return f"{hours:.2f}" if hours >= 0.005 else f"{hours * 3600:.3g} s"
@@ -137,14 +129,25 @@ def format_estimate(
     predicted: str | None = None,
     job_minutes: float | None = None,
     total_only: bool = False,
+    measured: Mapping[str, Sequence[float]] | None = None,
 ) -> str:
     """The table ``regretlab estimate`` prints: one line per regime and a total (``total_only``: the total
     alone); with ``workers``, the wall time of the run jobs on that many workers. ``predicted`` says where the
-    unit costs come from (default: the table of this module)."""
+    unit costs come from (default: the table of this module). ``measured``: per regime, the wall times of its
+    runs the last time they ran (the power scale's archive, :func:`regretlab.workflow.archive.run_seconds`),
+    shown beside the prediction, in hours of runs and, with ``workers``, spread on them the same way."""
+    measured = {e.regime: measured[e.regime] for e in estimates if measured and e.regime in measured}
     header = ("regime", "run jobs", "rounds/episodes", "predicted CPU-h", "requested CPU-h")
+    if measured:
+        header += ("last run-h",)
+
+    def last(hours: float | None) -> tuple[str, ...]:
+        return (("—" if hours is None else _cpu_hours(hours)),) if measured else ()
+
     rows = [
         (e.regime, f"{e.run_jobs}", f"{e.rounds:.3g} {e.unit}", _cpu_hours(e.predicted_cpu_hours),
-         _cpu_hours(e.requested_cpu_hours))
+         _cpu_hours(e.requested_cpu_hours),
+         *last(sum(measured[e.regime]) / 3600 if e.regime in measured else None))
         for e in estimates
     ]  # fmt: skip
     rows.append(
@@ -154,6 +157,7 @@ def format_estimate(
             f"{sum(e.rounds for e in estimates):.3g}",
             _cpu_hours(sum(e.predicted_cpu_hours for e in estimates)),
             _cpu_hours(sum(e.requested_cpu_hours for e in estimates)),
+            *last(sum(map(sum, measured.values())) / 3600 if measured else None),
         )
     )
     if total_only:
@@ -180,5 +184,12 @@ def format_estimate(
             f"on {workers} worker{'s' if workers > 1 else ''}: {duration(wall_seconds(jobs, workers))} wall "
             f"for the run jobs (longest job {duration(max(jobs, default=0.0))}, CPU time / workers "
             f"{duration(total / workers)}; {size})"
+        )
+    if measured:
+        runs = [s for times in measured.values() for s in times]
+        spread = "" if workers is None else f"; on {workers} workers {duration(wall_seconds(runs, workers))}"
+        out.append(
+            "last run (archive/power/<regime>/provenance.json, each run's own wall time): "
+            f"{len(runs)} runs, {duration(sum(runs))} in all, longest {duration(max(runs))}{spread}"
         )
     return "\n".join(out)

@@ -24,9 +24,10 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from regretlab.analysis.tables import duration
 from regretlab.falsification.cost import predicted_seconds as falsification_seconds
 from regretlab.registry.unit_costs import STARTUP_SECONDS
-from regretlab.workflow.cost import duration, predicted_seconds
+from regretlab.workflow.cost import predicted_seconds
 from regretlab.workflow.jobs import RunPart
 
 #: The wildcards that name a run job (:class:`regretlab.workflow.jobs.RunPart`).

@@ -11,7 +11,7 @@ from regretlab.analysis.evidence.items import BLOCKS
 from regretlab.analysis.evidence.pages import page_link
 from regretlab.analysis.evidence.search import T_MAX, T_MIN
 from regretlab.analysis.exponents import REJECTED
-from regretlab.analysis.tables import short_number, to_markdown
+from regretlab.analysis.tables import duration, short_number, to_markdown
 from regretlab.registry.claims import UNCHECKED
 
 
@@ -120,10 +120,11 @@ def archive_section(archives: dict[str, dict]) -> str:
     for regime, status in sorted(archives.items()):
         p = status["provenance"]
         grid = ", ".join(f"{short_number(T)}" for T in p["grid"]["horizons"])
+        runs = sorted(p["run_seconds"].values())
         made = (
-            f"T = {grid}, seeds {p['seeds']}, {p['cpu_seconds'] / 3600:.2f} CPU-hours on "
-            f"{p['machine']['processor']} ({p['machine']['cpus']} cores), {p['date']}, commit "
-            f"{(p['git_commit'] or '?')[:10]}"
+            f"T = {grid}, seeds {p['seeds']}, {len(runs)} runs of {duration(runs[0])}–{duration(runs[-1])} "
+            f"wall time ({sum(runs) / 3600:.2f} h in all) on {p['machine']['processor']} "
+            f"({p['machine']['cpus']} cores), {p['date']}, commit {(p['git_commit'] or '?')[:10]}"
         )
         state = "**counted**" if status["fresh"] else (
             f"**stale, not counted**: {'; '.join(status['reasons'])}; refresh it with `{status['refresh']}`"
