@@ -588,3 +588,23 @@ def test_a_curve_across_instances_at_epoch_ends_widens_its_band_by_the_rounds_hi
     by_hand = loglog_slope(np.array([60.0, 250.0, 700.0]), np.log([100.0, 300.0, 900.0]))
     assert row["log_slack"] == pytest.approx(by_hand, rel=1e-12) and 0.05 < by_hand < 0.3
     assert row["rejection"] == "persistent"
+
+
+def test_a_rate_is_consistent_through_the_log_its_o_tilde_hides_and_rejected_without_it():
+    """Regret 3·√T·(ln T)^0.9 against Exp3.G's rate √T, which hides one ln T: fitted on 10³ and 10⁴, its
+    slope is 0.5 + 0.9·s (s = (ln ln 10⁴ − ln ln 10³)/ln 10 ≈ 0.125, the log's slope there), inside the band
+    widened by the one hidden power (0.5 + s) and outside the unwidened one (the drawn rate's slope, 0.5)."""
+    from regretlab.analysis.exponents import REJECTED, rate_verdict
+
+    runs = synthetic_runs()
+    t = runs["t"].astype(float)
+    runs["pseudo_regret"] = 3 * t**0.5 * np.log(np.maximum(t, 2.0)) ** 0.9 * (1 + 1e-4 * runs["seed"])
+    summary = summarise("r", REGIME, INSTANCES, runs, 300)
+    row = fit_exponents("r", REGIME, runs, summary, 300).iloc[0]
+    s = (math.log(math.log(1e4)) - math.log(math.log(1e3))) / math.log(10.0)
+    assert row["exponent"] == pytest.approx(0.5 + 0.9 * s, abs=1e-3)
+    assert row["log_slack"] == pytest.approx(s, rel=1e-9)
+    assert row["bound_slope"] == pytest.approx(0.5, abs=1e-9)
+    assert row["rate_verdict"] == "consistent"
+    unwidened = rate_verdict(row["exponent"], row["ci_low"], row["ci_high"], 0.5, row["bound_slope"], "upper")
+    assert unwidened == REJECTED

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from test_analysis import INSTANCES, REGIME, synthetic_runs
 
-from regretlab.analysis.aggregate import fit_exponents, summarise
+from regretlab.analysis.aggregate import aggregate_regime, fit_exponents, summarise
 from regretlab.analysis.epoch_ends import EpochEndPoints, epoch_end_points, growth_between_ends
 from regretlab.analysis.evidence.items import slope_outcome
 from regretlab.analysis.exponents import (
@@ -21,6 +21,7 @@ from regretlab.analysis.exponents import (
     rejection_kind,
     rejection_text,
 )
+from regretlab.core.io import write_parquet
 
 #: Epoch ends of each seed's run at T = 10⁴ (seed 3 reaches one reset fewer): t and the regret there, on a
 #: staircase that grows like t^0.7 at its ends while the synthetic checkpoints grow like t^0.5.
@@ -202,3 +203,26 @@ def test_growth_between_ends_at_its_edges():
     three = {"epoch_ends": [{"t": 100, "pseudo_regret": 10.0}, {"t": 200, "pseudo_regret": 20.0},
                             {"t": 10_000, "pseudo_regret": 100.0}]}  # fmt: skip
     assert growth_between_ends(three, "pseudo_regret", 1, 10**6) == pytest.approx(math.sqrt(10.0))
+
+
+def test_the_regimes_aggregate_reads_the_epoch_ends_from_its_run_tables(tmp_path):
+    """End to end: `aggregate_regime` takes the learners' params from the run tables' metadata to the fits,
+    so a restarting learner's curve written to disk is fitted at its epoch ends, as `fit_exponents` fits it
+    with the same params in memory."""
+    runs = synthetic_runs()
+    runs["hypotheses_hold"] = True
+    params = params_of(runs, ENDS)
+    dirs = []
+    for horizon, frame in runs.groupby("T"):
+        (tmp_path / str(horizon)).mkdir()
+        learners = [{"seed": key[-1], "params": value} for key, value in params.items() if key[3] == horizon]
+        table = tmp_path / str(horizon) / "batch.parquet"
+        write_parquet(table, frame.reset_index(drop=True), {"learners": learners})
+        dirs.append(str(tmp_path / str(horizon)))
+    instance = tmp_path / "i.json"
+    instance.write_text(json.dumps(INSTANCES["i"]))
+    summary_path, exponents_path = tmp_path / "s.parquet", tmp_path / "e.parquet"
+    aggregate_regime("r", REGIME, [str(instance)], dirs, 300, str(summary_path), str(exponents_path))
+    written = pd.read_parquet(exponents_path).iloc[0]
+    assert written["fitted_at"] == "epoch ends" and written["n_points"] == 2
+    assert written["exponent"] == pytest.approx(fit(ENDS)["exponent"], rel=1e-12)

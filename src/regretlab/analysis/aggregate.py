@@ -511,7 +511,7 @@ def fit_exponents(
                 "bound_name": key_of["bound_name"],
                 "bound_explicit": bool(bound and bound.explicit),
                 "n_points": len(fit_x),
-                "identical_to": curve["identical_to"].iloc[0] if "identical_to" in curve else "",
+                "identical_to": curve["identical_to"].iloc[0],
                 "fitted_on": fitted_on,
                 "fitted_at": "epoch ends" if ends is not None else "checkpoints",
                 # the points drawn as the fit's, where it was made at epoch ends
