@@ -1,12 +1,14 @@
 """Shared fixtures: paths of the repository and its schema; hypothesis derandomised so that every run of the
 suite (and CI) draws the same examples."""
 
+import fcntl
 import os
+import shutil
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
-from workflow_runs import smoke_run
+from workflow_runs import SMOKE_OUTPUT, smoke_run
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -52,7 +54,19 @@ def schema_path() -> Path:
 
 @pytest.fixture(scope="session")
 def smoke_dir(tmp_path_factory) -> Path:
-    """A directory where the smoke workflow has run once (once per test process)."""
-    directory = tmp_path_factory.mktemp("smoke")
-    smoke_run(directory)
+    """A directory where the smoke workflow has run once, for the whole test run: the first worker that asks
+    runs it (in a directory of its own, renamed when complete) while the others wait on a lock, so that the
+    workers do not run it each. Read only: a test that runs Snakemake on it for more than a dry run works on a
+    copy (:func:`workflow_runs.copy_of_smoke_run`)."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # the workers' common directory
+    directory = shared / "smoke_run"
+    with open(shared / "smoke_run.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (directory / SMOKE_OUTPUT).exists():
+            partial = shared / "smoke_run.partial"
+            shutil.rmtree(partial, ignore_errors=True)
+            partial.mkdir()
+            smoke_run(partial)
+            partial.rename(directory)
     return directory

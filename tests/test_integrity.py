@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from workflow_runs import SMOKE, smoke_run, snakemake
+from workflow_runs import SMOKE, copy_of_smoke_run, snakemake
 
 from regretlab.analysis.run_table_checks import run_table_problems
 from regretlab.core import digests
@@ -33,10 +33,9 @@ KEPT = "results/snapshots/smoke_exp3g/theorem2/paper/cliques_2x3/T~200/seeds~0-1
 
 
 @pytest.fixture(scope="module")
-def clean(tmp_path_factory) -> Path:
-    directory = tmp_path_factory.mktemp("clean")
-    smoke_run(directory)
-    return directory
+def clean(smoke_dir, tmp_path_factory) -> Path:
+    """A clean smoke run of this module's own (the shared one copied: `verify` records digests in it)."""
+    return copy_of_smoke_run(smoke_dir, tmp_path_factory.mktemp("clean") / "run")
 
 
 def verify(directory: Path) -> subprocess.CompletedProcess:

@@ -3,12 +3,22 @@ which scopes a job's reruns to the entries it reads (regretlab.workflow.imports.
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from regretlab.workflow.imports import job_code, job_entries, module_file
-from regretlab.workflow.registry_sources import ORDER, REST, registry_source, split_registry
+from regretlab.workflow.imports import job_code, job_entries, module_file, registries
+from regretlab.workflow.registry_sources import (
+    _PHYSICAL_LINE,
+    ORDER,
+    REST,
+    _segment,
+    registry_source,
+    split_registry,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -156,3 +166,32 @@ def test_a_summary_names_its_regimes_bounds_and_algorithms_instead_of_theory_and
     assert read["regretlab.cmdp.bound_registry"].keys() == {REST}
     assert read["regretlab.bandits.algorithms"].keys() == {REST, "exp3g", "theorem2", ORDER}
     assert read["regretlab.cmdp.algorithms"].keys() == {REST}
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["x", "é", "数", "y_1"]), st.sampled_from(["\n", "\r\n", "\r"])),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_a_segment_is_asts_own_whatever_the_line_ends_and_characters(parts):
+    """The registry split reads each item's text from lines split once (_segment): the same text as
+    ast.get_source_segment for every node, over CRLF, CR and LF line ends and multi-byte characters."""
+    names = [f"{name}{i}" for i, (name, _) in enumerate(parts)]
+    items = (f"'{n}': ({n},{end} 1)," for n, (_, end) in zip(names, parts, strict=True))
+    source = "R = {" + "".join(items) + "}\n"
+    physical = _PHYSICAL_LINE.findall(source)
+    assert "".join(physical) == source
+    for node in ast.walk(ast.parse(source)):
+        if getattr(node, "end_lineno", None) is not None:
+            assert _segment(physical, node) == ast.get_source_segment(source, node)
+
+
+@pytest.mark.parametrize("module", sorted(registries()))
+def test_a_segment_is_asts_own_on_every_node_of_the_shipped_registries(module):
+    source = module_file(module).read_text(encoding="utf-8")
+    physical = _PHYSICAL_LINE.findall(source)
+    for node in ast.walk(ast.parse(source)):
+        if getattr(node, "end_lineno", None) is not None:
+            assert _segment(physical, node) == ast.get_source_segment(source, node)

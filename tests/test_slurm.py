@@ -51,8 +51,9 @@ PROFILE = REPO / "profiles" / "slurm" / "config.yaml"
 
 pytestmark = [pytest.mark.slurm, pytest.mark.workflow]
 
-#: Hard limit for the whole module (cluster start, four workflow runs, teardown); it takes ~3–4 min.
-MODULE_DEADLINE_S = 720
+#: Hard limit for the whole module (cluster start, four workflow runs, teardown): ~4 min on an idle machine,
+#: 11 on a slow one in a full suite run (2026-12-05).
+MODULE_DEADLINE_S = 1200
 #: Name of the test cluster's only partition; it is not the default one, so the profile's line must work.
 PARTITION = "regretlab"
 #: Environment variable whose value (a fresh UUID) marks every process this module starts.
@@ -422,18 +423,17 @@ def compared_files(directory: Path) -> list[str]:
     return [*summaries, "figures/exponents.csv"]
 
 
-def test_smoke_workflow_on_slurm_matches_local_run(cluster, tmp_path):
+def test_smoke_workflow_on_slurm_matches_local_run(cluster, tmp_path, request):
     profile = edited_profile(tmp_path / "profile")
-    on_slurm, local = tmp_path / "slurm", tmp_path / "local"
+    on_slurm = tmp_path / "slurm"
     on_slurm.mkdir()
-    local.mkdir()
     snakefile = ("--snakefile", str(REPO / "Snakefile"), "--configfile", str(SMOKE))
 
     # The profile's 15 minutes leave the smoke runs whole; a tiny job size cuts them as the paper scale is cut
     # (every (instance, T, seed) a run job of its own here, as a run of hours is at the paper scale).
     split = ("--config", "job_minutes=1e-6")
     code, output = snakemake(
-        cluster, on_slurm, *snakefile, *split, "--workflow-profile", str(profile), *CLUSTER_FLAGS, timeout=400
+        cluster, on_slurm, *snakefile, *split, "--workflow-profile", str(profile), *CLUSTER_FLAGS, timeout=720
     )
     assert code == 0, f"the SLURM run failed:\n{output[-6000:]}\n{cluster.logs()}"
     jobs = cluster.job_states(slurm_run_id(output))
@@ -448,10 +448,9 @@ def test_smoke_workflow_on_slurm_matches_local_run(cluster, tmp_path):
     assert len(grouped) == math.ceil(len(parts) / group_size) < len(parts), (parts, grouped, output[-4000:])
     assert set(grouped) <= set(jobs)
 
-    code, output = snakemake(
-        cluster, local, *snakefile, "--workflow-profile", str(REPO / "profiles" / "default"), timeout=180
-    )
-    assert code == 0, f"the local run failed:\n{output[-6000:]}"
+    # The suite's local run of the smoke config with profiles/default (conftest's smoke_dir, made by then by
+    # another worker: asked for only now, so that the cluster's deadline does not wait for it).
+    local = request.getfixturevalue("smoke_dir")
     assert compared_files(on_slurm) == compared_files(local)
     for name in compared_files(local):
         assert (on_slurm / name).read_bytes() == (local / name).read_bytes(), name

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -43,6 +44,14 @@ SMOKE_OUTPUT = "smoke_output.txt"
 def smoke_run(directory: Path) -> None:
     done = snakemake("--configfile", str(SMOKE), cwd=directory)
     (directory / SMOKE_OUTPUT).write_text(done.stdout + done.stderr, encoding="utf-8")
+
+
+def copy_of_smoke_run(smoke_dir: Path, target: Path) -> Path:
+    """A copy of the shared smoke run (conftest's ``smoke_dir``) at ``target``, modification times kept, so
+    that a test may run Snakemake on it; Snakemake's logs are left out (a dry run in the original may remove
+    its own while the copy is made)."""
+    shutil.copytree(smoke_dir, target, symlinks=True, ignore=shutil.ignore_patterns("log"))
+    return target
 
 
 def planned_jobs(output: str) -> list[tuple[str, str]]:

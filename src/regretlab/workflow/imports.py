@@ -213,6 +213,13 @@ def _all_learners() -> dict[str, AlgorithmSpec]:
     return {name: entry for kind in KINDS.values() for name, entry in kind.algorithms.items()}
 
 
+@cache
+def _learner_job_modules(script: str, builds: tuple[str, ...] | None) -> frozenset[str]:
+    """:func:`job_modules` over every kind's algorithm registry, once per script and builds in a process (the
+    workflow asks for each job's: 6 s of a default-config dry run before)."""
+    return frozenset(job_modules(script, _all_learners(), builds))
+
+
 def _scoped(modules: set[str], entries: tuple[str, ...] | None) -> dict[str, tuple[str, frozenset[str]]]:
     """The registries among ``modules`` that a job reading ``entries`` reads entry by entry (none when
     ``entries`` is None: it reads them whole)."""
@@ -230,7 +237,7 @@ def job_code(
     some only: then no registry's file is among them, :func:`job_entries` stands for it. None: the job reads
     every registry whole, and their files are among them.
     """
-    modules = job_modules(script, _all_learners(), builds)
+    modules = set(_learner_job_modules(str(script), builds))
     return tuple(source_files(modules - set(_scoped(modules, entries))))
 
 
@@ -241,7 +248,7 @@ def job_entries(
     (``entries``, as for :func:`job_code`): registry module → the digests of the rest of the module and of
     each entry read (:meth:`regretlab.workflow.registry_sources.RegistrySource.digests`); empty when
     ``entries`` is None."""
-    modules = job_modules(script, _all_learners(), builds)
+    modules = set(_learner_job_modules(str(script), builds))
     return {
         module: registry_source(module_file(module), name).digests(set(entries) & names)
         for module, (name, names) in sorted(_scoped(modules, entries).items())
