@@ -34,7 +34,8 @@ KEPT = "results/snapshots/smoke_exp3g/theorem2/paper/cliques_2x3/T~200/seeds~0-1
 
 @pytest.fixture(scope="module")
 def clean(smoke_dir, tmp_path_factory) -> Path:
-    """A clean smoke run of this module's own (the shared one copied: `verify` records digests in it)."""
+    """A clean smoke run of this module's own: a copy of the shared one, so that nothing run here (`verify`)
+    can touch the run that other modules compare with."""
     return copy_of_smoke_run(smoke_dir, tmp_path_factory.mktemp("clean") / "run")
 
 

@@ -51,7 +51,7 @@ PROFILE = REPO / "profiles" / "slurm" / "config.yaml"
 
 pytestmark = [pytest.mark.slurm, pytest.mark.workflow]
 
-#: Hard limit for the whole module (cluster start, four workflow runs, teardown): ~4 min on an idle machine,
+#: Hard limit for the whole module (cluster start, three workflow runs, teardown): ~4 min on an idle machine,
 #: 11 on a slow one in a full suite run (2026-12-05).
 MODULE_DEADLINE_S = 1200
 #: Name of the test cluster's only partition; it is not the default one, so the profile's line must work.

@@ -105,15 +105,15 @@ def _statement_text(lines: list[str], statement: ast.stmt) -> str:
 _PHYSICAL_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
-def _segment(physical: list[str], node: ast.AST) -> str:
-    """:func:`ast.get_source_segment` of ``node`` over the source's physical lines (``_PHYSICAL_LINE``) split
-    once: it splits the whole source again on every call, which was 10 s of a default-config dry run."""
+def _segment(lines: list[str], node: ast.AST) -> str:
+    """:func:`ast.get_source_segment` of ``node`` over the source's lines (``_PHYSICAL_LINE``) split once: it
+    splits the whole source again on every call, which was 10 s of a default-config dry run."""
     first, last = node.lineno - 1, node.end_lineno - 1
     if first == last:
-        return physical[first].encode()[node.col_offset : node.end_col_offset].decode()
-    head = physical[first].encode()[node.col_offset :].decode()
-    tail = physical[last].encode()[: node.end_col_offset].decode()
-    return "".join([head, *physical[first + 1 : last], tail])
+        return lines[first].encode()[node.col_offset : node.end_col_offset].decode()
+    head = lines[first].encode()[node.col_offset :].decode()
+    tail = lines[last].encode()[: node.end_col_offset].decode()
+    return "".join([head, *lines[first + 1 : last], tail])
 
 
 def _is_docstring(statement: ast.stmt) -> bool:
@@ -126,8 +126,7 @@ def split_registry(source: str, registry: str) -> RegistrySource:
     being the top-level dict literal named ``registry``; :class:`ValueError` when the module does not assign
     one dict literal to that name."""
     tree = ast.parse(source)
-    lines = source.splitlines(keepends=True)
-    physical = _PHYSICAL_LINE.findall(source)
+    lines = _PHYSICAL_LINE.findall(source)  # numbered as ast numbers them
     # A bare string (the module's docstring, an attribute's) is no code: left out, like comments.
     body = [statement for statement in tree.body if not _is_docstring(statement)]
     assignments = [
@@ -171,12 +170,12 @@ def split_registry(source: str, registry: str) -> RegistrySource:
         id(s): s for s in reach(_used_names(head, *loose, *others) - {registry})
     }
     rest_texts = [_statement_text(lines, s) for s in sorted(rest.values(), key=lambda s: s.lineno)]
-    rest_texts += [_segment(physical, node) for node in (head, *loose) if node is not None]
+    rest_texts += [_segment(lines, node) for node in (head, *loose) if node is not None]
     entries = {}
     for name, (key, value) in items.items():
         own = [_statement_text(lines, s) for s in reach(_used_names(value)) if id(s) not in rest]
         entries[name] = (
-            f"{_segment(physical, key)}: {_segment(physical, value)}",
+            f"{_segment(lines, key)}: {_segment(lines, value)}",
             *own,
         )
     return RegistrySource(rest=tuple(rest_texts), entries=entries)
