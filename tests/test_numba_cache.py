@@ -8,6 +8,8 @@ import sys
 import time
 from pathlib import Path
 
+from numba_seed import seed_numba_cache, unchanged_closures
+
 from regretlab.core.numba_cache import MARKER, use_source_keyed_cache
 from regretlab.core.sources import source_digest
 
@@ -50,6 +52,41 @@ def test_an_edit_of_a_callees_file_is_played_not_the_cached_kernel(tmp_path):
     old = "_entropy_solve(p, loss_est, eta, lower, True, out)"
     assert omd.read_text().count(old) == 1
     omd.write_text(omd.read_text().replace(old, "_entropy_solve(p, loss_est, 0.5 * eta, lower, True, out)"))
+    assert _regret(copy, env) != before
+
+
+def _cache_events(copy: Path, env: dict, stem: str) -> set[str]:
+    """Run :data:`RUN` in ``copy`` with numba's cache log on; ``loaded`` and/or ``saved`` as the compiled
+    code of module file ``stem``.py was read from the cache or compiled and written (numba names its data
+    files ``<stem>.<function>-<line>…``)."""
+    debug = {**env, "NUMBA_DEBUG_CACHE": "1"}
+    done = subprocess.run([sys.executable, *RUN], cwd=copy, env=debug, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    return {line.split()[2] for line in lines if line.startswith("[cache] data") and f"/{stem}." in line}
+
+
+def test_a_seeded_copy_reads_the_unchanged_kernels_and_compiles_what_an_edit_reaches(tmp_path, monkeypatch):
+    """tests/numba_seed.py hands a copy of the package this package's compiled kernels: the copy's Exp3.G run
+    reads exp3g.py's round from the cache instead of compiling it. After omd.py's step is edited in the copy,
+    exp3g.py (unchanged, but it imports omd.py) is not handed over: its round is compiled again and plays the
+    edit, as in the test above without seeding."""
+    subprocess.run([sys.executable, *RUN], cwd=REPO, capture_output=True, check=True)  # our cache holds it
+    copy = _copy(tmp_path)
+    package = copy / "src" / "regretlab"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    env = _environment(copy, tmp_path / "cache")
+    assert seed_numba_cache(package) > 0
+    assert _cache_events(copy, env, "exp3g") == {"loaded"}
+    before = _regret(copy, env)
+
+    omd = package / "bandits" / "omd.py"
+    old = "_entropy_solve(p, loss_est, eta, lower, True, out)"
+    omd.write_text(omd.read_text().replace(old, "_entropy_solve(p, loss_est, 0.5 * eta, lower, True, out)"))
+    kept = {path.relative_to(package).as_posix() for path in unchanged_closures(package)}
+    assert {"bandits/omd.py", "bandits/exp3g.py"}.isdisjoint(kept) and "cmdp/flow_newton.py" in kept
+    seed_numba_cache(package)
+    assert "saved" in _cache_events(copy, env, "exp3g")
     assert _regret(copy, env) != before
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
+from numba_seed import seed_numba_cache
 
 REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
@@ -76,11 +77,18 @@ def _insert(path: Path, into: str, block: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+def copy_environment(copy: Path) -> dict[str, str]:
+    """The environment of a process that imports the copy's package, not the installed one, with the
+    compiled kernels of its unchanged modules handed over (tests/numba_seed.py): call it after the edits."""
+    seed_numba_cache(copy / "src" / "regretlab")
+    return {**os.environ, "PYTHONPATH": str(copy / "src")}
+
+
 def follow(page: str, copy: Path) -> None:
     """Apply every step of a page's recipe in ``copy``."""
-    env = {**os.environ, "PYTHONPATH": str(copy / "src")}  # the copy's package, not the installed one
     for marker, block in recipe(page):
         if marker["op"] == "run":
+            env = copy_environment(copy)
             for line in block.strip().splitlines():
                 command = re.sub(r"^\.venv/bin/snakemake\b", f"{sys.executable} -m snakemake", line)
                 done = subprocess.run(command, shell=True, cwd=copy, env=env, capture_output=True, text=True)
@@ -123,14 +131,20 @@ def repository_copy(root: Path) -> Path:
 #: new entry must pass for command 2 to stay green, run on the copy once the recipe is followed.
 REGISTRY_WALKS = ("tests/test_kernels.py", "tests/test_registries.py", "tests/test_layers.py",
                   "tests/test_docs.py")  # fmt: skip
+#: Left out of the walks: the cache test compiles every shipped kernel anew (the copy is another package, with
+#: a cold cache) and the recipes add no kernel (a plain-Python learner that calls the shipped ``track_round``
+#: with the shipped ``Tracker``; a kind without compiled code), so on the copy it would only re-check the
+#: shipped kernels, which the suite checks on the package itself.
+NOT_A_WALK = "tests/test_kernels.py::test_a_second_process_finds_every_kernel_in_the_cache"
 
 
 def assert_registry_walks_pass(copy: Path) -> None:
     """The suite's registry-walking tests pass on ``copy`` (issue 36: the add-an-algorithm template, plain
     Python, once failed test_kernels.py's rule for compiled learners)."""
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", *REGISTRY_WALKS],
-        cwd=copy, env={**os.environ, "PYTHONPATH": str(copy / "src")}, capture_output=True, text=True,
+        [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", *REGISTRY_WALKS,
+         "--deselect", NOT_A_WALK],
+        cwd=copy, env=copy_environment(copy), capture_output=True, text=True,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-5000:]
 
@@ -190,7 +204,7 @@ def test_add_an_algorithm_then_a_bound(copy):
     test = "tests/analysis/test_evidence.py::test_every_claim_is_well_formed_and_drawn_by_the_default_config"
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", test],
-        cwd=copy, env={**os.environ, "PYTHONPATH": str(copy / "src")}, capture_output=True, text=True,
+        cwd=copy, env=copy_environment(copy), capture_output=True, text=True,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:]
     assert_registry_walks_pass(copy)
@@ -201,7 +215,7 @@ def test_add_an_algorithm_then_a_bound(copy):
     done = subprocess.run(
         [sys.executable, "-m", "snakemake", "figures/exp3_blind_demo.png", "--dry-run"],
         cwd=copy,
-        env={**os.environ, "PYTHONPATH": str(copy / "src")},
+        env=copy_environment(copy),
         capture_output=True,
         text=True,
     )
@@ -238,7 +252,7 @@ def test_add_a_kind_then_run_it_with_the_smoke_config(tmp_path):
     smoke.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
     run_dir = tmp_path / "smoke"  # no config.yaml there: the smoke config alone (tests/workflow_runs.py)
     run_dir.mkdir()
-    env = {**os.environ, "PYTHONPATH": str(work / "src")}
+    env = copy_environment(work)
     command = [
         sys.executable, "-m", "snakemake", "--snakefile", str(work / "Snakefile"),
         "--profile", str(work / "profiles" / "default"), "--configfile", str(smoke),

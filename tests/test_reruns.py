@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from numba_seed import seed_numba_cache
 from workflow_runs import REPO, SMOKE, planned_jobs, snakemake
 
 pytestmark = pytest.mark.workflow
@@ -20,6 +21,7 @@ def library_copy(tmp_path_factory) -> tuple[Path, dict]:
     base = tmp_path_factory.mktemp("library_copy")
     shutil.copytree(REPO / "src", base / "src", ignore=shutil.ignore_patterns("__pycache__"))
     env = {"PYTHONPATH": str(base / "src")}
+    seed_numba_cache(base / "src" / "regretlab")  # its kernels are this package's (tests/numba_seed.py)
     work = base / "work"
     work.mkdir()
     snakemake("--configfile", str(SMOKE), cwd=work, env=env)
