@@ -55,15 +55,17 @@ def test_an_edit_of_a_callees_file_is_played_not_the_cached_kernel(tmp_path):
     assert _regret(copy, env) != before
 
 
-def _cache_events(copy: Path, env: dict, stem: str) -> set[str]:
-    """Run :data:`RUN` in ``copy`` with numba's cache log on; ``loaded`` and/or ``saved`` as the compiled
+def _logged_run(copy: Path, env: dict, stem: str) -> tuple[set[str], float]:
+    """Run :data:`RUN` in ``copy`` with numba's cache log on: ``loaded`` and/or ``saved`` as the compiled
     code of module file ``stem``.py was read from the cache or compiled and written (numba names its data
-    files ``<stem>.<function>-<line>…``)."""
+    files ``<stem>.<function>-<line>…``), and the run's regret."""
     debug = {**env, "NUMBA_DEBUG_CACHE": "1"}
     done = subprocess.run([sys.executable, *RUN], cwd=copy, env=debug, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-3000:]
-    lines = done.stdout.splitlines()
-    return {line.split()[2] for line in lines if line.startswith("[cache] data") and f"/{stem}." in line}
+    log = [line for line in done.stdout.splitlines() if line.startswith("[cache] ")]
+    printed = [line for line in done.stdout.splitlines() if not line.startswith("[cache] ")]
+    events = {line.split()[2] for line in log if line.startswith("[cache] data") and f"/{stem}." in line}
+    return events, json.loads("\n".join(printed))["pseudo_regret_mean"]
 
 
 def test_a_seeded_copy_reads_the_unchanged_kernels_and_compiles_what_an_edit_reaches(tmp_path, monkeypatch):
@@ -77,8 +79,8 @@ def test_a_seeded_copy_reads_the_unchanged_kernels_and_compiles_what_an_edit_rea
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     env = _environment(copy, tmp_path / "cache")
     assert seed_numba_cache(package) > 0
-    assert _cache_events(copy, env, "exp3g") == {"loaded"}
-    before = _regret(copy, env)
+    events, before = _logged_run(copy, env, "exp3g")
+    assert events == {"loaded"}
 
     omd = package / "bandits" / "omd.py"
     old = "_entropy_solve(p, loss_est, eta, lower, True, out)"
@@ -86,8 +88,8 @@ def test_a_seeded_copy_reads_the_unchanged_kernels_and_compiles_what_an_edit_rea
     kept = {path.relative_to(package).as_posix() for path in unchanged_closures(package)}
     assert {"bandits/omd.py", "bandits/exp3g.py"}.isdisjoint(kept) and "cmdp/flow_newton.py" in kept
     seed_numba_cache(package)
-    assert "saved" in _cache_events(copy, env, "exp3g")
-    assert _regret(copy, env) != before
+    events, after = _logged_run(copy, env, "exp3g")
+    assert "saved" in events and after != before
 
 
 def test_a_child_process_keys_the_cache_by_its_own_sources(tmp_path, monkeypatch):

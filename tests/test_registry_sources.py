@@ -4,6 +4,7 @@ which scopes a job's reruns to the entries it reads (regretlab.workflow.imports.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -189,7 +190,10 @@ def test_a_segment_is_asts_own_whatever_the_line_ends_and_characters(parts):
 
 
 @pytest.mark.parametrize("module", sorted(registries()))
-def test_a_segment_is_asts_own_on_every_node_of_the_shipped_registries(module):
+def test_a_segment_is_asts_own_on_every_node_of_the_shipped_registries(module, monkeypatch):
+    # ast.get_source_segment splits the whole module into lines on every call (thousands of nodes here):
+    # the same split, kept per source, leaves its answers as they are and the test linear in the nodes.
+    monkeypatch.setattr(ast, "_splitlines_no_ff", functools.cache(ast._splitlines_no_ff))
     source = module_file(module).read_text(encoding="utf-8")
     physical = _PHYSICAL_LINE.findall(source)
     for node in ast.walk(ast.parse(source)):
