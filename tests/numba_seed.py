@@ -15,7 +15,6 @@ adds, and every module that imports one, compiles in the copy as it would withou
 
 from __future__ import annotations
 
-import ast
 import os
 import shutil
 from pathlib import Path
@@ -25,19 +24,7 @@ from numba.core.caching import _CacheLocator
 
 from regretlab.core.numba_cache import MARKER, cache_root
 from regretlab.core.sources import PACKAGE, source_digest
-
-
-def _imports(path: Path) -> set[str]:
-    """The regretlab modules and names a module's source imports (``from regretlab.a import b`` gives
-    ``regretlab.a`` and ``regretlab.a.b``), at any depth of its tree."""
-    found = set()
-    for node in ast.walk(ast.parse(path.read_bytes())):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            found.add(node.module)
-            found.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return {name for name in found if name.split(".")[0] == PACKAGE.name}
+from regretlab.workflow.imports import imports_of_source
 
 
 def _modules(package: Path) -> dict[str, Path]:
@@ -57,7 +44,11 @@ def unchanged_closures(copy_package: Path) -> list[Path]:
     same = {
         name: name in ours and ours[name].read_bytes() == path.read_bytes() for name, path in theirs.items()
     }
-    edges = {name: {n for n in _imports(path) if n in theirs} for name, path in theirs.items()}
+    # The workflow's own reading of a module's imports (with the packages whose __init__ they run).
+    edges = {
+        name: {n for n in imports_of_source(path.read_text(encoding="utf-8"), name) if n in theirs}
+        for name, path in theirs.items()
+    }
     kept = []
     for name, path in theirs.items():
         seen, stack, clean = {name}, [name], True
