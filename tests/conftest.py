@@ -15,24 +15,29 @@ REPO = Path(__file__).resolve().parents[1]
 settings.register_profile("regretlab", derandomize=True, deadline=None, print_blob=True)
 settings.load_profile("regretlab")
 
-#: Modules that spend most of their time waiting (on SLURM's daemons, on Snakemake subprocesses, on signals
-#: and snapshots), longest first. The suite hands them out first, so that they overlap with the short modules
-#: instead of ending the run alone (``--no-loadscope-reorder`` in pyproject.toml keeps this order).
-WAITING_MODULES = (
+#: The longest modules, longest first (measured in a full run, 2026-12-05): those that spend most of their
+#: time waiting (on SLURM's daemons, on Snakemake subprocesses, on signals and snapshots) and those that
+#: compute for minutes (every default figure laid out). The suite hands them out first, so that they overlap
+#: with the short modules instead of ending the run alone (``--no-loadscope-reorder`` in pyproject.toml keeps
+#: this order; a module's tests all run on one worker).
+LONG_MODULES = (
     "test_slurm.py",
+    "test_recipes.py",
     "test_resume.py",
+    "test_figure_layout.py",
     "test_workflow.py",
     "test_reruns.py",
-    "test_recipes.py",
     "test_shipped_files.py",
+    "test_integrity.py",
     "test_frontier.py",
+    "test_fuzz_inputs.py",
 )
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Put :data:`WAITING_MODULES` first, in that order (a stable sort: each module's own order is kept)."""
-    rank = {name: position for position, name in enumerate(WAITING_MODULES)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(WAITING_MODULES)))
+    """Put :data:`LONG_MODULES` first, in that order (a stable sort: each module's own order is kept)."""
+    rank = {name: position for position, name in enumerate(LONG_MODULES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(LONG_MODULES)))
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:

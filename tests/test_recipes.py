@@ -248,6 +248,9 @@ def test_add_a_kind_then_run_it_with_the_smoke_config(tmp_path):
     toy = yaml.safe_load((work / "config.yaml").read_text(encoding="utf-8"))["regimes"]["toy_hedge_demo"]
     config["regimes"]["smoke_toy"] = {**toy, "scales": {scale: {"horizons": [200, 800], "seeds": 2}
                                                        for scale in ("quick", "paper")}}  # fmt: skip
+    # The toy kind declares no falsification search: the search job runs on none (the smoke config's bandit
+    # search is the workflow tests' and test_falsification's).
+    config["searches"] = []
     smoke = tmp_path / "smoke_toy.yaml"
     smoke.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
     run_dir = tmp_path / "smoke"  # no config.yaml there: the smoke config alone (tests/workflow_runs.py)

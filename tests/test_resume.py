@@ -15,28 +15,21 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from workflow_runs import LONG_RUN_CONFIG, REPO, SMOKE, snakemake
+from workflow_runs import AGGREGATES, LONG_RUN_CONFIG, REPO, SMOKE, snakemake
 
 from regretlab.workflow.config import validate_config
 
 pytestmark = pytest.mark.workflow
 
 
-#: Aggregate tables and what is drawn from them: bitwise equal whatever the job split.
-AGGREGATES = (
-    "results/summary/smoke_exp3g.parquet",
-    "results/summary/smoke_exp3g.exponents.parquet",
-    "results/summary/smoke_cmdp.parquet",
-    "results/summary/smoke_cmdp.exponents.parquet",
-    "figures/exponents.csv",
-    "figures/verdicts.csv",
-)
+def _run_files(directory: Path) -> set[Path]:
+    return set((directory / "results").glob("runs/**/*.parquet"))
 
 
-def _interrupt_and_resume(directory: Path, sig: signal.Signals) -> None:
+def _interrupt(directory: Path, sig: signal.Signals) -> None:
     """Start the smoke run of :data:`AGGREGATES` (every run job of both kinds and the jobs that read them;
-    not the searches, crossover and evidence table, which read no run), interrupt it once the first run file
-    exists, then finish it."""
+    not the searches, crossover and evidence table, which read no run) on one core, and send ``sig`` to it
+    once a run file exists that was not there before it started."""
     cmd = [
         sys.executable,
         "-m",
@@ -51,6 +44,7 @@ def _interrupt_and_resume(directory: Path, sig: signal.Signals) -> None:
         "1",
         *AGGREGATES,
     ]
+    before = _run_files(directory)
     process = subprocess.Popen(
         cmd,
         cwd=directory,
@@ -61,9 +55,9 @@ def _interrupt_and_resume(directory: Path, sig: signal.Signals) -> None:
     )
     deadline = time.monotonic() + 120
     try:
-        while not list((directory / "results").glob("runs/**/*.parquet")):
-            assert process.poll() is None, "the run finished before it could be interrupted"
-            assert time.monotonic() < deadline, "no run file appeared within 120 s"
+        while not _run_files(directory) - before:
+            assert process.poll() is None, f"the run finished before it could be sent {sig.name}"
+            assert time.monotonic() < deadline, "no new run file appeared within 120 s"
             time.sleep(0.05)
         os.killpg(process.pid, sig)
         process.wait(timeout=60)
@@ -71,17 +65,25 @@ def _interrupt_and_resume(directory: Path, sig: signal.Signals) -> None:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
-    if sig == signal.SIGKILL:  # docs/getting-started.md: after a hard kill, --unlock once, then rerun
-        snakemake("--configfile", str(SMOKE), "--unlock", cwd=directory)
-    snakemake(*AGGREGATES, "--configfile", str(SMOKE), cwd=directory)
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["sigint", "sigkill"])
-def test_interrupted_run_resumes_with_complete_files(smoke_dir, tmp_path, sig):
-    _interrupt_and_resume(tmp_path, sig)
-    assert not [p for p in tmp_path.rglob("*.tmp")], "a temporary file was left behind"
-    for run in (tmp_path / "results" / "runs").rglob("*.parquet"):
+def _complete_files(directory: Path) -> None:
+    assert not [p for p in directory.rglob("*.tmp")], "a temporary file was left behind"
+    for run in (directory / "results" / "runs").rglob("*.parquet"):
         pq.read_table(run)  # every run file is complete and readable
+
+
+def test_interrupted_run_resumes_with_complete_files(smoke_dir, tmp_path):
+    """Ctrl-C (SIGINT) once the first run file exists: what is left is complete. Then the same command again,
+    killed hard (SIGKILL) once it has written another run file; after ``--unlock`` (docs/getting-started.md)
+    the command finishes the run: every file complete, the aggregates those of an uninterrupted run. One
+    smoke run for both signals (each interrupts the run where the one before left it)."""
+    _interrupt(tmp_path, signal.SIGINT)
+    _complete_files(tmp_path)
+    _interrupt(tmp_path, signal.SIGKILL)
+    snakemake("--configfile", str(SMOKE), "--unlock", cwd=tmp_path)
+    snakemake(*AGGREGATES, "--configfile", str(SMOKE), cwd=tmp_path)
+    _complete_files(tmp_path)
     for name in AGGREGATES:
         assert (tmp_path / name).read_bytes() == (smoke_dir / name).read_bytes(), name
 

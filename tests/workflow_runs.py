@@ -13,6 +13,17 @@ REPO = Path(__file__).resolve().parents[1]
 SMOKE = REPO / "tests" / "config" / "smoke.yaml"
 #: One long run (a few seconds) and a short one, snapshotted every 0.3 s (also the SLURM kill test's).
 LONG_RUN_CONFIG = (REPO / "tests" / "config" / "long_run.yaml").read_text()
+#: The smoke config's aggregate tables and what is drawn from them, bitwise equal whatever the job split or
+#: executor: every run job of both kinds and the jobs that read them (not the searches, crossover and
+#: evidence table, which read no run table). Targets for Snakemake: before any ``--configfile`` (nargs).
+AGGREGATES = (
+    "results/summary/smoke_exp3g.parquet",
+    "results/summary/smoke_exp3g.exponents.parquet",
+    "results/summary/smoke_cmdp.parquet",
+    "results/summary/smoke_cmdp.exponents.parquet",
+    "figures/exponents.csv",
+    "figures/verdicts.csv",
+)
 
 
 def snakemake(

@@ -114,12 +114,29 @@ def calibration_runs(spec: dict) -> int:
 
 def learner_params(row: dict, instance: dict, T: int, oracle: dict) -> dict:
     """The constants the row's learner would run with at horizon ``T``: the learner built for ``T`` with the
-    extrapolated oracle totals (a ValueError when it cannot run there)."""
-    bandit = nulls.rebuilt_instance(instance)
-    rng = np.random.default_rng(0)  # a learner's constants do not depend on its generator
-    step = json.loads(row["step"]) if row.get("step") else None  # set by hand in the config: kept at T
-    learner = make_learner(row["algorithm"], bandit.at_horizon(T), T, rng, row["constants"], oracle, step)
-    return dict(learner.params)
+    extrapolated oracle totals (a ValueError when it cannot run there). The evidence table's searches ask
+    for the same learner at the same horizon about twice on average: each is built once per process
+    (:data:`_PARAMS`); callers get a copy."""
+    bandit = nulls.rebuilt_instance(instance)  # one object per instance contents, kept for the process
+    step = row.get("step") or ""  # set by hand in the config (JSON): kept at T
+    key = (id(bandit), row["algorithm"], row["constants"], step, int(T), tuple(sorted(oracle.items())))
+    if key not in _PARAMS:
+        if len(_PARAMS) >= _PARAMS_KEPT:
+            _PARAMS.clear()
+        rng = np.random.default_rng(0)  # a learner's constants do not depend on its generator
+        steps = json.loads(step) if step else None
+        learner = make_learner(
+            row["algorithm"], bandit.at_horizon(T), T, rng, row["constants"], oracle, steps
+        )
+        _PARAMS[key] = dict(learner.params)
+    return dict(_PARAMS[key])
+
+
+#: :func:`learner_params` already built, by (instance object's id — :func:`nulls.rebuilt_instance` keeps
+#: every instance it builds, so an id is never reused —, algorithm, constants, step, T, oracle totals).
+_PARAMS: dict[tuple, dict] = {}
+#: At most this many are kept (then the cache starts again): a default evidence table asks for ≈ 26 000.
+_PARAMS_KEPT = 2**17
 
 
 def valid_on(algorithm: str) -> tuple[str, str]:
