@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import pytest
 from regretlab.registry.kinds import KINDS
 from regretlab.workflow.imports import (
     PACKAGE,
+    _statements,
     closure,
     imports_of_source,
     job_code,
@@ -53,6 +55,57 @@ def test_relative_imports_resolve_against_the_module_and_the_package():
     }
     assert "regretlab.graphs.families" in imports_of_source("from . import families", "regretlab.graphs")
     assert imports_of_source("import numpy\nfrom os import path") == set()
+
+
+#: Imports at every depth a statement list can have: handlers (``except*`` too), ``else``/``finally``, match
+#: cases, class and (async) function bodies, loops, ``with`` blocks.
+NESTED_IMPORTS = """
+try:
+    import a
+except ImportError:
+    import b
+else:
+    import c
+finally:
+    import d
+match x:
+    case 1:
+        import e
+class K:
+    def f(self):
+        with q:
+            for i in r:
+                while s:
+                    if t:
+                        async def g():
+                            async with u:
+                                import h
+try:
+    pass
+except* E:
+    from i import j
+"""
+
+
+def _import_nodes(nodes) -> set[tuple[int, int]]:
+    return {(n.lineno, n.col_offset) for n in nodes if isinstance(n, ast.Import | ast.ImportFrom)}
+
+
+SOURCES = sorted([*PACKAGE.rglob("*.py"), *SCRIPTS])
+
+
+@pytest.mark.parametrize(
+    "source",
+    [NESTED_IMPORTS, *(path.read_text(encoding="utf-8") for path in SOURCES)],
+    ids=["nested", *(str(path.relative_to(REPO)) for path in SOURCES)],
+)
+def test_the_statement_walk_finds_every_import_a_walk_of_the_whole_tree_finds(source):
+    """:func:`_statements` visits statements only (imports are statements): on every module of the package,
+    every script and a source with imports in every kind of nested block, it finds exactly the imports of
+    ``ast.walk``."""
+    tree = ast.parse(source)
+    assert _import_nodes(_statements(tree.body)) == _import_nodes(ast.walk(tree))
+    assert source != NESTED_IMPORTS or len(_import_nodes(ast.walk(tree))) == 7
 
 
 def test_every_bandit_learner_lives_in_a_module_of_its_own_kind():

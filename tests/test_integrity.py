@@ -160,26 +160,23 @@ def _removed_with(named: str, line: str) -> bool:
     return any(named.startswith(part.strip(" ,")) for part in removed.split(",") if part.strip(" ,"))
 
 
-def test_the_aggregate_names_tables_that_are_not_its_run_jobs(clean, tmp_path):
+def test_the_aggregate_names_tables_that_are_not_its_run_jobs(clean, tmp_path, monkeypatch):
     copy = tmp_path / "run"
     shutil.copytree(clean, copy, symlinks=True)
-    os.chdir(copy)
-    try:
-        tables = sorted(str(p.relative_to(copy)) for p in (copy / EXP3G).rglob("*.parquet"))
-        assert run_table_problems(tables, tables) == []
-        wrong = f"{EXP3G}/cliques_2x3/T~800/seeds~0-1.parquet"
-        right = f"{EXP3G}/cliques_2x3/T~200/seeds~0-1.parquet"
-        shutil.copy(right, wrong)  # another run's table under this run's name, its digest recorded anew
-        Path(digests.record_path(wrong)).write_text(digests.file_digest(wrong) + "\n")
-        assert run_table_problems(tables, tables) == [f"{wrong}: holds T [200], its path says 800"]
-        flip_a_bit(Path(right))
-        assert run_table_problems(tables[1:], tables)[0].startswith(f"{tables[0]}: missing")
-        assert run_table_problems([*tables, "x.parquet"], tables)[0] == (
-            "x.parquet: not a table of this regime's run jobs (a stray copy?)"
-        )
-        assert f"{right}: changed since it was written" in "\n".join(run_table_problems(tables, tables))
-    finally:
-        os.chdir(Path(__file__).parent)
+    monkeypatch.chdir(copy)  # back to the worker's own directory after the test (tests read relative paths)
+    tables = sorted(str(p.relative_to(copy)) for p in (copy / EXP3G).rglob("*.parquet"))
+    assert run_table_problems(tables, tables) == []
+    wrong = f"{EXP3G}/cliques_2x3/T~800/seeds~0-1.parquet"
+    right = f"{EXP3G}/cliques_2x3/T~200/seeds~0-1.parquet"
+    shutil.copy(right, wrong)  # another run's table under this run's name, its digest recorded anew
+    Path(digests.record_path(wrong)).write_text(digests.file_digest(wrong) + "\n")
+    assert run_table_problems(tables, tables) == [f"{wrong}: holds T [200], its path says 800"]
+    flip_a_bit(Path(right))
+    assert run_table_problems(tables[1:], tables)[0].startswith(f"{tables[0]}: missing")
+    assert run_table_problems([*tables, "x.parquet"], tables)[0] == (
+        "x.parquet: not a table of this regime's run jobs (a stray copy?)"
+    )
+    assert f"{right}: changed since it was written" in "\n".join(run_table_problems(tables, tables))
 
 
 def test_a_kept_table_without_its_digest_is_never_restored(tmp_path, monkeypatch, caplog):

@@ -142,7 +142,7 @@ def test_the_dyadic_intervals_close_at_two_to_the_31_and_beyond():
 
 
 @pytest.fixture(scope="module")
-def cmdp_setup():
+def cmdp_setup(schema_path):
     """A small binding CMDP (schema defaults filled in) and a snapshot of PDGD-OPS after its first chunk."""
     spec = {"n_layers": 2, "states_per_layer": 2, "n_actions": 2, "m": 1, "rho": 1.2,
             "constraint_spread": 0.1, "rewards": "adversarial", "constraints": "adversarial"}  # fmt: skip
@@ -151,7 +151,7 @@ def cmdp_setup():
         "algorithms": ["pdgd_ops"], "bounds": {"pdgd_ops": ["theorem5_regret"]},
         "scales": {scale: {"horizons": [10, 20], "seeds": 1} for scale in ("quick", "paper")},
     }  # fmt: skip
-    spec = validate_config({"regimes": {"large": regime}}, "schemas/config.schema.yaml")["regimes"]["large"]
+    spec = validate_config({"regimes": {"large": regime}}, schema_path)["regimes"]["large"]
     instance = cmdp_runs.build_instance(spec["instances"]["c"], np.random.default_rng(0))
     return CMDP.from_dict(instance["cmdp"]), CMDPEnvironment.from_dict(instance["environment"])
 

@@ -62,13 +62,13 @@ def speaks(name: str, numbers: dict) -> bool:
 def first_speaking(speaks_at, t_max: int = T_MAX) -> int | None:
     """The smallest ``T`` from which ``speaks_at(T)`` holds at every larger point of a log grid (10 per
     decade from 10 to ``t_max``), refined by bisection below the first such grid point; None if it never
-    does."""
+    does. The grid is read from the top down, to the first point where it does not speak (the points below
+    cannot change the answer)."""
     grid = sorted({int(round(10 ** (k / 10))) for k in range(10, 10 * round(math.log10(t_max)) + 1)})
-    flags = [speaks_at(T) for T in grid]
-    if not flags[-1]:
+    if not speaks_at(grid[-1]):
         return None
-    first = len(flags) - 1
-    while first > 0 and flags[first - 1]:
+    first = len(grid) - 1
+    while first > 0 and speaks_at(grid[first - 1]):
         first -= 1
     if first == 0:
         return grid[0]

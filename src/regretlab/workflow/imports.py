@@ -26,7 +26,7 @@ from __future__ import annotations
 import ast
 import os
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
 
@@ -59,6 +59,21 @@ def _with_packages(name: str) -> list[str]:
     return [".".join(parts[:n]) for n in range(1, len(parts) + 1)]
 
 
+def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement of ``body`` and, at any depth, of the statement lists inside its statements (function
+    and class bodies, branches, exception handlers, match cases): where an ``import`` can be, without
+    walking the expressions (most of a module's nodes, none of them an import)."""
+    todo: list[ast.AST] = list(body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.stmt):
+            yield node
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                todo.extend(v for v in value if isinstance(v, ast.stmt | ast.excepthandler | ast.match_case))
+
+
 def imports_of_source(source: str, module: str | None = None) -> set[str]:
     """The regretlab modules a piece of Python source imports (directly), with their packages.
 
@@ -66,7 +81,7 @@ def imports_of_source(source: str, module: str | None = None) -> set[str]:
     ``from package import name`` counts ``package.name`` when that is a module.
     """
     found = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in _statements(ast.parse(source).body):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
