@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from kernel_warmup import warm_numba_cache
 from workflow_runs import SMOKE_OUTPUT, smoke_run
 
 REPO = Path(__file__).resolve().parents[1]
@@ -38,6 +39,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Put :data:`LONG_MODULES` first, in that order (a stable sort: each module's own order is kept)."""
     rank = {name: position for position, name in enumerate(LONG_MODULES)}
     items.sort(key=lambda item: rank.get(item.path.name, len(LONG_MODULES)))
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Before the workers start (xdist starts them after this hook): numba's cache filled once, when it is
+    empty for these sources (tests/kernel_warmup.py), instead of every early process compiling for itself."""
+    if not hasattr(session.config, "workerinput"):  # the controller, or a run without workers
+        session.config.get_terminal_writer().line(warm_numba_cache())
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:

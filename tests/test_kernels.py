@@ -6,9 +6,9 @@ import pkgutil
 import subprocess
 import sys
 import types
-from pathlib import Path
 
 import numpy as np
+from kernel_warmup import PLAY_BANDITS, PLAY_CMDP
 from numba import typeof
 from numba._dispatcher import compute_fingerprint
 from numba.core.registry import CPUDispatcher
@@ -95,25 +95,16 @@ def bandit_learners(horizon: int = 300):
         yield name, instance, make_learner(name, instance, horizon, rng, spec.presets[0], oracle)
 
 
-#: Plays every bandit learner and both CMDP learners briefly (compiling every kernel a run uses), then prints
-#: the number of compiled functions of the package that were not found in numba's cache.
-PLAY_EVERYTHING = f"import sys\nsys.path.insert(0, {str(Path(__file__).parent)!r})\n" + """
-import numpy as np
+#: Plays every bandit learner and both CMDP learners briefly (compiling every kernel a run uses: the suite's
+#: warm-up, tests/kernel_warmup.py), then prints the number of compiled functions of the package that were
+#: not found in numba's cache.
+PLAY_EVERYTHING = (
+    PLAY_BANDITS
+    + PLAY_CMDP
+    + """
+import sys
 from numba.core.registry import CPUDispatcher
-from regretlab.bandits.simulate import simulate
-from regretlab.cmdp import algorithms, simulate as cmdp_simulate
-from regretlab.cmdp.environments import make_environment
-from regretlab.cmdp.instance import make_layered_cmdp
-from test_kernels import bandit_learners
 
-for name, instance, learner in bandit_learners():
-    simulate(learner, instance, 300, np.random.default_rng(1))
-cmdp = make_layered_cmdp(np.random.default_rng(0), 3, 2, 2, 1, 0.5)
-for name in ("pdgd_ops", "uc_o_gdps"):
-    environment = make_environment(cmdp, np.random.default_rng(0))
-    learner = algorithms.make_learner(name, cmdp.layer_sizes, 2, 1, 1000, 0.1, "paper")
-    rngs = np.random.default_rng(1), np.random.default_rng(2)
-    cmdp_simulate.simulate(learner, cmdp, environment, 1000, *rngs, checkpoints=np.array([10, 200]))
 misses = {
     f"{value.py_func.__module__}.{value.py_func.__qualname__}": sum(value.stats.cache_misses.values())
     for module in list(sys.modules.values()) if getattr(module, "__name__", "").startswith("regretlab")
@@ -121,6 +112,7 @@ misses = {
 }
 print({name: n for name, n in misses.items() if n})
 """
+)
 
 
 def test_a_second_process_finds_every_kernel_in_the_cache():
