@@ -71,7 +71,12 @@ def warm_numba_cache(timeout: float = 900) -> str:
     ]
     failed = []
     for play in plays:
-        _, err = play.communicate(timeout=timeout)
+        try:
+            _, err = play.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:  # never left running beside the suite
+            play.kill()
+            _, err = play.communicate()
+            err += f"\nstopped after {timeout} s".encode()
         if play.returncode != 0:
             failed.append(err.decode(errors="replace").strip().splitlines()[-1:])
     return f"numba's cache compiled in {directory}" + (f"; a play failed: {failed}" if failed else "")
