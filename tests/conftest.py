@@ -6,6 +6,8 @@ import os
 import shutil
 from pathlib import Path
 
+import evidence_fixture
+import pandas as pd
 import pytest
 from hypothesis import settings
 from kernel_warmup import warm_numba_cache
@@ -65,14 +67,19 @@ def schema_path() -> Path:
     return REPO / "schemas" / "config.schema.yaml"
 
 
+def _shared(tmp_path_factory) -> Path:
+    """The directory every worker of this run sees (the base of their temporary directories)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
 @pytest.fixture(scope="session")
 def smoke_dir(tmp_path_factory) -> Path:
     """A directory where the smoke workflow has run once, for the whole test run: the first worker that asks
     runs it (in a directory of its own, renamed when complete) while the others wait on a lock, so that the
     workers do not run it each. Read only: a test that runs Snakemake on it for more than a dry run works on a
     copy (:func:`workflow_runs.copy_of_smoke_run`)."""
-    base = tmp_path_factory.getbasetemp()
-    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # the workers' common directory
+    shared = _shared(tmp_path_factory)
     directory = shared / "smoke_run"
     with open(shared / "smoke_run.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -83,3 +90,24 @@ def smoke_dir(tmp_path_factory) -> Path:
             smoke_run(partial)
             partial.rename(directory)
     return directory
+
+
+@pytest.fixture(scope="session")
+def fixture_evidence_file(tmp_path_factory) -> Path:
+    """The evidence table of the shipped fixture (:func:`evidence_fixture.evidence_of_fixture`, ≈ 20 s),
+    built once for the whole test run as :func:`smoke_dir` is (the first worker that asks builds it, the
+    others wait on a lock), pickled: every value and type as built."""
+    shared = _shared(tmp_path_factory)
+    path = shared / "fixture_evidence.pkl"
+    with open(shared / "fixture_evidence.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not path.exists():
+            evidence_fixture.evidence_of_fixture().to_pickle(shared / "fixture_evidence.partial")
+            (shared / "fixture_evidence.partial").rename(path)
+    return path
+
+
+@pytest.fixture
+def fixture_evidence(fixture_evidence_file) -> pd.DataFrame:
+    """:func:`fixture_evidence_file`'s table, a copy of its own for each test."""
+    return pd.read_pickle(fixture_evidence_file)  # noqa: S301 - written by this run

@@ -16,6 +16,15 @@ def _shrunk(box: Bbox) -> Bbox:
     return Bbox.from_extents(box.x0 + TOLERANCE, box.y0 + TOLERANCE, box.x1 - TOLERANCE, box.y1 - TOLERANCE)
 
 
+def laid_out(fig):
+    """``fig`` with every artist placed and every tick label written (a draw pass that rasterises nothing),
+    unless nothing changed since its last draw: the checks below read positions and texts, not pixels, so a
+    figure checked twice is drawn once."""
+    if fig.stale:
+        fig.draw_without_rendering()
+    return fig
+
+
 def _overlap(a: Bbox, b: Bbox) -> bool:
     a, b = _shrunk(a), _shrunk(b)
     return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
@@ -24,7 +33,7 @@ def _overlap(a: Bbox, b: Bbox) -> bool:
 def overlaps(fig) -> list[str]:
     """Every pair of pieces that overlap: the figure's title, texts (the footer) and legend, each panel's
     title and axis labels, each legend entry's text, and each panel's plotting area."""
-    fig.canvas.draw()
+    laid_out(fig)
     renderer = fig.canvas.get_renderer()
     axes = [ax for ax in fig.axes if ax.axison]
     texts: list[tuple[str, int | None, Bbox]] = []  # (name, owning panel, box)
@@ -72,7 +81,7 @@ def significant_digits(label: str) -> int:
 
 def tick_problems(fig) -> list[str]:
     """Tick labels drawn with more than three significant digits."""
-    fig.canvas.draw()
+    laid_out(fig)
     found = []
     for i, ax in enumerate(ax for ax in fig.axes if ax.axison):
         for axis in (ax.xaxis, ax.yaxis):

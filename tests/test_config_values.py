@@ -13,6 +13,7 @@ import yaml
 from test_config import SMOKE, smoke
 from workflow_runs import REPO, snakemake
 
+from regretlab.workflow import config_files
 from regretlab.workflow.config import ConfigError, validate_config
 from regretlab.workflow.config_files import config_syntax_problem
 
@@ -95,6 +96,28 @@ def test_a_repeated_yaml_key_names_its_line(tmp_path, text, line):
     path = tmp_path / "c.yaml"
     path.write_text(text)
     assert config_syntax_problem(path) == f"{str(path)!r} is not valid YAML: {line}"
+
+
+def test_configs_read_in_c_the_same_as_in_python():
+    """The config loader is libyaml's (every Snakemake start parses config.yaml with it) and reads every
+    shipped YAML file as the pure-Python loader, whose messages a bad file gets, reads it."""
+    assert config_files.SAFE_LOADER is yaml.CSafeLoader
+    for path in [REPO / "config.yaml", SCHEMA, *sorted((REPO / "tests" / "config").glob("*.yaml"))]:
+        text = path.read_text(encoding="utf-8")
+        fast = yaml.load(text, Loader=config_files._UniqueKeyLoader)  # noqa: S506 - safe loaders
+        assert fast == yaml.load(text, Loader=config_files._WordingLoader), path  # noqa: S506
+
+
+def test_a_file_libyaml_refuses_is_worded_by_the_python_loader(tmp_path):
+    """libyaml words a syntax error its own way ("did not find expected key"); the line keeps the wording
+    and the 1-based position the other tests pin."""
+    path = tmp_path / "c.yaml"
+    path.write_text("regimes:\n  a: [1, 2\n  b: 3\n")
+    with pytest.raises(yaml.YAMLError) as fast:
+        yaml.load(path.read_text(), Loader=config_files._UniqueKeyLoader)  # noqa: S506 - a safe loader
+    worded = config_syntax_problem(path)
+    assert worded.startswith(f"{str(path)!r} is not valid YAML: line 3, column ")
+    assert config_files.yaml_error_line(fast.value) not in worded
 
 
 def test_a_repeated_json_key_is_named(tmp_path):

@@ -7,7 +7,6 @@ table and pages the code writes from the fixture (tests/data/evidence_quick)."""
 
 from __future__ import annotations
 
-import functools
 import re
 from pathlib import Path
 
@@ -76,18 +75,13 @@ def test_the_committed_legend_counts_its_rows():
     check_counts((FIGURES / "evidence.md").read_text(encoding="utf-8"))
 
 
-@functools.cache
-def fixture_table():
-    return evidence_fixture.evidence_of_fixture()
+def test_the_legend_written_from_the_fixture_counts_its_rows(fixture_evidence):
+    check_counts(markdown(fixture_evidence))
 
 
-def test_the_legend_written_from_the_fixture_counts_its_rows():
-    check_counts(markdown(fixture_table()))
-
-
-def test_a_legend_that_miscounts_fails_the_check():
+def test_a_legend_that_miscounts_fails_the_check(fixture_evidence):
     """The check can fail: one claim without a check more in the legend than in the table."""
-    text = markdown(fixture_table())
+    text = markdown(fixture_evidence)
     n = _number(r"(\d+) claims have no check", text)
     with pytest.raises(AssertionError):
         check_counts(text.replace(f"{n} claims have no check", f"{n - 1} claims have no check"))
@@ -120,11 +114,11 @@ def test_every_claim_of_the_committed_table_links_to_its_committed_page():
         assert (FIGURES / link).is_file(), link
 
 
-def test_the_pages_written_from_the_fixture_state_each_claim_and_count_its_items(tmp_path):
+def test_the_pages_written_from_the_fixture_state_each_claim_and_count_its_items(tmp_path, fixture_evidence):
     """Each page states its claim and source, lists exactly the items the table's ``regimes`` column
     counts (one line per point or curve, each saying whether it counted and why not), and links a figure
     of every regime it names."""
-    table = fixture_table()
+    table = fixture_evidence
     summary, exponents, instances, config = evidence_fixture.inputs()
     items = {claim.key: claim_items(claim, summary, exponents, instances) for claim in CLAIMS}
     figures = {regime: f"{regime}.png" for regime in set(summary["regime"])}  # the archives' too
@@ -143,14 +137,14 @@ def test_the_pages_written_from_the_fixture_state_each_claim_and_count_its_items
             assert f"[{regime}.png](../{regime}.png)" in page
 
 
-def test_the_evidence_figures_legend_counts_the_tables_rows():
+def test_the_evidence_figures_legend_counts_the_tables_rows(fixture_evidence):
     """The evidence figure's legend counts, per standing, the papers' checked claims of the table: strong and
     nominal power as the headline counts them, every checked claim once."""
     from figure_checks import overlaps
 
     from regretlab.analysis.evidence.figure import STANDINGS, draw_evidence, legend_counts
 
-    table = fixture_table()
+    table = fixture_evidence
     n = counts_of(table)
     shown = legend_counts(table)
     assert shown["tested, strong power"] == n["strong"] and shown["tested, nominal power"] == n["nominal"]

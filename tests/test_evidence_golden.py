@@ -25,9 +25,9 @@ from regretlab.registry.claims import CLAIMS_BY_KEY, UNCHECKED_CLAIMS
 from regretlab.workflow.archive import archive_status
 
 
-def test_the_evidence_table_of_the_fixture_is_the_golden_one():
+def test_the_evidence_table_of_the_fixture_is_the_golden_one(fixture_evidence):
     expected = evidence_fixture.GOLDEN.read_text(encoding="utf-8")
-    actual = evidence_fixture.golden_table(evidence_fixture.evidence_of_fixture())
+    actual = evidence_fixture.golden_table(fixture_evidence)
     if actual != expected:
         diff = "".join(
             difflib.unified_diff(

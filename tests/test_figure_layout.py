@@ -139,8 +139,7 @@ def test_a_figure_is_the_same_bytes_whatever_the_string_hash_seed(tmp_path):
         "plot_regime(pd.read_parquet(d + '/s.parquet'), pd.read_parquet(d + '/e.parquet'),\n"
         "            d + f'/{sys.argv[2]}.png', d + f'/{sys.argv[2]}.pdf')\n"
     )
-    for seed in ("0", "1", "5"):  # 0 and 1 drew different bytes before the layout was frozen
+    for seed in ("0", "1"):  # they drew different bytes before the layout was frozen
         env = {**os.environ, "PYTHONHASHSEED": seed}
         subprocess.run([sys.executable, "-c", script, str(tmp_path), seed], check=True, env=env)
-    png = {seed: (tmp_path / f"{seed}.png").read_bytes() for seed in ("0", "1", "5")}
-    assert png["0"] == png["1"] == png["5"]
+    assert (tmp_path / "0.png").read_bytes() == (tmp_path / "1.png").read_bytes()

@@ -28,8 +28,14 @@ def yaml_error_line(error: yaml.YAMLError) -> str:
     return line
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
-    """YAML's safe loader, refusing a mapping that repeats a key (YAML keeps the last one, silently)."""
+#: YAML's safe loader in C (libyaml, shipped in PyYAML's wheels; pure Python where it is missing): the same
+#: values, parsed ~4x faster, which every Snakemake start and every ``regretlab`` command pays on config.yaml.
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _UniqueKeys:
+    """A safe loader's mapping constructor, refusing a mapping that repeats a key (YAML keeps the last one,
+    silently)."""
 
     def construct_mapping(self, node, deep=False):
         first: dict = {}
@@ -47,6 +53,15 @@ class _UniqueKeyLoader(yaml.SafeLoader):
                 )
             first[key] = key_node.start_mark.line
         return super().construct_mapping(node, deep=deep)
+
+
+class _UniqueKeyLoader(_UniqueKeys, SAFE_LOADER):
+    """The loader that reads a config."""
+
+
+class _WordingLoader(_UniqueKeys, yaml.SafeLoader):
+    """The pure-Python loader, run only on a file the first one refused: its messages are the ones this
+    module words (libyaml words the same errors differently)."""
 
 
 def _unique_pairs(pairs: list) -> dict:
@@ -79,7 +94,11 @@ def config_syntax_problem(path: str | os.PathLike) -> str | None:
             return f"{str(path)!r} is not valid JSON: {error}"
         return None
     try:
-        yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
-    except yaml.YAMLError as error:
-        return f"{str(path)!r} is not valid YAML: {yaml_error_line(error)}"
+        yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a safe loader
+    except yaml.YAMLError as fast_error:
+        try:
+            yaml.load(text, Loader=_WordingLoader)  # noqa: S506 - a safe loader
+        except yaml.YAMLError as error:
+            return f"{str(path)!r} is not valid YAML: {yaml_error_line(error)}"
+        return f"{str(path)!r} is not valid YAML: {yaml_error_line(fast_error)}"
     return None
