@@ -55,8 +55,17 @@ def cache_directory() -> Path:
 
 
 def is_cold(directory: Path) -> bool:
-    """No compiled kernel in ``directory`` yet (numba writes an index, ``*.nbi``, per cached module)."""
-    return not any(directory.rglob("*.nbi"))
+    """No compiled kernel of this checkout in ``directory`` yet. numba writes an index (``*.nbi``) per cached
+    module into a folder per source folder, named for its absolute path; another checkout of the same
+    sources shares ``directory`` (:mod:`regretlab.core.numba_cache` keys it by their contents) but not
+    those folders, and warms nothing for this one."""
+    from numba.core.caching import _CacheLocator
+
+    import regretlab
+
+    package = Path(regretlab.__file__).parent
+    folders = {_CacheLocator.get_suitable_cache_subpath(path) for path in package.rglob("*.py")}
+    return not any(any((directory / folder).glob("*.nbi")) for folder in folders)
 
 
 def warm_numba_cache(timeout: float = 900) -> str:

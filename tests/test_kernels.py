@@ -6,9 +6,10 @@ import pkgutil
 import subprocess
 import sys
 import types
+from pathlib import Path
 
 import numpy as np
-from kernel_warmup import PLAY_BANDITS, PLAY_CMDP
+from kernel_warmup import PLAY_BANDITS, PLAY_CMDP, is_cold
 from numba import typeof
 from numba._dispatcher import compute_fingerprint
 from numba.core.registry import CPUDispatcher
@@ -166,3 +167,23 @@ def test_every_kernel_argument_fingerprint_names_one_type():
             types_of.setdefault(compute_fingerprint(value), set()).add(typeof(value))
     shared = [sorted(map(str, found)) for found in types_of.values() if len(found) > 1]
     assert not shared, f"one dispatch fingerprint, several numba types: {shared}"
+
+
+def test_the_warm_up_counts_only_this_checkouts_kernels_as_warm(tmp_path):
+    """The suite's warm-up (tests/kernel_warmup.py) runs when numba's cache holds no kernel of this checkout:
+    another checkout's compiled kernels, in the same cache folder, do not count (a second clone of the same
+    sources compiled everything in its early test processes)."""
+    from numba.core.caching import _CacheLocator
+
+    assert is_cold(tmp_path)
+    other_clone = "/another/clone/src/regretlab/bandits/omd.py"
+    elsewhere = tmp_path / _CacheLocator.get_suitable_cache_subpath(other_clone)
+    elsewhere.mkdir()
+    (elsewhere / "omd.kernel-1.py311.nbi").write_bytes(b"")
+    assert is_cold(tmp_path)
+    here = Path(regretlab.__file__).parent / "bandits" / "omd.py"
+    ours = tmp_path / _CacheLocator.get_suitable_cache_subpath(str(here))
+    ours.mkdir()
+    (ours / "omd.kernel-1.py311.nbi").write_bytes(b"")
+    assert not is_cold(tmp_path)
+
