@@ -81,7 +81,7 @@ def test_the_two_commands_are_the_same_everywhere():
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()[-1]
     assert readme[:2] == guide[:2]
     assert readme[1] == ci
-    assert readme[0].startswith("python3.11 -m venv .venv && .venv/bin/pip install --no-compile -e . && ")
+    assert readme[0].startswith("python3.11 -m venv .venv && .venv/bin/pip install -e . && ")
 
 
 @pytest.fixture(scope="module")
