@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from hypothesis import settings
 from kernel_warmup import warm_numba_cache
-from workflow_runs import SMOKE_OUTPUT, smoke_run
+from workflow_runs import smoke_run
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -67,44 +67,44 @@ def schema_path() -> Path:
     return REPO / "schemas" / "config.schema.yaml"
 
 
-def _shared(tmp_path_factory) -> Path:
-    """The directory every worker of this run sees (the base of their temporary directories)."""
+def _built_once(tmp_path_factory, name: str, build) -> Path:
+    """``name`` in the directory every worker of this run sees, built once for the whole run: the first
+    worker that asks calls ``build(partial)`` (``partial`` a path of its own, renamed to ``name`` when
+    complete) while the others wait on a lock, so that the workers do not build it each."""
     base = tmp_path_factory.getbasetemp()
-    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # the workers' common directory
+    target, partial = shared / name, shared / f"{name}.partial"
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not target.exists():
+            shutil.rmtree(partial, ignore_errors=True)  # a directory left by an interrupted build
+            partial.unlink(missing_ok=True)  # or a file
+            build(partial)
+            partial.rename(target)
+    return target
+
+
+def _smoke_run_in(directory: Path) -> None:
+    directory.mkdir()
+    smoke_run(directory)
 
 
 @pytest.fixture(scope="session")
 def smoke_dir(tmp_path_factory) -> Path:
-    """A directory where the smoke workflow has run once, for the whole test run: the first worker that asks
-    runs it (in a directory of its own, renamed when complete) while the others wait on a lock, so that the
-    workers do not run it each. Read only: a test that runs Snakemake on it for more than a dry run works on a
-    copy (:func:`workflow_runs.copy_of_smoke_run`)."""
-    shared = _shared(tmp_path_factory)
-    directory = shared / "smoke_run"
-    with open(shared / "smoke_run.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (directory / SMOKE_OUTPUT).exists():
-            partial = shared / "smoke_run.partial"
-            shutil.rmtree(partial, ignore_errors=True)
-            partial.mkdir()
-            smoke_run(partial)
-            partial.rename(directory)
-    return directory
+    """A directory where the smoke workflow has run once, for the whole test run (:func:`_built_once`). Read
+    only: a test that runs Snakemake on it for more than a dry run works on a copy
+    (:func:`workflow_runs.copy_of_smoke_run`)."""
+    return _built_once(tmp_path_factory, "smoke_run", _smoke_run_in)
 
 
 @pytest.fixture(scope="session")
 def fixture_evidence_file(tmp_path_factory) -> Path:
     """The evidence table of the shipped fixture (:func:`evidence_fixture.evidence_of_fixture`, ≈ 20 s),
-    built once for the whole test run as :func:`smoke_dir` is (the first worker that asks builds it, the
-    others wait on a lock), pickled: every value and type as built."""
-    shared = _shared(tmp_path_factory)
-    path = shared / "fixture_evidence.pkl"
-    with open(shared / "fixture_evidence.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not path.exists():
-            evidence_fixture.evidence_of_fixture().to_pickle(shared / "fixture_evidence.partial")
-            (shared / "fixture_evidence.partial").rename(path)
-    return path
+    built once for the whole test run (:func:`_built_once`), pickled: every value and type as built."""
+    def build(path: Path) -> None:
+        evidence_fixture.evidence_of_fixture().to_pickle(path)
+
+    return _built_once(tmp_path_factory, "fixture_evidence.pkl", build)
 
 
 @pytest.fixture
