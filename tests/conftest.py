@@ -1,6 +1,7 @@
 """Shared fixtures: paths of the repository and its schema; hypothesis derandomised so that every run of the
 suite (and CI) draws the same examples."""
 
+import compileall
 import fcntl
 import os
 import shutil
@@ -44,9 +45,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """Before the workers start (xdist starts them after this hook): numba's cache filled once, when it is
-    empty for these sources (tests/kernel_warmup.py), instead of every early process compiling for itself."""
+    """Before the workers start (xdist starts them after this hook), once: the package's bytecode written and
+    numba's cache filled when it is empty for these sources (tests/kernel_warmup.py), instead of every early
+    process compiling for itself.
+
+    Bytecode: where ``PYTHONDONTWRITEBYTECODE`` is set (this machine, CI's), no import writes ``__pycache__``,
+    so each of the suite's few hundred processes (workers, Snakemake and its jobs) compiled the package's
+    modules from source, ≈ 0.3-0.4 s each; ``compileall`` writes them regardless, and Python still reads them
+    (checked against each source's mtime and size, so an edited module is compiled afresh)."""
     if not hasattr(session.config, "workerinput"):  # the controller, or a run without workers
+        compileall.compile_dir(REPO / "src", quiet=1)
         session.config.get_terminal_writer().line(warm_numba_cache())
 
 
@@ -101,6 +109,7 @@ def smoke_dir(tmp_path_factory) -> Path:
 def fixture_evidence_file(tmp_path_factory) -> Path:
     """The evidence table of the shipped fixture (:func:`evidence_fixture.evidence_of_fixture`, ≈ 20 s),
     built once for the whole test run (:func:`_built_once`), pickled: every value and type as built."""
+
     def build(path: Path) -> None:
         evidence_fixture.evidence_of_fixture().to_pickle(path)
 

@@ -23,10 +23,9 @@ import sys
 from pathlib import Path
 
 import pandas as pd
-import yaml
+from shipped_config import shipped_config
 
 from regretlab.core.io import config_hash
-from regretlab.workflow.config import validate_config
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE = REPO / "tests" / "data" / "evidence_quick"
@@ -42,12 +41,6 @@ def regime_key(regime: dict) -> str:
     description or its other scales)."""
     entry = {k: v for k, v in regime.items() if k not in ("theorem", "description", "paper", "scales")}
     return config_hash({**entry, "quick": regime["scales"]["quick"]})
-
-
-def shipped_config() -> dict:
-    """The shipped config (tests/config/default.yaml), validated."""
-    config = yaml.safe_load(SHIPPED.read_text(encoding="utf-8"))
-    return validate_config(config, REPO / "schemas" / "config.schema.yaml")
 
 
 #: The default run's whole aggregate table (every row and column), from which the figures are drawn.

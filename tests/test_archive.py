@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from shipped_config import shipped_config
 
 from regretlab.analysis.evidence.markdown import archive_section
 from regretlab.cmdp import runs as cmdp_pipeline
@@ -35,7 +36,7 @@ from regretlab.workflow.jobs import run_parts, runs_of_part
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEMA = REPO / "schemas" / "config.schema.yaml"
-SHIPPED = validate_config(yaml.safe_load((REPO / "tests/config/default.yaml").read_text()), SCHEMA)
+SHIPPED = shipped_config()
 #: A one-layer regime with a power grid of two seeds at T = 3000 (seconds, not hours).
 ENTRY = {
     "kind": "cmdp",

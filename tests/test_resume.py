@@ -23,7 +23,15 @@ pytestmark = pytest.mark.workflow
 
 
 def _run_files(directory: Path) -> set[Path]:
-    return set((directory / "results").glob("runs/**/*.parquet"))
+    """The run tables under ``results/runs``, read while Snakemake works there: ``os.walk`` skips a folder
+    that vanishes mid-walk (a rerun removes an interrupted job's ``part~k`` output first), where
+    ``Path.glob`` raised FileNotFoundError."""
+    return {
+        Path(folder) / name
+        for folder, _, names in os.walk(directory / "results" / "runs")
+        for name in names
+        if name.endswith(".parquet")
+    }
 
 
 #: job_minutes tiny: every (instance, T, seed) of the smoke config is its own run job (16 instead of 3), its

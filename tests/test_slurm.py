@@ -3,7 +3,7 @@
 What it shows: ``profiles/slurm``, edited exactly as docs/cluster.md says (the partition line,
 and the account line deleted as on a cluster without accounts), submits the smoke workflow's run jobs
 through snakemake-executor-plugin-slurm, cut as the paper scale is on a cluster (several run jobs per
-algorithm and preset, here one per run), batches them into fewer submissions, and gives aggregate tables
+algorithm), batches them into fewer submissions, and gives aggregate tables
 bitwise-identical to a local run of whole run sets; a job that fails is reported as failed, and is retried
 under ``--retries``; a run job killed (SIGKILL) mid-run is retried by the profile and resumes from its
 snapshot, with the rows of an uninterrupted run.
@@ -46,6 +46,8 @@ from pathlib import Path
 import pytest
 from workflow_runs import AGGREGATES, REPO, SMOKE
 
+from regretlab.registry.unit_costs import STARTUP_SECONDS
+
 PROFILE = REPO / "profiles" / "slurm" / "config.yaml"
 
 pytestmark = [pytest.mark.slurm, pytest.mark.workflow]
@@ -70,6 +72,14 @@ CLUSTER_FLAGS = (
     "--seconds-between-status-checks",
     "2",
 )
+
+#: The smoke runs' job size here: Snakemake's start-up and 10 ms of predicted simulation (the fixed unit
+#: costs, regretlab.registry.unit_costs). A bandit run's seed batches (T = 200 and 800, seeds 0-1 and 2,
+#: ≈ 2.3 ms a seed) pack two by two: four bandit run jobs (two per algorithm), two submissions by the group
+#: size 2. A CMDP run (≈ 7 ms a seed) is cut seed by seed: four run jobs. Every seed its own run job
+#: (``job_minutes=1e-6``, as test_resume.py cuts it) made 16 run jobs and twice the submissions, each paying
+#: two Snakemake start-ups (the submitted one and its job step's), for the same mechanism.
+SPLIT_MINUTES = (STARTUP_SECONDS + 0.010) / 60
 
 #: Two jobs that fail on purpose, through the same profile: one on its first attempt only, one always.
 FAILING_SNAKEFILE = """\
@@ -422,9 +432,9 @@ def test_smoke_workflow_on_slurm_matches_local_run(cluster, tmp_path, request):
     # table read no run table, and would only add submissions of jobs the local run tests.
     snakefile = (*AGGREGATES, "--snakefile", str(REPO / "Snakefile"), "--configfile", str(SMOKE))
 
-    # The profile's 15 minutes leave the smoke runs whole; a tiny job size cuts them as the paper scale is cut
-    # (every (instance, T, seed) a run job of its own here, as a run of hours is at the paper scale).
-    split = ("--config", "job_minutes=1e-6")
+    # The profile's 15 minutes leave the smoke runs whole; a tiny job size (SPLIT_MINUTES) cuts them as the
+    # paper scale is cut.
+    split = ("--config", f"job_minutes={SPLIT_MINUTES!r}")
     code, output = snakemake(
         cluster, on_slurm, *snakefile, *split, "--workflow-profile", str(profile), *CLUSTER_FLAGS, timeout=720
     )

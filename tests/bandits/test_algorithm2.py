@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shipped_config import shipped_config
 
 from regretlab.bandits.algorithm2 import Algorithm2, theorem7_tuning, theorem8_tuning
 from regretlab.bandits.algorithms import make_learner
@@ -260,15 +261,12 @@ def test_bernoulli_parts_puts_the_best_arm_in_its_part_and_where_asked_relative_
     np.testing.assert_array_equal(means[others], np.where(np.isin(others, graph.S), 0.3, 0.6))
 
 
-def test_regimes_run_each_algorithm_with_the_presets_it_has(repo, schema_path):
+def test_regimes_run_each_algorithm_with_the_presets_it_has():
     """Exp3.G-weak and Theorem 7's Algorithm 2 (``paper`` only) run once per point, Theorem 8's Algorithm 2
     with ``paper`` and, at γ = 1/3, ``tuned``; a regime's own seeds_per_job sets its batches."""
-    import yaml
+    from regretlab.workflow.config import batch_seeds, run_jobs
 
-    from regretlab.workflow.config import batch_seeds, run_jobs, validate_config
-
-    shipped = repo / "tests" / "config" / "default.yaml"  # the shipped config (tests/test_shipped_files.py)
-    config = validate_config(yaml.safe_load(shipped.read_text()), schema_path)
+    config = shipped_config()  # the shipped config (tests/test_shipped_files.py)
     jobs = run_jobs(config, "weak_bipartite_best_in_S")
     pairs = {(job.algorithm, job.constants) for job in jobs}
     assert pairs == {("exp3g_weak", "paper"), ("algorithm2_bipartite", "paper")}

@@ -12,19 +12,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
+from shipped_config import shipped_config
 
 from regretlab.cmdp import bounds
 from regretlab.cmdp.environments import CMDPEnvironment
 from regretlab.cmdp.instance import CMDP, condition2_holds
 from regretlab.cmdp.runs import build_instance, run_seeds
 from regretlab.core.seeding import job_seed_sequence
-from regretlab.workflow.config import validate_config
 
 REPO = Path(__file__).resolve().parents[2]
 #: The shipped config.yaml (tests/test_shipped_files.py), whose instances these tests describe.
-SHIPPED = REPO / "tests" / "config" / "default.yaml"
-CONFIG = validate_config(yaml.safe_load(SHIPPED.read_text()), REPO / "schemas/config.schema.yaml")
+CONFIG = shipped_config()
 #: Theorem 6's instances, and whether each is meant to have λ* above the box side at every quick horizon.
 CLIPS = {
     "small_rho": False,

@@ -11,6 +11,7 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shipped_config import shipped_config
 
 from regretlab.cmdp.instance import (
     CMDP,
@@ -25,7 +26,6 @@ from regretlab.cmdp.occupancy import is_valid_occupancy, triples_from_pairs
 from regretlab.cmdp.offline_lp import feasibility_parameter, solve_opt, solve_unconstrained
 from regretlab.cmdp.runs import build_instance
 from regretlab.core.seeding import job_seed_sequence
-from regretlab.workflow.config import validate_config
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -229,7 +229,7 @@ SHIPPED = REPO / "tests" / "config" / "default.yaml"
 
 
 def config_cmdp_instances():
-    config = validate_config(yaml.safe_load(SHIPPED.read_text()), REPO / "schemas/config.schema.yaml")
+    config = shipped_config()
     return [
         (regime, name, spec)
         for regime, regime_spec in config["regimes"].items()

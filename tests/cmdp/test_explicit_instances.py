@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
+from shipped_config import shipped_config
 
 from regretlab.cmdp.instance import condition2_holds, make_explicit_cmdp
 from regretlab.cmdp.runs import build_instance, run_seeds
@@ -19,7 +20,7 @@ from regretlab.workflow.config import ConfigError, validate_config
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = REPO / "schemas" / "config.schema.yaml"
-CONFIG = validate_config(yaml.safe_load((REPO / "tests/config/default.yaml").read_text()), SCHEMA)
+CONFIG = shipped_config()
 
 
 def shipped(regime: str, name: str) -> dict:

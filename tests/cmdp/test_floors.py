@@ -8,21 +8,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shipped_config import shipped_config
 
 from regretlab.cmdp.bound_registry import BOUNDS
 from regretlab.cmdp.floors import FLOOR_BOUNDS, LAYERS, floor, floor_horizon, smallest_cmdp, speaks
 from regretlab.cmdp.runs import build_instance
 from regretlab.core.seeding import job_seed_sequence
 from regretlab.registry.theory import speaking_floor
-from regretlab.workflow.config import validate_config
 
 REPO = Path(__file__).resolve().parents[2]
-CONFIG = validate_config(
-    yaml.safe_load((REPO / "tests/config/default.yaml").read_text()), REPO / "schemas/config.schema.yaml"
-)
+CONFIG = shipped_config()
 
 
 @pytest.mark.parametrize("name", FLOOR_BOUNDS)

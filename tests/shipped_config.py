@@ -1,0 +1,28 @@
+"""The shipped config (tests/config/default.yaml, which test_shipped_files.py keeps equal to config.yaml),
+loaded and validated once per process: a dozen test modules read it, several at import, and each loaded and
+validated it again (≈ 1 s each, in every worker's collection)."""
+
+from __future__ import annotations
+
+import copy
+import functools
+from pathlib import Path
+
+import yaml
+
+from regretlab.workflow.config import validate_config
+from regretlab.workflow.config_files import SAFE_LOADER
+
+REPO = Path(__file__).resolve().parents[1]
+SHIPPED = REPO / "tests" / "config" / "default.yaml"
+SCHEMA = REPO / "schemas" / "config.schema.yaml"
+
+
+@functools.cache
+def _validated() -> dict:
+    return validate_config(yaml.load(SHIPPED.read_text(encoding="utf-8"), Loader=SAFE_LOADER), SCHEMA)
+
+
+def shipped_config() -> dict:
+    """The shipped config, validated: a copy of its own for each caller (a test may edit it)."""
+    return copy.deepcopy(_validated())
