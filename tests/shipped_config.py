@@ -8,10 +8,8 @@ import copy
 import functools
 from pathlib import Path
 
-import yaml
-
 from regretlab.workflow.config import validate_config
-from regretlab.workflow.config_files import SAFE_LOADER
+from regretlab.workflow.config_files import safe_load
 
 REPO = Path(__file__).resolve().parents[1]
 SHIPPED = REPO / "tests" / "config" / "default.yaml"
@@ -20,7 +18,7 @@ SCHEMA = REPO / "schemas" / "config.schema.yaml"
 
 @functools.cache
 def _validated() -> dict:
-    return validate_config(yaml.load(SHIPPED.read_text(encoding="utf-8"), Loader=SAFE_LOADER), SCHEMA)
+    return validate_config(safe_load(SHIPPED.read_text(encoding="utf-8")), SCHEMA)
 
 
 def shipped_config() -> dict:

@@ -186,4 +186,3 @@ def test_the_warm_up_counts_only_this_checkouts_kernels_as_warm(tmp_path):
     ours.mkdir()
     (ours / "omd.kernel-1.py311.nbi").write_bytes(b"")
     assert not is_cold(tmp_path)
-

@@ -29,7 +29,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import yaml
 
 from regretlab.analysis.export import FORMATS, ExportError, export_points
 from regretlab.core.names import did_you_mean, not_one_of
@@ -47,7 +46,7 @@ from regretlab.workflow.config import (
     require_scale,
     validate_config,
 )
-from regretlab.workflow.config_files import SAFE_LOADER, config_syntax_problem
+from regretlab.workflow.config_files import config_syntax_problem, safe_load
 from regretlab.workflow.cost import estimate, format_estimate
 from regretlab.workflow.integrity import verify
 
@@ -286,7 +285,7 @@ def load_config(path: str, schema: str) -> dict:
         raise ConfigError(f"--config: cannot read {path!r}: {error.strerror}") from None
     if problem := config_syntax_problem(path):  # a syntax error's line, a repeated key
         raise ConfigError(f"--config: {problem}")
-    config = yaml.load(text, Loader=SAFE_LOADER)  # noqa: S506 - a safe loader
+    config = safe_load(text)
     if not Path(schema).is_file():
         raise ConfigError(f"--schema: no schema file at {schema!r} (run from the repository root)")
     return validate_config(config, schema)

@@ -19,13 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import jsonschema
-import yaml
 
 from regretlab.core.names import did_you_mean, not_one_of
 from regretlab.registry.kinds import KINDS, declared_searches
 from regretlab.registry.theory import BOUNDS, POWER_SEARCHES
 from regretlab.workflow.checks import regime_problems
-from regretlab.workflow.config_files import SAFE_LOADER
+from regretlab.workflow.config_files import safe_load
 
 
 class ConfigError(ValueError):
@@ -177,7 +176,7 @@ def load_schema(schema_path: str | os.PathLike) -> dict:
     kind's :attr:`~regretlab.specs.kind_spec.Kind.instance_schema` if it declares one), ``constants``, the
     presets of per-preset ``bounds`` and the bound names. The YAML file lists none of them: a registry entry
     is a valid name as soon as it exists, and an error lists the allowed names."""
-    schema = yaml.load(Path(schema_path).read_text(encoding="utf-8"), Loader=SAFE_LOADER)  # noqa: S506
+    schema = safe_load(Path(schema_path).read_text(encoding="utf-8"))
     schema["properties"]["searches"]["items"]["enum"] = list(declared_searches())
     schema["properties"]["power_searches"]["items"]["enum"] = list(POWER_SEARCHES)
     regime = schema["$defs"]["regime"]

@@ -33,6 +33,11 @@ def yaml_error_line(error: yaml.YAMLError) -> str:
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+def safe_load(text: str):
+    """``yaml.safe_load`` with :data:`SAFE_LOADER`: the same values, in C where PyYAML has libyaml."""
+    return yaml.load(text, Loader=SAFE_LOADER)  # noqa: S506 - a safe loader
+
+
 class _UniqueKeys:
     """A safe loader's mapping constructor, refusing a mapping that repeats a key (YAML keeps the last one,
     silently)."""
