@@ -5,7 +5,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from regretlab.cmdp.environments import CMDPEnvironment, PhaseProcess, make_environment, risky_swing_mask
+from regretlab.cmdp.environments import (
+    KINDS,
+    CMDPEnvironment,
+    PhaseProcess,
+    make_environment,
+    risky_swing_mask,
+)
 from regretlab.cmdp.instance import make_binding_cmdp, make_layered_cmdp
 from regretlab.cmdp.offline_lp import feasibility_parameter, feasibility_parameter_adversarial, solve_opt
 
@@ -43,6 +49,54 @@ def test_draws_do_not_depend_on_the_chunking(cmdp):
     parts = [environment.draw(rng, t0, n) for t0, n in ((0, 37), (37, 1), (38, 62))]
     for i in range(2):
         np.testing.assert_array_equal(whole[i], np.concatenate([part[i] for part in parts]))
+
+
+def numpy_values(process: PhaseProcess, t0: int, n: int, uniforms: np.ndarray) -> np.ndarray:
+    """The values as numpy computes them from the module docstring's formula (the compiled
+    ``phase_values_into`` replaced this expression: the runs archived before it used these bits)."""
+    phase = ((t0 + np.arange(n)) // process.period) % process.phases.shape[0]
+    mean = process.phases[phase]
+    if process.noise == 0.0:
+        return mean
+    high = uniforms.reshape(mean.shape) * (1.0 - process.low) < mean - process.low
+    value = (1.0 - process.noise) * mean + process.noise * np.where(high, 1.0, process.low)
+    np.clip(value, process.low, 1.0, out=value)
+    value[..., -1, :] = 0.0
+    return value
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(0, 2**40),
+    st.integers(1, 50),
+    st.sampled_from([0.0, 1e-3, 0.3, 0.5, 1.0]),
+    st.sampled_from(KINDS),
+    st.sampled_from(KINDS),
+    st.integers(0, 10**6),
+)
+def test_compiled_draws_are_numpys_bit_for_bit(cmdp, t0, n, noise, rewards, constraints, seed):
+    environment = make_environment(
+        cmdp,
+        np.random.default_rng(seed),
+        rewards=rewards,
+        constraints=constraints,
+        noise=noise,
+        period=1 + seed % 7,
+    )
+    uniforms = np.random.default_rng(seed + 1).random((n, (1 + cmdp.m) * cmdp.n_states * cmdp.n_actions))
+    for process, u in zip(
+        (environment.rewards, environment.constraints),
+        np.split(
+            uniforms[:, : environment.rewards.n_uniforms + environment.constraints.n_uniforms],
+            [environment.rewards.n_uniforms],
+            axis=1,
+        ),
+        strict=True,
+    ):
+        expected = numpy_values(process, t0, n, u)
+        got = process.values(t0, n, u)
+        assert got.shape == expected.shape
+        np.testing.assert_array_equal(got.view(np.int64), expected.view(np.int64))  # the same bits, ±0 too
 
 
 @settings(max_examples=8, deadline=None)

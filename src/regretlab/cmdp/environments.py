@@ -64,6 +64,7 @@ from regretlab.cmdp.offline_lp import (
     lagrange_multiplier,
     solve_opt,
 )
+from regretlab.core.kernels import kernel
 
 #: Names of the two settings of each sequence (paper §3.1, Definition 2).
 KINDS = ("stochastic", "adversarial")
@@ -126,17 +127,23 @@ class PhaseProcess:
         return (T // cycle) * self.period + np.clip(rest, 0, self.period)
 
     def values(self, t0: int, n: int, uniforms: np.ndarray) -> np.ndarray:
-        """Values of episodes ``t0 + 1 .. t0 + n``, ``(n, *shape)``, from ``(n, n_uniforms)`` uniforms."""
-        phase = ((t0 + np.arange(n)) // self.period) % self.phases.shape[0]
-        mean = self.phases[phase]
-        if self.noise == 0.0:
-            return mean
-        uniforms = uniforms.reshape(mean.shape)
-        high = uniforms * (1.0 - self.low) < mean - self.low
-        value = (1.0 - self.noise) * mean + self.noise * np.where(high, 1.0, self.low)
-        np.clip(value, self.low, 1.0, out=value)  # round-off of the convex combination
-        value[..., -1, :] = 0.0  # the terminal row stays 0 (a zero-mean constraint would draw ±1 there)
-        return value
+        """Values of episodes ``t0 + 1 .. t0 + n``, ``(n, *shape)``, from ``(n, n_uniforms)`` uniforms
+        (:func:`phase_values_into`)."""
+        K, shape = self.phases.shape[0], self.phases.shape[1:]
+        terminal = np.zeros(shape, dtype=bool)
+        terminal[..., -1, :] = True
+        out = np.empty((n, *shape))
+        phase_values_into(
+            self.phases.reshape(K, -1),
+            self.period,
+            self.noise,
+            self.low,
+            t0,
+            uniforms,
+            terminal.ravel(),
+            out.reshape(n, -1),
+        )
+        return out
 
     def average(self, T: int) -> np.ndarray:
         """``r̄`` or ``Ḡ`` of Definition 2 for horizon ``T``: expectation (``K = 1``) or ``(1/T) Σ_{t<=T}``."""
@@ -153,6 +160,34 @@ class PhaseProcess:
     def to_dict(self) -> dict[str, Any]:
         """Plain fields, ready for ``json.dump``."""
         return {"phases": self.phases.tolist(), "period": self.period, "noise": self.noise, "low": self.low}
+
+
+@kernel
+def phase_values_into(phases, period, noise, low, t0, uniforms, terminal, out):
+    """The values of episodes ``t0 + 1 .. t0 + n`` of a :class:`PhaseProcess` into ``out`` ``(n, size)``.
+
+    ``phases`` is ``(K, size)`` (the phase means, flattened), ``uniforms`` ``(n, size)`` when ``noise > 0``
+    (unread otherwise) and ``terminal`` ``(size,)`` marks the terminal row's entries. Episode ``t0 + 1 + j``
+    is in phase ``((t0 + j) // period) mod K``; with noise its value is ``(1 - noise) μ + noise B``, ``B = 1``
+    when ``u (1 - low) < μ - low`` and ``low`` otherwise, clipped to ``[low, 1]`` (round-off of the convex
+    combination), and 0 on the terminal row (a zero-mean constraint would draw ±1 there). Elementwise, in
+    the order numpy's ``(1 - noise) * mean + noise * np.where(high, 1, low)`` evaluates it, so the values
+    are the same bits (tests/test_cmdp_environments.py compares them with that expression).
+    """
+    n_phases = phases.shape[0]
+    for j in range(out.shape[0]):
+        mean = phases[((t0 + j) // period) % n_phases]
+        if noise == 0.0:
+            for f in range(out.shape[1]):
+                out[j, f] = mean[f]
+            continue
+        for f in range(out.shape[1]):
+            if terminal[f]:
+                out[j, f] = 0.0
+                continue
+            high = uniforms[j, f] * (1.0 - low) < mean[f] - low
+            value = (1.0 - noise) * mean[f] + noise * (1.0 if high else low)
+            out[j, f] = min(max(value, low), 1.0)
 
 
 @dataclass(frozen=True)

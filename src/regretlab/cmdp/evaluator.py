@@ -232,7 +232,7 @@ def track_episode(t, r, G, loss, q, q_pairs, q_hat, setup, running):
     episode_sums(t, r, G, loss, q_hat, setup, running, scratch)
 
 
-@kernel
+@kernel(inline="always")
 def episode_sums(t, r, G, loss, q_hat, setup, running, scratch):
     """:func:`track_episode` with the true occupancy in ``scratch.q`` and ``scratch.q_pairs`` and the
     caller's buffers ``scratch`` (:class:`EvaluatorScratch`). Allocates nothing."""

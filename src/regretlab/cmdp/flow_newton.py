@@ -139,7 +139,7 @@ def newton_scratch(n_pairs: int, dmax: int, n_triples: int, n_flow: int) -> Newt
     )
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", inline="always")
 def _evaluate(
     y: np.ndarray,
     nu: np.ndarray,
@@ -230,7 +230,7 @@ def copy_into(target: np.ndarray, source: np.ndarray) -> None:
         target[i] = source[i]
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", inline="always")
 def newton(
     y: np.ndarray,
     nu: np.ndarray,

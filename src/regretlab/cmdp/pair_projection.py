@@ -322,7 +322,7 @@ def _take_sorted(z: np.ndarray, pbar: np.ndarray, best: int, moved: float, value
     return value
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", inline="always")
 def zero_is_projection(z: np.ndarray, pbar: np.ndarray, eps: float, threshold: float) -> bool:
     """Whether ``Π_K(z) = 0``, i.e. ``max z^T v <= threshold`` over ``v ∈ K`` with ``Σ v = 1`` (``z`` in the
     polar cone of ``K``). Exact when ``p̄`` sums to 1 (a fractional knapsack: move up to ``ε/2`` of mass from

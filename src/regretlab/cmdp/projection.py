@@ -159,7 +159,7 @@ def reset_confidence_set(P_bar: np.ndarray, epsilon: np.ndarray, arrays: Project
     state[_VERSION] += 1
 
 
-@kernel
+@kernel(inline="always")
 def project_newton(
     target: np.ndarray, arrays: ProjectorArrays, q: np.ndarray, max_steps: int, max_ridges: int
 ) -> bool:
