@@ -129,7 +129,9 @@ def test_an_archive_records_its_tables_seeds_code_and_machine_and_is_fresh(archi
     assert provenance["code"] == {"pdgd_ops": archive.run_code_digest("cmdp", "pdgd_ops")}
     walls = {name: read_parquet_metadata(directory / name)["wall_time_s"] for name in provenance["tables"]}
     assert provenance["run_seconds"] == pytest.approx(walls, abs=1e-3)  # each run's own wall time
-    assert provenance["machine"]["cpus"] >= 1
+    machine = provenance["machine"]
+    assert machine["cpus"] >= 1 and machine["numpy"] == np.__version__
+    assert isinstance(machine["numpy_log_target"], str) and machine["numpy_log_target"]  # e.g. X86_V3 (AVX2)
     assert provenance["command"] == "snakemake --config scale=power"  # what made the tables (the default)
     status = archive.archive_status(directory, config()["regimes"]["tiny"])
     assert status["fresh"] and status["reasons"] == []

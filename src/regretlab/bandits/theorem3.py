@@ -96,7 +96,7 @@ def first_iterate(eta: float, c: float, in_s: np.ndarray, lower: np.ndarray) -> 
     """
     k = in_s.size
     q = np.full(k, 1.0 / k)
-    gradient = np.where(in_s, -1.0 / (eta * q), (np.log(q) + 1.0) / eta - c / q)
+    gradient = np.where(in_s, -1.0 / (eta * q), (math.log(1.0 / k) + 1.0) / eta - c / q)  # libm's log
     p = np.empty(k)
     log_barrier_hybrid_step(q, gradient, eta, c, in_s, lower, p)
     return p

@@ -28,7 +28,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+from numpy.lib.introspect import opt_func_info
 
 from regretlab.analysis.aggregate import ARCHIVED_SUFFIX as SUFFIX
 from regretlab.core.digests import file_digest
@@ -56,12 +58,25 @@ def run_code_digest(kind: str, algorithm: str) -> str:
     return digest.hexdigest()[:16]
 
 
+def _cpu_model() -> str | None:
+    """The CPU's model name (Linux's ``/proc/cpuinfo``; None elsewhere)."""
+    cpuinfo = Path("/proc/cpuinfo")
+    lines = cpuinfo.read_text(encoding="utf-8").splitlines() if cpuinfo.is_file() else []
+    return next((line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")), None)
+
+
 def _machine() -> dict:
+    """Where the tables were made. ``numpy_log_target``: the instruction set numpy's float64 ``log`` runs
+    on here (``X86_V4`` is AVX-512, whose ``log`` and ``exp`` differ from the C library's in the last bit for
+    some inputs; docs/notes/machine-independent-bits.md), to tell such a difference from a changed table."""
     return {
         "platform": platform.platform(),
         "processor": platform.processor() or platform.machine(),
+        "cpu": _cpu_model(),
         "cpus": os.cpu_count(),
         "python": platform.python_version(),
+        "numpy": np.__version__,
+        "numpy_log_target": opt_func_info(func_name="^log$", signature="float64")["log"]["dd"]["current"],
     }
 
 
