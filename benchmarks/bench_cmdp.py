@@ -1,5 +1,5 @@
-"""Microseconds per episode of the UC-O-GDPS projection (Algorithm 3 line 8) against a cvxpy baseline, and of
-whole PDGD-OPS episodes against the per-episode Python loop.
+"""Microseconds per episode of the UC-O-GDPS projection (Algorithm 3 line 8) against a cvxpy baseline, of
+whole PDGD-OPS episodes against the per-episode Python loop, and the power scale's projected wall time.
 
 Emulates the online algorithm inside one epoch: a random layered CMDP (``make_layered_cmdp``), a confidence
 set ``𝒫_i`` (``TransitionConfidence`` after episodes sampled under the uniform policy), then every episode a
@@ -29,8 +29,17 @@ Algorithm 2) and the evaluator's compiled kernels called once per episode; it ru
 ``--baseline-run-episodes`` episodes of the same run (by default all of them: later episodes cost more, as
 the projection's Newton needs more steps once the confidence sets are tight).
 
+The power scale (``"name": "cmdp_power_scale"``, issue 34, one row after the instances'): its wall time on
+2 cores projected from its CMDP learners' seconds per episode, measured here on the scale's own instances
+(``--power-episodes`` of the compiled loop, ``--power-baseline-episodes`` of the Python loop, the baseline),
+each run job's episodes as ``regretlab estimate`` counts them, longest job first; the bandit runs and each
+job's start-up at the registry's costs. Extra keys: the per-episode costs, the projection by the registry's
+unit costs (``unit_costs_h``, what ``regretlab estimate --scale power`` prints) and the archived runs' own
+wall times at the last refresh spread the same way (``last_refresh_h``).
+
     python benchmarks/bench_cmdp.py [--episodes 5000] [--warmup 5000] [--baseline-episodes 50]
-        [--run-episodes 20000] [--baseline-run-episodes N]
+        [--run-episodes 20000] [--baseline-run-episodes N] [--power-episodes 200000]
+        [--power-baseline-episodes 2000]
 """
 
 from __future__ import annotations
@@ -38,6 +47,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 
 import cvxpy as cp
 import numpy as np
@@ -45,14 +55,23 @@ import numpy as np
 from regretlab.cmdp import bounds, evaluator, simulate
 from regretlab.cmdp.algorithms import make_learner
 from regretlab.cmdp.confidence import TransitionConfidence
-from regretlab.cmdp.environments import make_environment
-from regretlab.cmdp.instance import make_layered_cmdp
+from regretlab.cmdp.environments import CMDPEnvironment, make_environment
+from regretlab.cmdp.instance import CMDP, make_layered_cmdp
 from regretlab.cmdp.occupancy import layer_slices, occupancy_from_policy, sample_trajectory, support_mask
 from regretlab.cmdp.projection import ConfidenceSetProjector
 from regretlab.core.checkpoints import log_checkpoints
+from regretlab.core.seeding import job_seed_sequence
+from regretlab.registry.kinds import KINDS
+from regretlab.registry.unit_costs import STARTUP_SECONDS
+from regretlab.workflow.archive import ARCHIVE_ROOT, archived_run_seconds
+from regretlab.workflow.cli import load_config
+from regretlab.workflow.config import require_scale, scale_regimes
+from regretlab.workflow.cost import estimate, wall_seconds
+from regretlab.workflow.jobs import job_cost, run_parts, runs_of_part
 
 #: name -> (L, states per inner layer, |A|, m, rho, episodes sampled for the confidence set)
 INSTANCES = {"small": (4, 3, 3, 1, 0.5, 20000), "medium": (6, 5, 4, 2, 0.5, 20000)}
+REPO = Path(__file__).resolve().parents[1]
 HORIZON = 100_000
 DELTA = 0.1
 #: name -> (L, states per inner layer, |A|, m, rho) of the whole-episode row (issue 9: small is L = 3, two
@@ -196,15 +215,21 @@ def episode_setup(spec: tuple, seed: int):
 
 
 def python_episode_loop(spec: tuple, n_episodes: int, seed: int) -> float:
-    """Seconds per episode of the per-episode Python loop (the baseline): ``learner.update`` and the
-    evaluator's kernels (true occupancy, trajectory, running sums, coverage), one call each per episode."""
-    cmdp, environment, learner = episode_setup(spec, seed)
+    """Seconds per episode of the per-episode Python loop (the baseline) on a generated instance."""
+    return python_loop_seconds(*episode_setup(spec, seed), n_episodes, seed)
+
+
+def python_loop_seconds(cmdp, environment, learner, n_episodes: int, seed: int) -> float:
+    """Seconds per episode of the per-episode Python loop: ``learner.update`` (the reference implementation
+    of Algorithm 2, or Algorithm 4 alone) and the evaluator's kernels (true occupancy, trajectory, running
+    sums, coverage), one call each per episode."""
     P, L, m = np.array(cmdp.P), cmdp.L, cmdp.m
+    T, delta = learner.constants.T, learner.constants.delta
     starts = evaluator.layer_starts(cmdp.layer_sizes)
     env_rng, trajectory_rng = np.random.default_rng(seed + 1), np.random.default_rng(seed + 2)
     n_levels = n_episodes.bit_length()
-    root = learner.constants.C * np.sqrt(HORIZON)
-    Eq = bounds.lemma2_Eq(HORIZON, DELTA, L, cmdp.n_states, cmdp.n_actions).value
+    root = learner.constants.C * np.sqrt(T)
+    Eq = bounds.lemma2_Eq(T, delta, L, cmdp.n_states, cmdp.n_actions).value
     per_ell = Eq + cmdp.n_states * cmdp.n_actions / 2 * 2.0 ** np.arange(n_levels) / root
     pairs = (cmdp.n_states, cmdp.n_actions)
     sums, violation, cum_loss = np.zeros(8), np.zeros(m), np.zeros(pairs)
@@ -269,6 +294,85 @@ def run_episodes(name: str, spec: tuple, n_episodes: int, n_baseline: int, seed:
     }
 
 
+def power_episode_seconds(
+    config: dict, run, n_episodes: int, n_baseline: int, seed: int
+) -> tuple[float, float]:
+    """Seconds per episode of one power-scale run's learner on its own instance (built as its run job builds
+    it, the learner for its horizon): the compiled loop (:func:`~regretlab.cmdp.simulate.simulate`, after a
+    50-episode warm-up) over ``n_episodes`` and the Python loop over ``n_baseline`` (after 5 episodes that
+    load its kernels)."""
+    entry = config["regimes"][run.regime]
+    rng = np.random.default_rng(job_seed_sequence(run.regime, run.instance, "instance"))
+    built = KINDS[entry["kind"]].run_pipeline().build_instance(entry["instances"][run.instance], rng)
+    cmdp, environment = CMDP.from_dict(built["cmdp"]), CMDPEnvironment.from_dict(built["environment"])
+    sizes = (cmdp.layer_sizes, cmdp.n_actions, cmdp.m, run.T, built["numbers"]["delta"], run.constants)
+
+    def learner():
+        return make_learner(run.algorithm, *sizes, rho=cmdp.rho)
+
+    for episodes in (50, n_episodes):
+        rngs = np.random.default_rng(seed + 1), np.random.default_rng(seed + 2)
+        _, metadata = simulate.simulate(
+            learner(), cmdp, environment, run.T, *rngs, checkpoints=log_checkpoints(episodes)
+        )
+    python_loop_seconds(cmdp, environment, learner(), min(5, n_baseline), seed)  # its kernels' first calls
+    return metadata["wall_time_s"] / n_episodes, python_loop_seconds(
+        cmdp, environment, learner(), n_baseline, seed
+    )
+
+
+def power_scale(n_episodes: int, n_baseline: int, seed: int, workers: int = 2) -> dict:
+    """The ``cmdp_power_scale`` row (issue 34): the power scale's wall time on ``workers`` cores projected
+    from its CMDP learners' seconds per episode measured here on the scale's own instances (longest job
+    first, :func:`~regretlab.workflow.cost.wall_seconds`; each run job's start-up and its bandit runs at the
+    registry's unit costs), against the same projection with the per-episode Python loop (the baseline).
+    Extra keys: the projection by the registry's unit costs (what ``regretlab estimate`` prints) and the
+    archived runs' own wall times at the last refresh, spread the same way. A short run has fewer dyadic
+    levels to keep than a run to 10⁹ episodes, so the measured cost is a little below the long runs'."""
+    config = load_config(str(REPO / "config.yaml"), str(REPO / "schemas" / "config.schema.yaml"))
+    require_scale(config, "power")
+    compiled, python, jobs, baseline_jobs = {}, {}, [], []
+    for regime in scale_regimes(config):
+        for part in run_parts(config, regime):
+            seconds = [STARTUP_SECONDS, STARTUP_SECONDS]
+            for run in runs_of_part(config, part):
+                cost = job_cost(config, run)
+                if config["regimes"][regime]["kind"] != "cmdp":
+                    seconds = [s + cost.simulation_seconds for s in seconds]
+                    continue
+                key = f"{regime}/{run.algorithm}/{run.instance}"
+                if key not in compiled:
+                    compiled[key], python[key] = power_episode_seconds(
+                        config, run, n_episodes, n_baseline, seed
+                    )
+                seconds = [seconds[0] + cost.rounds * compiled[key], seconds[1] + cost.rounds * python[key]]
+            jobs.append(seconds[0])
+            baseline_jobs.append(seconds[1])
+    value, baseline = wall_seconds(jobs, workers) / 3600, wall_seconds(baseline_jobs, workers) / 3600
+    by_unit_costs = [s for e in estimate(config) for s in e.job_seconds]
+    archived = [
+        s + STARTUP_SECONDS
+        for runs in archived_run_seconds(config, REPO / ARCHIVE_ROOT).values()
+        for s in runs
+    ]
+    return {
+        "name": "cmdp_power_scale",
+        "metric": f"projected_wall_time_on_{workers}_cores",
+        "value": round(value, 3),
+        "unit": "h",
+        "baseline": "python_episode_loop",
+        "baseline_value": round(baseline, 1),
+        "ratio": round(baseline / value, 1),
+        "run_jobs": len(jobs),
+        "us_per_episode": {key: round(1e6 * s, 3) for key, s in compiled.items()},
+        "baseline_us_per_episode": {key: round(1e6 * s, 1) for key, s in python.items()},
+        "episodes": n_episodes,
+        "baseline_episodes": n_baseline,
+        "unit_costs_h": round(wall_seconds(by_unit_costs, workers) / 3600, 3),
+        "last_refresh_h": round(wall_seconds(archived, workers) / 3600, 3),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--episodes", type=int, default=5000)
@@ -278,6 +382,8 @@ def main() -> None:
     parser.add_argument("--baseline-run-episodes", type=int, default=None, help="default: --run-episodes")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--instances", nargs="+", default=list(INSTANCES), choices=list(INSTANCES))
+    parser.add_argument("--power-episodes", type=int, default=200_000, help="cmdp_power_scale's runs")
+    parser.add_argument("--power-baseline-episodes", type=int, default=2000, help="and its Python loops")
     args = parser.parse_args()
     for name in args.instances:
         result = run(name, INSTANCES[name], args.episodes, args.warmup, args.baseline_episodes, args.seed)
@@ -286,6 +392,7 @@ def main() -> None:
         n_baseline = args.baseline_run_episodes or args.run_episodes
         row = run_episodes(name, spec, args.run_episodes, n_baseline, args.seed)
         print(json.dumps(row), flush=True)
+    print(json.dumps(power_scale(args.power_episodes, args.power_baseline_episodes, args.seed)), flush=True)
 
 
 if __name__ == "__main__":

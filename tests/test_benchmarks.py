@@ -26,6 +26,10 @@ KEYS = {"name", "metric", "value", "unit", "baseline", "baseline_value", "ratio"
             "5",
             "--baseline-episodes",
             "2",
+            "--power-episodes",
+            "2000",
+            "--power-baseline-episodes",
+            "5",
         ],
     ],
     ids=["bandits", "cmdp"],
@@ -35,6 +39,9 @@ def test_benchmark_prints_json_lines(args):
     assert done.returncode == 0, done.stderr[-3000:]
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert lines and all(KEYS <= set(line) and line["value"] > 0 for line in lines)
+    if "bench_cmdp" in args[0]:  # issue 34's row, named as the issue names it
+        (power,) = [line for line in lines if line["name"] == "cmdp_power_scale"]
+        assert power["unit"] == "h" and power["baseline_value"] > power["value"]
 
 
 def test_mutation_script_help():
