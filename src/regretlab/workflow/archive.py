@@ -28,6 +28,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import numba
 import numpy as np
 import pandas as pd
 from numpy.lib.introspect import opt_func_info
@@ -68,7 +69,9 @@ def _cpu_model() -> str | None:
 def _machine() -> dict:
     """Where the tables were made. ``numpy_log_target``: the instruction set numpy's float64 ``log`` runs
     on here (``X86_V4`` is AVX-512, whose ``log`` and ``exp`` differ from the C library's in the last bit for
-    some inputs; docs/notes/machine-independent-bits.md), to tell such a difference from a changed table."""
+    some inputs; docs/notes/machine-independent-bits.md), to tell such a difference from a changed table;
+    ``numba_svml``: whether numba's vectorised loops call Intel's SVML instead of the C library (only where
+    Intel's runtime is installed)."""
     return {
         "platform": platform.platform(),
         "processor": platform.processor() or platform.machine(),
@@ -77,6 +80,7 @@ def _machine() -> dict:
         "python": platform.python_version(),
         "numpy": np.__version__,
         "numpy_log_target": opt_func_info(func_name="^log$", signature="float64")["log"]["dd"]["current"],
+        "numba_svml": numba.config.USING_SVML,
     }
 
 
