@@ -218,6 +218,12 @@ def test_the_evidence_says_which_archives_count_and_how_to_refresh_a_stale_one(a
     timed = {**fresh, "provenance": {**fresh["provenance"], "run_seconds": {"b": 7290.0, "a": 90.0}}}
     # The runs' own wall times (not CPU time: a loaded machine stretches them), shortest to longest.
     assert ", 2 runs of 1.5 min–2.02 h wall time (2.05 h in all) on " in archive_section({"tiny": timed})
+    # The machine: its CPU and numpy's log loop where recorded (since 2026-12-06), else the processor's name.
+    machine = {"processor": "x86_64", "cpu": "Some CPU", "cpus": 2, "numpy_log_target": "X86_V4"}
+    recorded = {**fresh, "provenance": {**fresh["provenance"], "machine": machine}}
+    assert " on Some CPU (2 cores, numpy's log on X86_V4), " in archive_section({"tiny": recorded})
+    older = {**fresh, "provenance": {**fresh["provenance"], "machine": {"processor": "x86_64", "cpus": 2}}}
+    assert " on x86_64 (2 cores), " in archive_section({"tiny": older})
 
 
 def test_the_power_scale_targets_the_archive_only(tmp_path):

@@ -121,10 +121,14 @@ def archive_section(archives: dict[str, dict]) -> str:
         p = status["provenance"]
         grid = ", ".join(f"{short_number(T)}" for T in p["grid"]["horizons"])
         runs = sorted(p["run_seconds"].values())
+        machine = p["machine"]
+        cores = f"{machine['cpus']} cores" + (
+            f", numpy's log on {machine['numpy_log_target']}" if "numpy_log_target" in machine else ""
+        )  # recorded since 2026-12-06 (docs/notes/machine-independent-bits.md)
         made = (
             f"T = {grid}, seeds {p['seeds']}, {len(runs)} runs of {duration(runs[0])}–{duration(runs[-1])} "
-            f"wall time ({sum(runs) / 3600:.2f} h in all) on {p['machine']['processor']} "
-            f"({p['machine']['cpus']} cores), {p['date']}, commit {(p['git_commit'] or '?')[:10]}"
+            f"wall time ({sum(runs) / 3600:.2f} h in all) on {machine.get('cpu') or machine['processor']} "
+            f"({cores}), {p['date']}, commit {(p['git_commit'] or '?')[:10]}"
         )
         state = "**counted**" if status["fresh"] else (
             f"**stale, not counted**: {'; '.join(status['reasons'])}; refresh it with `{status['refresh']}`"
