@@ -60,7 +60,7 @@ from regretlab.cmdp.instance import CMDP, make_layered_cmdp
 from regretlab.cmdp.occupancy import layer_slices, occupancy_from_policy, sample_trajectory, support_mask
 from regretlab.cmdp.projection import ConfidenceSetProjector
 from regretlab.core.checkpoints import log_checkpoints
-from regretlab.core.seeding import job_seed_sequence
+from regretlab.core.seeding import draws_of, job_seed_sequence
 from regretlab.registry.kinds import KINDS
 from regretlab.registry.unit_costs import STARTUP_SECONDS
 from regretlab.workflow.archive import ARCHIVE_ROOT, archived_run_seconds
@@ -298,12 +298,15 @@ def power_episode_seconds(
     config: dict, run, n_episodes: int, n_baseline: int, seed: int
 ) -> tuple[float, float]:
     """Seconds per episode of one power-scale run's learner on its own instance (built as its run job builds
-    it, the learner for its horizon): the compiled loop (:func:`~regretlab.cmdp.simulate.simulate`, after a
-    50-episode warm-up) over ``n_episodes`` and the Python loop over ``n_baseline`` (after 5 episodes that
-    load its kernels)."""
-    entry = config["regimes"][run.regime]
-    rng = np.random.default_rng(job_seed_sequence(run.regime, run.instance, "instance"))
-    built = KINDS[entry["kind"]].run_pipeline().build_instance(entry["instances"][run.instance], rng)
+    it: its draws' seed, its ρ at the horizon; the learner for that horizon): the compiled loop
+    (:func:`~regretlab.cmdp.simulate.simulate`, after a 50-episode warm-up) over ``n_episodes`` and the
+    Python loop over ``n_baseline`` (after 5 episodes that load its kernels)."""
+    regime = config["regimes"][run.regime]
+    entry, pipeline = regime["instances"][run.instance], KINDS[regime["kind"]].run_pipeline()
+    rng = np.random.default_rng(job_seed_sequence(draws_of(run.regime, regime), run.instance, "instance"))
+    built = pipeline.instance_at_horizon(
+        pipeline.build_instance(entry, rng), entry, run.regime, run.instance, run.T
+    )
     cmdp, environment = CMDP.from_dict(built["cmdp"]), CMDPEnvironment.from_dict(built["environment"])
     sizes = (cmdp.layer_sizes, cmdp.n_actions, cmdp.m, run.T, built["numbers"]["delta"], run.constants)
 

@@ -296,7 +296,7 @@ def test_the_shipped_archive_is_fresh_and_reruns_bit_for_bit(provenance_path):
             pd.testing.assert_frame_equal(again, archived_rows, check_exact=True)
         except AssertionError as difference:  # say where a machine's numpy can explain it
             made_on = provenance["machine"].get("numpy_log_target") or "an unrecorded instruction set"
-            here = archive._machine()["numpy_log_target"]
+            here = archive.numpy_log_target()
             hint = (
                 f"\narchived where numpy's float64 log ran on {made_on}, rerun on {here}: a CPU-dependent "
                 "numpy call still in the run's code (test_machine_independent.py: NOT_YET) changes bits"

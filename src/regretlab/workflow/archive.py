@@ -66,12 +66,17 @@ def _cpu_model() -> str | None:
     return next((line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")), None)
 
 
+def numpy_log_target() -> str:
+    """The instruction set numpy's float64 ``log`` runs on here (``X86_V4``: AVX-512, whose ``log`` and
+    ``exp`` differ from the C library's in the last bit for some inputs;
+    docs/notes/machine-independent-bits.md)."""
+    return opt_func_info(func_name="^log$", signature="float64")["log"]["dd"]["current"]
+
+
 def _machine() -> dict:
-    """Where the tables were made. ``numpy_log_target``: the instruction set numpy's float64 ``log`` runs
-    on here (``X86_V4`` is AVX-512, whose ``log`` and ``exp`` differ from the C library's in the last bit for
-    some inputs; docs/notes/machine-independent-bits.md), to tell such a difference from a changed table;
-    ``numba_svml``: whether numba's vectorised loops call Intel's SVML instead of the C library (only where
-    Intel's runtime is installed)."""
+    """Where the tables were made. ``numpy_log_target`` (:func:`numpy_log_target`) tells a difference in
+    the last bits made by numpy's AVX-512 loops from a changed table; ``numba_svml``: whether numba's
+    vectorised loops call Intel's SVML instead of the C library (only where Intel's runtime is installed)."""
     return {
         "platform": platform.platform(),
         "processor": platform.processor() or platform.machine(),
@@ -79,7 +84,7 @@ def _machine() -> dict:
         "cpus": os.cpu_count(),
         "python": platform.python_version(),
         "numpy": np.__version__,
-        "numpy_log_target": opt_func_info(func_name="^log$", signature="float64")["log"]["dd"]["current"],
+        "numpy_log_target": numpy_log_target(),
         "numba_svml": numba.config.USING_SVML,
     }
 
