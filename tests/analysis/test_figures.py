@@ -158,6 +158,22 @@ def test_small_multiples_one_column_per_algorithm_reference_first_rows_per_insta
     assert [p.group for p in layout if p.col == 1] == ["fixed_gap", "minimax"]
 
 
+def test_a_cell_whose_algorithm_does_not_record_the_rows_metric_is_blank():
+    """Theorem 2's learner records lemma9_log_ratio, Exp3.G does not: no empty Exp3.G panel for it (the
+    figure turns the cell's axes off)."""
+    summary = hand_made_summary()
+    step = summary[summary["algorithm"] == "theorem3"].assign(metric="lemma9_log_ratio")
+    layout = panels(pd.concat([summary, step]))
+    cells = {(p.metric, p.algorithm) for p in layout}
+    assert ("lemma9_log_ratio", "theorem3") in cells and ("lemma9_log_ratio", "exp3g") not in cells
+    assert {(p.row, p.col) for p in layout if p.metric == "lemma9_log_ratio"} == {(0, 1), (1, 1)}
+    figure = draw_figure(pd.concat([summary, step]), hand_made_exponents())
+    try:
+        assert sum(ax.axison for ax in figure.axes) == len(layout) == 6
+    finally:
+        _close(figure)
+
+
 def test_single_algorithm_figures_put_instances_in_columns_and_metrics_in_rows():
     summary = hand_made_summary()
     one = summary[summary["algorithm"] == "exp3g"]

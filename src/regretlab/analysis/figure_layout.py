@@ -153,10 +153,14 @@ def panels(summary: pd.DataFrame) -> list[Panel]:
     algorithms = ordered_algorithms(summary)
     if len(algorithms) > 1:
         rows = [(metric, group) for metric in metrics for group in groups]
+        # A cell whose algorithm does not record the row's metric (or ran no point there) is left blank.
+        group_key = "instance" if is_sweep_in_horizon(x_name) else "T"
+        recorded = set(zip(summary["metric"], summary[group_key], summary["algorithm"], strict=True))
         return [
             Panel(r, c, metric, algorithm, key, f"{algorithm_label(algorithm)}\n{title}")
             for r, (metric, (key, title)) in enumerate(rows)
             for c, algorithm in enumerate(algorithms)
+            if (metric, key, algorithm) in recorded
         ]
     n_cols = len(groups) if len(metrics) > 1 or len(groups) <= 3 else math.ceil(len(groups) / 2)
     result = []

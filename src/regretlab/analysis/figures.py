@@ -3,7 +3,8 @@
 A figure is drawn from a regime's aggregate table and exponent fits alone; nothing is computed here.
 
 Layout (small multiples, one figure per regime). With several algorithms, there is one column per algorithm
-and one row per (metric, instance) — per (metric, horizon) when the x-axis is a metric such as L*; the
+and one row per (metric, instance) — per (metric, horizon) when the x-axis is a metric such as L*; a cell
+whose algorithm does not record the row's metric is blank; the
 regime's *reference* learner (Exp3.G, else Theorem 2's minimax learner: the algorithm of highest
 ``reference`` rank in its registry entry) is repeated in thin grey in every other panel. With a single
 algorithm (e.g. a constrained-MDP regime), the columns are the instances and the rows the metrics.
