@@ -299,7 +299,7 @@ def test_the_shipped_archive_is_fresh_and_reruns_bit_for_bit(provenance_path):
             here = archive.numpy_log_target()
             hint = (
                 f"\narchived where numpy's float64 log ran on {made_on}, rerun on {here}: a CPU-dependent "
-                "numpy call still in the run's code (test_machine_independent.py: NOT_YET) changes bits"
+                "numpy call in the run's code changes bits (test_machine_independent.py should find it)"
             )
             raise AssertionError(f"{name}: {difference}{hint if made_on != here else ''}") from difference
 

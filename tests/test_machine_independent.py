@@ -29,12 +29,6 @@ CPU_DEPENDENT = {
 }  # fmt: skip
 #: Decorators that compile a function (numba calls the C library there).
 COMPILING = {"kernel", "allocating", "njit", "jit", "overload", "overload_method", "register_jitable"}
-#: Calls left until the next refresh of the CMDP archives (every CMDP run job imports both files, so an edit
-#: makes the archives stale: 1 h 44 min on 2 cores), file -> functions called.
-NOT_YET = {
-    "src/regretlab/cmdp/confidence.py": ["log"],  # ε's numerator ln(T|X||A|/δ), once per run
-    "src/regretlab/core/checkpoints.py": ["log10", "geomspace"],  # the checkpoint grid
-}
 
 
 def _decorator_name(node: ast.expr) -> str | None:
@@ -80,7 +74,7 @@ def test_the_run_jobs_python_code_calls_no_cpu_dependent_numpy_function():
     files = run_job_files()
     assert "src/regretlab/bandits/omd.py" in files and "src/regretlab/cmdp/simulate.py" in files
     calls = {name: cpu_dependent_calls((REPO / name).read_text(encoding="utf-8")) for name in sorted(files)}
-    assert {name: found for name, found in calls.items() if found} == NOT_YET
+    assert {name: found for name, found in calls.items() if found} == {}
 
 
 def test_the_check_finds_a_call_outside_compiled_code_only():

@@ -17,6 +17,15 @@ def test_checkpoints_are_sorted_unique_and_end_at_the_horizon(horizon):
     assert grid.size <= 12 * 7 + 3  # logarithmic in T, never one per round
 
 
+def test_checkpoints_are_the_rounded_powers_written_out():
+    # T = 1000: n = 12·3 + 1 = 37 points round(10^{k/12}), k = 0..36, by hand (10^{1/12} ≈ 1.2115)
+    expected = [1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 18, 22, 26, 32, 38, 46, 56, 68, 83, 100]
+    expected += [121, 147, 178, 215, 261, 316, 383, 464, 562, 681, 825, 1000]
+    assert log_checkpoints(1000).tolist() == expected
+    assert log_checkpoints(1).tolist() == [1] and log_checkpoints(2).tolist() == [1, 2]
+    assert log_checkpoints(10**9, per_decade=1).tolist() == [10**k for k in range(10)]
+
+
 def test_bad_horizon_is_rejected():
     with pytest.raises(ValueError, match="horizon"):
         log_checkpoints(0)

@@ -14,6 +14,7 @@ episode loop of :mod:`regretlab.cmdp.simulate`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -86,7 +87,7 @@ class TransitionConfidence:
         n_states = sum(self.layer_sizes)
         k = layer_of_state(self.layer_sizes)
         next_layer_size = np.array([*self.layer_sizes[1:], 0], dtype=float)[k]
-        self._eps_numerator = 2.0 * next_layer_size * np.log(T * n_states * n_actions / delta)
+        self._eps_numerator = 2.0 * next_layer_size * math.log(T * n_states * n_actions / delta)
         self._eps_numerator.setflags(write=False)
         self.epoch = 1
         self.N = np.zeros((n_states, n_actions), dtype=np.int64)
