@@ -17,7 +17,7 @@ import ast
 from pathlib import Path
 
 from regretlab.registry.kinds import KINDS
-from regretlab.workflow.imports import job_code
+from regretlab.workflow.archive import run_job_files
 
 REPO = Path(__file__).resolve().parents[1]
 #: numpy functions whose float64 result may depend on the CPU (the inexact ufuncs numpy 2.4 dispatches to
@@ -60,18 +60,19 @@ def cpu_dependent_calls(source: str) -> list[str]:
     return found
 
 
-def run_job_files() -> set[str]:
-    """Every library file a run job of some algorithm of some kind runs (the workflow's own reading)."""
+def all_run_job_files() -> set[str]:
+    """Every library file a run job of some algorithm of some kind runs: the files of its code digest, which
+    marks an archive stale (:func:`regretlab.workflow.archive.run_job_files`)."""
     return {
-        Path(path).resolve().relative_to(REPO).as_posix()
+        path.relative_to(REPO).as_posix()
         for name, kind in KINDS.items()
         for algorithm in kind.algorithms
-        for path in job_code(REPO / "scripts" / f"run_{name}.py", (algorithm,), (algorithm,))
+        for path in run_job_files(name, algorithm)
     }
 
 
 def test_the_run_jobs_python_code_calls_no_cpu_dependent_numpy_function():
-    files = run_job_files()
+    files = all_run_job_files()
     assert "src/regretlab/bandits/omd.py" in files and "src/regretlab/cmdp/simulate.py" in files
     calls = {name: cpu_dependent_calls((REPO / name).read_text(encoding="utf-8")) for name in sorted(files)}
     assert {name: found for name, found in calls.items() if found} == {}

@@ -48,13 +48,20 @@ PROVENANCE = "provenance.json"
 REFRESH = "snakemake --config scale=power"
 
 
+def run_job_files(kind: str, algorithm: str) -> list[Path]:
+    """The library files a run job of ``algorithm`` runs (:mod:`regretlab.workflow.imports`), sorted."""
+    script = REPO / "scripts" / f"run_{kind}.py"
+    return sorted(Path(p).resolve() for p in job_code(script, (algorithm,), (algorithm,)))
+
+
 def run_code_digest(kind: str, algorithm: str) -> str:
     """SHA-256 (16 hex digits) over what a run job of ``algorithm`` runs: its library files (path and
-    bytes) and the digests of the registry entries it reads (:mod:`regretlab.workflow.imports`)."""
-    script = REPO / "scripts" / f"run_{kind}.py"
+    bytes, :func:`run_job_files`) and the digests of the registry entries it reads
+    (:mod:`regretlab.workflow.imports`)."""
     digest = hashlib.sha256()
-    for path in sorted(Path(p).resolve() for p in job_code(script, (algorithm,), (algorithm,))):
+    for path in run_job_files(kind, algorithm):
         digest.update(path.relative_to(REPO).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    script = REPO / "scripts" / f"run_{kind}.py"
     digest.update(json.dumps(job_entries(script, (algorithm,), (algorithm,)), sort_keys=True).encode())
     return digest.hexdigest()[:16]
 
